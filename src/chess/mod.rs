@@ -1,0 +1,25 @@
+//! Pure chess: board representation, FEN, legal move generation and position keys.
+
+pub mod attacks;
+pub mod bitboard;
+pub mod fen;
+pub mod magic_search;
+pub mod movegen;
+pub mod moves;
+pub mod nybble;
+pub mod position;
+pub mod rng;
+pub mod setup;
+pub mod square;
+pub mod types;
+pub mod zobrist;
+
+pub use bitboard::Bitboard;
+pub use fen::FenError;
+pub use moves::{Move, MoveKind, MoveList};
+pub use nybble::NybbleBoard;
+pub use position::{ParseError, Position, PositionError};
+pub use setup::Setup;
+pub use square::Square;
+pub use types::{CastlingRights, Color, Piece, Role};
+pub use zobrist::{Hash128, Zobrist};

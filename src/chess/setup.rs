@@ -1,0 +1,33 @@
+//! An unvalidated position: what a FEN or the board editor describes before it is checked.
+
+use super::square::Square;
+use super::types::{CastlingRights, Color, Piece};
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    pub board: [Option<Piece>; 64],
+    pub turn: Color,
+    pub castling: CastlingRights,
+    pub ep_square: Option<Square>,
+    pub halfmove_clock: u32,
+    pub fullmove_number: u32,
+}
+
+impl Setup {
+    pub fn empty() -> Setup {
+        Setup {
+            board: [None; 64],
+            turn: Color::White,
+            castling: CastlingRights::NONE,
+            ep_square: None,
+            halfmove_clock: 0,
+            fullmove_number: 1,
+        }
+    }
+}
+
+impl Default for Setup {
+    fn default() -> Self {
+        Setup::empty()
+    }
+}

@@ -1,0 +1,167 @@
+//! 128-bit Zobrist keys from a seeded generator, updated incrementally per move.
+//!
+//! Two independent seeds give two independent hash functions: `--cross-check` repeats a run
+//! with another seed. The key covers placement, side to move, castling rights and the
+//! canonical ep file. Remaining depth enters TT keys by XOR of [`Zobrist::depth_key`].
+
+use super::moves::{Move, MoveKind};
+use super::position::{CastlingSquares, Position};
+use super::rng::SplitMix64;
+use super::square::Square;
+use super::types::{Color, Piece, Role};
+use std::ops::{BitXor, BitXorAssign};
+
+pub const DEFAULT_SEED: u64 = 0x0076_6b70_6572_6674;
+
+/// Depths that get their own key; perft deeper than this is not supported anyway.
+pub const MAX_DEPTH_KEYS: usize = 64;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Hash128 {
+    pub hi: u64,
+    pub lo: u64,
+}
+
+impl BitXor for Hash128 {
+    type Output = Hash128;
+    #[inline]
+    fn bitxor(self, rhs: Hash128) -> Hash128 {
+        Hash128 {
+            hi: self.hi ^ rhs.hi,
+            lo: self.lo ^ rhs.lo,
+        }
+    }
+}
+
+impl BitXorAssign for Hash128 {
+    #[inline]
+    fn bitxor_assign(&mut self, rhs: Hash128) {
+        *self = *self ^ rhs;
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Zobrist {
+    seed: u64,
+    pieces: [[Hash128; 64]; 12],
+    black_to_move: Hash128,
+    castling: [Hash128; 16],
+    ep_file: [Hash128; 8],
+    depth: [Hash128; MAX_DEPTH_KEYS],
+}
+
+impl Zobrist {
+    pub fn new(seed: u64) -> Zobrist {
+        let mut rng = SplitMix64::new(seed);
+        let mut next = || Hash128 {
+            hi: rng.next_u64(),
+            lo: rng.next_u64(),
+        };
+        let mut pieces = [[Hash128::default(); 64]; 12];
+        for piece in pieces.iter_mut() {
+            for key in piece.iter_mut() {
+                *key = next();
+            }
+        }
+        let black_to_move = next();
+        let mut castling = [Hash128::default(); 16];
+        for key in castling.iter_mut().skip(1) {
+            *key = next();
+        }
+        let mut ep_file = [Hash128::default(); 8];
+        for key in ep_file.iter_mut() {
+            *key = next();
+        }
+        let mut depth = [Hash128::default(); MAX_DEPTH_KEYS];
+        for key in depth.iter_mut() {
+            *key = next();
+        }
+        Zobrist {
+            seed,
+            pieces,
+            black_to_move,
+            castling,
+            ep_file,
+            depth,
+        }
+    }
+
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    #[inline]
+    fn piece(&self, color: Color, role: Role, sq: Square) -> Hash128 {
+        self.pieces[Piece::new(color, role).index()][sq.index()]
+    }
+
+    /// The key XORed into a position's hash to make the TT key for `depth` plies remaining.
+    #[inline]
+    pub fn depth_key(&self, depth: u32) -> Hash128 {
+        self.depth[depth as usize % MAX_DEPTH_KEYS]
+    }
+
+    /// The full hash, computed from scratch.
+    pub fn hash(&self, pos: &Position) -> Hash128 {
+        let mut h = Hash128::default();
+        for color in Color::ALL {
+            for role in Role::ALL {
+                for sq in pos.pieces(color, role) {
+                    h ^= self.piece(color, role, sq);
+                }
+            }
+        }
+        if pos.turn() == Color::Black {
+            h ^= self.black_to_move;
+        }
+        h ^= self.castling[pos.castling().bits() as usize];
+        if let Some(ep) = pos.ep_square() {
+            h ^= self.ep_file[ep.file() as usize];
+        }
+        h
+    }
+
+    /// What `m` XORs into the hash of `parent` to give the hash of `child = parent.play(m)`.
+    /// XOR is its own inverse, so the same delta also undoes the move.
+    pub fn move_delta(&self, parent: &Position, m: Move, child: &Position) -> Hash128 {
+        let us = parent.turn();
+        let them = !us;
+        let (from, to) = (m.from(), m.to());
+        let role = parent.role_at(from).unwrap_or(Role::Pawn);
+        let mut d = self.black_to_move ^ self.piece(us, role, from);
+        d ^= match m.kind().promotion() {
+            Some(promoted) => self.piece(us, promoted, to),
+            None => self.piece(us, role, to),
+        };
+        if let Some(captured) = parent.role_at(to) {
+            d ^= self.piece(them, captured, to);
+        }
+        match m.kind() {
+            MoveKind::EnPassant => {
+                let captured = Square::from_coords(to.file(), from.rank());
+                d ^= self.piece(them, Role::Pawn, captured);
+            }
+            MoveKind::Castle => {
+                let squares = CastlingSquares::of(us, to.file() == 6);
+                d ^= self.piece(us, Role::Rook, squares.rook_from)
+                    ^ self.piece(us, Role::Rook, squares.rook_to);
+            }
+            _ => {}
+        }
+        d ^= self.castling[parent.castling().bits() as usize]
+            ^ self.castling[child.castling().bits() as usize];
+        if let Some(ep) = parent.ep_square() {
+            d ^= self.ep_file[ep.file() as usize];
+        }
+        if let Some(ep) = child.ep_square() {
+            d ^= self.ep_file[ep.file() as usize];
+        }
+        d
+    }
+}
+
+impl Default for Zobrist {
+    fn default() -> Self {
+        Zobrist::new(DEFAULT_SEED)
+    }
+}

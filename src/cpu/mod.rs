@@ -1,0 +1,3 @@
+//! CPU perft backends.
+
+pub mod reference;

@@ -1,0 +1,7 @@
+//! vkperft: exact chess perft on the CPU and on Vulkan GPUs, with a transposition table whose
+//! trust the user chooses.
+
+pub mod chess;
+pub mod cpu;
+pub mod engine;
+pub mod tt;
