@@ -2,6 +2,8 @@
 //! trust the user chooses.
 
 pub mod chess;
+pub mod count;
 pub mod cpu;
 pub mod engine;
+pub mod reference;
 pub mod tt;

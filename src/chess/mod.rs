@@ -12,6 +12,7 @@ pub mod rng;
 pub mod setup;
 pub mod square;
 pub mod types;
+pub mod uci;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;

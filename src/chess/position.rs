@@ -34,9 +34,23 @@ pub enum PositionError {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum ParseError {
     #[error("invalid FEN: {0}")]
-    Fen(#[from] FenError),
+    Fen(FenError),
     #[error("illegal position: {0}")]
-    Position(#[from] PositionError),
+    Position(PositionError),
+}
+
+// Written out instead of `#[from]`, which would also make the inner error the `source` and
+// print its message twice in an error chain.
+impl From<FenError> for ParseError {
+    fn from(err: FenError) -> ParseError {
+        ParseError::Fen(err)
+    }
+}
+
+impl From<PositionError> for ParseError {
+    fn from(err: PositionError) -> ParseError {
+        ParseError::Position(err)
+    }
 }
 
 #[derive(Clone, Copy, Debug)]

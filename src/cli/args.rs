@@ -1,0 +1,128 @@
+//! Arguments of every subcommand.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use vkperft::chess::zobrist::DEFAULT_SEED;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "vkperft",
+    version,
+    about = "Exact chess perft on the CPU and Vulkan GPUs, with a transposition table whose trust you choose"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Commands,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Commands {
+    /// Count the leaf nodes of the legal-move tree to a depth.
+    Perft(PerftArgs),
+    /// The script interface of the perftree debugger: `vkperft perftree DEPTH FEN [MOVES]`.
+    Perftree(PerftreeArgs),
+    /// Nodes, seconds and nodes/second on a fixed set of positions.
+    Bench(BenchArgs),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BackendArg {
+    Cpu,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum TtArg {
+    Off,
+}
+
+/// Options shared by every command that runs perft.
+#[derive(Args, Debug, Clone)]
+pub struct RunOptions {
+    /// Backend to run on.
+    #[arg(long, value_enum, default_value = "cpu")]
+    pub backend: BackendArg,
+    /// CPU threads (default: all cores).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
+    /// Transposition table mode.
+    #[arg(long, value_enum, default_value = "off")]
+    pub tt: TtArg,
+    /// Seed of the 128-bit Zobrist keys (decimal or 0x-hex).
+    #[arg(long, value_parser = parse_seed, default_value_t = DEFAULT_SEED)]
+    pub zobrist_seed: u64,
+}
+
+#[derive(Args, Debug)]
+pub struct PerftArgs {
+    /// Position to start from (default: the start position).
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Moves in UCI notation played from the FEN first.
+    #[arg(long, num_args = 1..)]
+    pub moves: Vec<String>,
+    /// Depth in plies.
+    #[arg(long)]
+    pub depth: u32,
+    #[command(flatten)]
+    pub run: RunOptions,
+    /// Print the count of every root move (Stockfish's format).
+    #[arg(long)]
+    pub divide: bool,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct PerftreeArgs {
+    pub depth: u32,
+    pub fen: String,
+    /// Space-separated UCI moves in one argument; may be empty.
+    pub moves: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    #[command(flatten)]
+    pub run: RunOptions,
+    /// Also run a peer on the same positions in the same run and print the speed ratio.
+    /// `stockfish` (found on PATH or in /usr/games) or a path to a Stockfish binary.
+    #[arg(long)]
+    pub peer: Option<String>,
+    /// Shallower depths (a quick smoke run, not a measurement).
+    #[arg(long)]
+    pub quick: bool,
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn parse_seed(text: &str) -> Result<u64, String> {
+    let parsed = match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16),
+        None => text.parse(),
+    };
+    parsed.map_err(|_| format!("'{text}' is not a 64-bit seed (decimal or 0x-hex)"))
+}
+
+impl RunOptions {
+    pub fn thread_count(&self) -> usize {
+        self.threads.map_or_else(
+            || std::thread::available_parallelism().map_or(1, |n| n.get()),
+            |n| n as usize,
+        )
+    }
+}
+
+impl RunOptions {
+    pub fn backend_name(&self) -> &'static str {
+        match self.backend {
+            BackendArg::Cpu => "cpu",
+        }
+    }
+
+    pub fn tt_name(&self) -> &'static str {
+        match self.tt {
+            TtArg::Off => "off",
+        }
+    }
+}

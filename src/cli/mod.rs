@@ -1,0 +1,41 @@
+//! Command-line interface: argument parsing, the subcommands, and exit codes
+//! (0 success, 1 runtime failure, 2 bad input, 3 a cross-check mismatch).
+
+mod args;
+mod bench;
+mod error;
+mod output;
+mod peer;
+mod perft;
+mod progress;
+
+use args::{Cli, Commands};
+use clap::Parser;
+use error::CliError;
+use std::process::ExitCode;
+
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            // clap prints help and version to stdout with success, usage errors with code 2.
+            let _ = err.print();
+            return ExitCode::from(err.exit_code().clamp(0, 255) as u8);
+        }
+    };
+    let result = match cli.command {
+        Commands::Perft(args) => perft::run_perft(&args),
+        Commands::Perftree(args) => perft::run_perftree(&args),
+        Commands::Bench(args) => bench::run(&args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: {err}");
+            ExitCode::from(err.exit_code())
+        }
+    }
+}
+
+/// Returned so that subcommands share the error path.
+pub type CliResult = Result<(), CliError>;

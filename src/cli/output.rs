@@ -1,0 +1,84 @@
+//! Text and JSON renderings of results.
+
+use serde_json::{json, Value};
+use vkperft::engine::PerftResult;
+
+/// `1234567` -> `1,234,567`.
+pub fn thousands(n: u128) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() * 4 / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Stockfish's format with `--divide`; otherwise the total, time and node rate.
+pub fn perft_text(result: &PerftResult, divide: bool) -> String {
+    let mut text = String::new();
+    if divide {
+        for (m, counts) in &result.divide {
+            text += &format!("{m}: {}\n", counts.nodes);
+        }
+        text += "\n";
+        text += &format!("Nodes searched: {}\n", result.counts.nodes);
+    } else {
+        text += &format!("Nodes searched: {}\n", result.counts.nodes);
+        text += &timing_text(result);
+    }
+    text
+}
+
+pub fn timing_text(result: &PerftResult) -> String {
+    format!(
+        "Time: {:.3} s\nNodes/second: {}\n",
+        result.elapsed.as_secs_f64(),
+        thousands(result.nps() as u128)
+    )
+}
+
+/// perftree's script format: `move count` lines, a blank line, the total.
+pub fn perftree_text(result: &PerftResult) -> String {
+    let mut text = String::new();
+    for (m, counts) in &result.divide {
+        text += &format!("{m} {}\n", counts.nodes);
+    }
+    text += &format!("\n{}\n", result.counts.nodes);
+    text
+}
+
+pub fn perft_json(result: &PerftResult, divide: bool) -> Value {
+    let mut value = json!({
+        "fen": result.position.to_fen(),
+        "depth": result.depth,
+        "nodes": result.counts.nodes.to_string(),
+        "elapsed_s": result.elapsed.as_secs_f64(),
+        "nps": result.nps(),
+        "backend": result.backend,
+        "threads": result.threads,
+    });
+    if divide {
+        value["divide"] = result
+            .divide
+            .iter()
+            .map(|(m, counts)| json!({"move": m.to_string(), "nodes": counts.nodes.to_string()}))
+            .collect();
+    }
+    value
+}
+
+#[cfg(test)]
+mod tests {
+    use super::thousands;
+
+    #[test]
+    fn thousands_separators() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(119060324), "119,060,324");
+    }
+}

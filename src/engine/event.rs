@@ -1,0 +1,76 @@
+//! What the engine reports.
+
+use super::job::JobId;
+use crate::chess::{Move, Position};
+use crate::count::Counts;
+use std::time::Duration;
+use thiserror::Error;
+
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum EngineError {
+    #[error("depth {depth} is out of range (0..={max})")]
+    DepthOutOfRange { depth: u32, max: u32 },
+    #[error("the engine thread has stopped")]
+    Disconnected,
+}
+
+/// A snapshot of a running job.
+#[derive(Clone, Debug)]
+pub struct Progress {
+    pub nodes: u128,
+    pub elapsed: Duration,
+    /// Node rate since the start.
+    pub nps: f64,
+    pub tasks_done: usize,
+    pub tasks_total: usize,
+}
+
+#[derive(Clone, Debug)]
+pub struct PerftResult {
+    pub position: Position,
+    pub depth: u32,
+    pub counts: Counts,
+    /// Per root move, sorted by UCI notation.
+    pub divide: Vec<(Move, Counts)>,
+    pub elapsed: Duration,
+    pub backend: &'static str,
+    pub threads: usize,
+}
+
+impl PerftResult {
+    pub fn nps(&self) -> f64 {
+        nodes_per_second(self.counts.nodes, self.elapsed)
+    }
+}
+
+pub fn nodes_per_second(nodes: u128, elapsed: Duration) -> f64 {
+    let seconds = elapsed.as_secs_f64();
+    if seconds > 0.0 {
+        nodes as f64 / seconds
+    } else {
+        0.0
+    }
+}
+
+#[derive(Clone, Debug)]
+pub enum Event {
+    Started { job: JobId },
+    Progress { job: JobId, progress: Progress },
+    RootMoveDone { job: JobId, mv: Move, counts: Counts },
+    Finished { job: JobId, result: Box<PerftResult> },
+    Failed { job: JobId, error: EngineError },
+    Cancelled { job: JobId },
+}
+
+impl Event {
+    pub fn job(&self) -> JobId {
+        match self {
+            Event::Started { job }
+            | Event::Progress { job, .. }
+            | Event::RootMoveDone { job, .. }
+            | Event::Finished { job, .. }
+            | Event::Failed { job, .. }
+            | Event::Cancelled { job } => *job,
+        }
+    }
+}

@@ -1,0 +1,33 @@
+//! What to compute.
+
+use crate::chess::Position;
+
+/// The deepest perft accepted: far beyond what finishes, and within the Zobrist depth keys.
+pub const MAX_DEPTH: u32 = 30;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct JobId(pub u64);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BackendChoice {
+    Cpu,
+}
+
+impl BackendChoice {
+    pub fn name(self) -> &'static str {
+        match self {
+            BackendChoice::Cpu => "cpu",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Job {
+    pub id: JobId,
+    pub position: Position,
+    pub depth: u32,
+    pub backend: BackendChoice,
+    /// CPU threads; at least 1.
+    pub threads: usize,
+    pub zobrist_seed: u64,
+}

@@ -1,0 +1,73 @@
+//! Published perft values shipped with the program (`assets/perft-reference.tsv`).
+
+use std::sync::OnceLock;
+
+const REFERENCE_TSV: &str = include_str!("../assets/perft-reference.tsv");
+
+/// One published value: `perft(fen, depth) == nodes`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReferenceValue {
+    pub name: &'static str,
+    pub fen: &'static str,
+    pub depth: u32,
+    pub nodes: u128,
+}
+
+/// Every published value, in file order (grouped by position, depths ascending).
+pub fn values() -> &'static [ReferenceValue] {
+    static VALUES: OnceLock<Vec<ReferenceValue>> = OnceLock::new();
+    VALUES.get_or_init(|| {
+        REFERENCE_TSV
+            .lines()
+            .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
+            .map(|line| {
+                let fields: Vec<&str> = line.split('\t').collect();
+                let parsed = (fields.len() == 4)
+                    .then(|| Some((fields[2].parse().ok()?, fields[3].parse().ok()?)))
+                    .flatten();
+                let (depth, nodes) =
+                    parsed.unwrap_or_else(|| panic!("malformed line in the shipped table: {line}"));
+                ReferenceValue {
+                    name: fields[0],
+                    fen: fields[1],
+                    depth,
+                    nodes,
+                }
+            })
+            .collect()
+    })
+}
+
+/// The named positions, once each, in file order.
+pub fn positions() -> Vec<(&'static str, &'static str)> {
+    let mut out: Vec<(&str, &str)> = Vec::new();
+    for value in values() {
+        if out.last().map(|&(name, _)| name) != Some(value.name) {
+            out.push((value.name, value.fen));
+        }
+    }
+    out
+}
+
+/// The published value for a position (compared by the first four FEN fields) and depth.
+pub fn lookup(fen: &str, depth: u32) -> Option<&'static ReferenceValue> {
+    let key = |f: &str| f.split_whitespace().take(4).collect::<Vec<_>>().join(" ");
+    let wanted = key(fen);
+    values()
+        .iter()
+        .find(|v| v.depth == depth && key(v.fen) == wanted)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_parses_and_looks_up() {
+        assert_eq!(values().len(), 50);
+        assert_eq!(positions().len(), 6);
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 3 9";
+        assert_eq!(lookup(start, 15).map(|v| v.nodes), Some(2_015_099_950_053_364_471_960));
+        assert!(lookup(start, 16).is_none());
+    }
+}
