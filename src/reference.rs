@@ -67,7 +67,10 @@ mod tests {
         assert_eq!(values().len(), 50);
         assert_eq!(positions().len(), 6);
         let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 3 9";
-        assert_eq!(lookup(start, 15).map(|v| v.nodes), Some(2_015_099_950_053_364_471_960));
+        assert_eq!(
+            lookup(start, 15).map(|v| v.nodes),
+            Some(2_015_099_950_053_364_471_960)
+        );
         assert!(lookup(start, 16).is_none());
     }
 }

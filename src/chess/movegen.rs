@@ -81,15 +81,37 @@ impl MoveSink for CountSink {
 /// All legal moves of the side to move.
 pub fn legal_moves(pos: &Position) -> MoveList {
     let mut list = MoveList::new();
-    generate(pos, &mut ListSink(&mut list));
+    generate_for_turn(pos, &mut ListSink(&mut list));
     list
 }
 
 /// The number of legal moves, without building them.
 pub fn count_legal(pos: &Position) -> u64 {
     let mut sink = CountSink(0);
-    generate(pos, &mut sink);
+    generate_for_turn(pos, &mut sink);
     sink.0
+}
+
+/// Squares attacked by `by`'s pieces with the given occupancy.
+#[inline]
+fn attacked_squares(pos: &Position, by: Color, occupied: Bitboard) -> Bitboard {
+    let theirs = pos.by_color(by);
+    let pawns = pos.pieces(by, Role::Pawn);
+    let ahead = forward(pawns, by);
+    let mut attacked = ((ahead & !Bitboard::FILE_A).shift_west())
+        | ((ahead & !Bitboard::FILE_H).shift_east())
+        | attacks::king(pos.king(by));
+    for sq in pos.by_role(Role::Knight) & theirs {
+        attacked |= attacks::knight(sq);
+    }
+    let queens = pos.by_role(Role::Queen);
+    for sq in (pos.by_role(Role::Bishop) | queens) & theirs {
+        attacked |= attacks::bishop(sq, occupied);
+    }
+    for sq in (pos.by_role(Role::Rook) | queens) & theirs {
+        attacked |= attacks::rook(sq, occupied);
+    }
+    attacked
 }
 
 /// Shifts a set of squares one rank forward for `color`.
@@ -101,24 +123,56 @@ fn forward(bb: Bitboard, color: Color) -> Bitboard {
     }
 }
 
+/// Dispatches to a generator compiled once per side, so pawn directions and ranks are constants.
 #[inline]
-fn generate<S: MoveSink>(pos: &Position, sink: &mut S) {
-    let us = pos.turn();
+fn generate_for_turn<S: MoveSink>(pos: &Position, sink: &mut S) {
+    match pos.turn() {
+        Color::White => generate::<S, true>(pos, sink),
+        Color::Black => generate::<S, false>(pos, sink),
+    }
+}
+
+#[inline]
+const fn side(white: bool) -> Color {
+    if white {
+        Color::White
+    } else {
+        Color::Black
+    }
+}
+
+#[inline]
+fn generate<S: MoveSink, const WHITE: bool>(pos: &Position, sink: &mut S) {
+    let us = side(WHITE);
     let them = !us;
     let ours = pos.by_color(us);
     let theirs = pos.by_color(them);
     let occupied = ours | theirs;
     let king = pos.king(us);
-    let checkers = pos.attackers_to(king, occupied) & theirs;
 
-    // King steps, tested against the occupancy without the king so it cannot hide behind itself.
-    let occupied_without_king = occupied.without(king);
-    let king_targets = attacks::king(king) & !ours;
-    let safe = king_targets
-        .into_iter()
-        .filter(|&to| !pos.is_attacked_by(to, them, occupied_without_king))
-        .fold(Bitboard::EMPTY, |bb, to| bb.with(to));
-    sink.piece_moves(king, safe);
+    // Enemy sliders that see our king through our own pieces: with nothing between they give
+    // check, with one of our pieces between it is pinned. Leapers give check directly.
+    let queens = pos.by_role(Role::Queen);
+    let rook_movers = pos.by_role(Role::Rook) | queens;
+    let bishop_movers = pos.by_role(Role::Bishop) | queens;
+    let snipers = (attacks::rook(king, theirs) & rook_movers & theirs)
+        | (attacks::bishop(king, theirs) & bishop_movers & theirs);
+    let mut checkers = (attacks::knight(king) & pos.by_role(Role::Knight) & theirs)
+        | (attacks::pawn(us, king) & pos.by_role(Role::Pawn) & theirs);
+    let mut pinned = Bitboard::EMPTY;
+    for sniper in snipers {
+        let blockers = attacks::between(king, sniper) & occupied;
+        if blockers.is_empty() {
+            checkers = checkers.with(sniper);
+        } else if !blockers.more_than_one() {
+            pinned |= blockers;
+        }
+    }
+
+    // Every square the opponent attacks, seen through our king so that it cannot step back
+    // along a slider's ray.
+    let attacked = attacked_squares(pos, them, occupied.without(king));
+    sink.piece_moves(king, attacks::king(king) & !ours & !attacked);
 
     if checkers.more_than_one() {
         return;
@@ -128,19 +182,6 @@ fn generate<S: MoveSink>(pos: &Position, sink: &mut S) {
         None => Bitboard::ALL,
     };
     let target_mask = !ours & check_mask;
-
-    let queens = pos.by_role(Role::Queen);
-    let rook_movers = pos.by_role(Role::Rook) | queens;
-    let bishop_movers = pos.by_role(Role::Bishop) | queens;
-    let snipers = (attacks::rook(king, theirs) & rook_movers & theirs)
-        | (attacks::bishop(king, theirs) & bishop_movers & theirs);
-    let mut pinned = Bitboard::EMPTY;
-    for sniper in snipers {
-        let blockers = attacks::between(king, sniper) & occupied;
-        if !blockers.more_than_one() {
-            pinned |= blockers & ours;
-        }
-    }
 
     for from in pos.by_role(Role::Knight) & ours & !pinned {
         sink.piece_moves(from, attacks::knight(from) & target_mask);
@@ -160,22 +201,22 @@ fn generate<S: MoveSink>(pos: &Position, sink: &mut S) {
         sink.piece_moves(from, targets);
     }
 
-    generate_pawn_moves(pos, sink, king, pinned, check_mask);
+    generate_pawn_moves::<S, WHITE>(pos, sink, king, pinned, check_mask);
 
     if checkers.is_empty() {
-        generate_castling(pos, sink, occupied);
+        generate_castling::<S, WHITE>(pos, sink, occupied, attacked);
     }
 }
 
 #[inline]
-fn generate_pawn_moves<S: MoveSink>(
+fn generate_pawn_moves<S: MoveSink, const WHITE: bool>(
     pos: &Position,
     sink: &mut S,
     king: Square,
     pinned: Bitboard,
     check_mask: Bitboard,
 ) {
-    let us = pos.turn();
+    let us = side(WHITE);
     let them = !us;
     let theirs = pos.by_color(them);
     let empty = !pos.occupied();
@@ -233,8 +274,13 @@ fn generate_pawn_moves<S: MoveSink>(
 }
 
 #[inline]
-fn generate_castling<S: MoveSink>(pos: &Position, sink: &mut S, occupied: Bitboard) {
-    let us = pos.turn();
+fn generate_castling<S: MoveSink, const WHITE: bool>(
+    pos: &Position,
+    sink: &mut S,
+    occupied: Bitboard,
+    attacked: Bitboard,
+) {
+    let us = side(WHITE);
     for king_side in [true, false] {
         if !pos
             .castling()
@@ -246,12 +292,10 @@ fn generate_castling<S: MoveSink>(pos: &Position, sink: &mut S, occupied: Bitboa
         if (attacks::between(squares.king_from, squares.rook_from) & occupied).any() {
             continue;
         }
-        // The king must not pass through or land on an attacked square (it is not in check).
+        // The king must not pass through or land on an attacked square (it is not in check,
+        // so no ray through its square matters).
         let path = attacks::between(squares.king_from, squares.king_to).with(squares.king_to);
-        if path
-            .into_iter()
-            .all(|sq| !pos.is_attacked_by(sq, !us, occupied))
-        {
+        if (path & attacked).is_empty() {
             sink.single(Move::new(
                 squares.king_from,
                 squares.king_to,

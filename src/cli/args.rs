@@ -1,7 +1,9 @@
 //! Arguments of every subcommand.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use vkperft::chess::zobrist::DEFAULT_SEED;
+
+/// `vkperft::chess::zobrist::DEFAULT_SEED` as `--help` shows it.
+const DEFAULT_SEED_TEXT: &str = "0x766b7065726674";
 
 #[derive(Parser, Debug)]
 #[command(
@@ -47,7 +49,7 @@ pub struct RunOptions {
     #[arg(long, value_enum, default_value = "off")]
     pub tt: TtArg,
     /// Seed of the 128-bit Zobrist keys (decimal or 0x-hex).
-    #[arg(long, value_parser = parse_seed, default_value_t = DEFAULT_SEED)]
+    #[arg(long, value_parser = parse_seed, default_value = DEFAULT_SEED_TEXT)]
     pub zobrist_seed: u64,
 }
 
@@ -124,5 +126,19 @@ impl RunOptions {
         match self.tt {
             TtArg::Off => "off",
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use vkperft::chess::zobrist::DEFAULT_SEED;
+
+    #[test]
+    fn seed_text_matches_the_library_default() {
+        assert_eq!(parse_seed(DEFAULT_SEED_TEXT), Ok(DEFAULT_SEED));
+        assert_eq!(parse_seed("0X10"), Ok(16));
+        assert_eq!(parse_seed("42"), Ok(42));
+        assert!(parse_seed("0xzz").is_err());
     }
 }

@@ -42,7 +42,11 @@ pub fn run(args: &BenchArgs) -> CliResult {
     let positions = reference::positions();
     let mut rows = Vec::new();
     for (name, depth) in BENCH_DEPTHS {
-        let depth = if args.quick { depth - QUICK_DEPTH_CUT } else { depth };
+        let depth = if args.quick {
+            depth - QUICK_DEPTH_CUT
+        } else {
+            depth
+        };
         let fen = positions
             .iter()
             .find(|(n, _)| *n == name)
@@ -135,7 +139,12 @@ fn print_header(args: &BenchArgs, peer: Option<&Stockfish>) {
         "position", "depth", "nodes", "seconds", "Mnps"
     );
     if let Some(peer) = peer {
-        header += &format!(" {:>10} {:>10} {:>7}", format!("{} s", peer.name()), "peer Mnps", "ratio");
+        header += &format!(
+            " {:>10} {:>10} {:>7}",
+            format!("{} s", peer.name()),
+            "peer Mnps",
+            "ratio"
+        );
     }
     println!("{header}");
 }

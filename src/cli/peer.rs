@@ -25,7 +25,9 @@ fn locate(spec: &str) -> anyhow::Result<PathBuf> {
         .chain([PathBuf::from("/usr/games")])
         .map(|dir| dir.join(spec))
         .find(|path| path.is_file())
-        .ok_or_else(|| anyhow!("peer '{spec}' not found on PATH or in /usr/games (Debian package `stockfish`)"))
+        .ok_or_else(|| {
+            anyhow!("peer '{spec}' not found on PATH or in /usr/games (Debian package `stockfish`)")
+        })
 }
 
 impl Stockfish {

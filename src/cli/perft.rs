@@ -100,5 +100,7 @@ pub fn execute(mut job: Job, show_progress: bool) -> Result<PerftResult, CliErro
             }
         }
     }
-    Err(CliError::runtime(anyhow!("the engine stopped without a result")))
+    Err(CliError::runtime(anyhow!(
+        "the engine stopped without a result"
+    )))
 }

@@ -52,8 +52,7 @@ fn build_frontier(root: &Position, depth: u32, zobrist: &Zobrist, threads: usize
         })
         .collect();
     let mut remaining = depth - 1;
-    while remaining > 2
-        && (tasks.len() < TASKS_PER_THREAD * threads || remaining > MAX_TASK_DEPTH)
+    while remaining > 2 && (tasks.len() < TASKS_PER_THREAD * threads || remaining > MAX_TASK_DEPTH)
     {
         let mut next = Vec::with_capacity(tasks.len() * 32);
         for task in &tasks {
@@ -161,7 +160,8 @@ pub fn divide<S: SubtreeSearch>(
                     let Some(task) = frontier.tasks.get(index) else {
                         break;
                     };
-                    let counts = search.count(&mut worker, &task.pos, task.hash, frontier.remaining);
+                    let counts =
+                        search.count(&mut worker, &task.pos, task.hash, frontier.remaining);
                     let finished_root = {
                         let mut shared = shared.lock().unwrap_or_else(|e| e.into_inner());
                         shared.nodes_done += counts.nodes;

@@ -54,12 +54,29 @@ pub fn nodes_per_second(nodes: u128, elapsed: Duration) -> f64 {
 
 #[derive(Clone, Debug)]
 pub enum Event {
-    Started { job: JobId },
-    Progress { job: JobId, progress: Progress },
-    RootMoveDone { job: JobId, mv: Move, counts: Counts },
-    Finished { job: JobId, result: Box<PerftResult> },
-    Failed { job: JobId, error: EngineError },
-    Cancelled { job: JobId },
+    Started {
+        job: JobId,
+    },
+    Progress {
+        job: JobId,
+        progress: Progress,
+    },
+    RootMoveDone {
+        job: JobId,
+        mv: Move,
+        counts: Counts,
+    },
+    Finished {
+        job: JobId,
+        result: Box<PerftResult>,
+    },
+    Failed {
+        job: JobId,
+        error: EngineError,
+    },
+    Cancelled {
+        job: JobId,
+    },
 }
 
 impl Event {
