@@ -1,1 +1,9 @@
-//! TT
+//! The transposition table, in the modes the user trusts it with (`--tt`).
+
+mod config;
+mod memory;
+mod mode;
+
+pub use config::{TtConfig, TtError, DEFAULT_VERIFIER_BITS, MAX_VERIFIER_BITS, MIN_VERIFIER_BITS};
+pub use memory::available_memory;
+pub use mode::{ParseTtModeError, TtMode};
