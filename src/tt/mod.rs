@@ -1,5 +1,8 @@
 //! The transposition table, in the modes the user trusts it with (`--tt`).
 
+pub mod exact;
+pub mod fast;
+
 mod config;
 mod memory;
 mod mode;
