@@ -1,1 +1,34 @@
-//! TT
+//! The transposition table, in the modes the user trusts it with (`--tt`).
+//!
+//! - `fast`: 16-byte entries verified by `hash.hi ^ hash.lo` ([`fast`]); `--verifier-bits`
+//!   narrows the check to demonstrate false hits.
+//! - `verified`: 64-byte entries keyed by the exact [`NybbleBoard`](crate::chess::NybbleBoard)
+//!   and depth, under a per-slot seqlock ([`exact`]): no false hits.
+//! - `certify`: the fast table plus an exact shadow entry per slot; every fast hit is checked
+//!   against the shadow and false hits are counted, so the caller keeps an exact total and
+//!   can report what the fast total would have been.
+//!
+//! The remaining depth is part of every key: probes and stores take
+//! `position_hash ^ zobrist.depth_key(depth)` and the depth itself. Each worker thread takes a
+//! [`ThreadStats`] from [`TranspositionTable::thread_stats`]; [`TranspositionTable::snapshot`]
+//! sums them at any time.
+
+pub mod exact;
+pub mod fast;
+
+mod config;
+mod memory;
+mod mode;
+mod report;
+mod risk;
+mod serde_u128;
+mod stats;
+mod table;
+
+pub use config::{TtConfig, TtError, DEFAULT_VERIFIER_BITS, MAX_VERIFIER_BITS, MIN_VERIFIER_BITS};
+pub use memory::available_memory;
+pub use mode::{ParseTtModeError, TtMode};
+pub use report::{TtReport, TtStatsSnapshot};
+pub use risk::{p_at_least_one, Risk};
+pub use stats::{Counts, DepthStats, ThreadStats, MAX_DEPTH};
+pub use table::{slot_bytes, Probe, TranspositionTable};

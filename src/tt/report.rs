@@ -1,0 +1,140 @@
+//! The statistics as plain data, as JSON for `--json`, and as a short text table for the CLI.
+
+use super::mode::TtMode;
+use super::risk::Risk;
+use super::serde_u128;
+use super::stats::{Counts, DepthStats};
+use serde::Serialize;
+use std::fmt::Write;
+
+/// The table's statistics summed over all threads at one moment.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TtStatsSnapshot {
+    pub mode: TtMode,
+    pub slots: u64,
+    pub bytes: u64,
+    pub verifier_bits: u32,
+    pub total: Counts,
+    /// Only depths with a probe or a store, shallowest first.
+    pub per_depth: Vec<DepthStats>,
+}
+
+/// The JSON report of a run: the snapshot's totals flattened beside `mode`, `slots`, `bytes`,
+/// the caller's `fast_total` and the risk model for the run's node count.
+#[derive(Clone, Debug, Serialize)]
+pub struct TtReport<'a> {
+    pub mode: TtMode,
+    pub slots: u64,
+    pub bytes: u64,
+    #[serde(flatten)]
+    pub total: &'a Counts,
+    /// certify: the total the fast table alone would have produced; `null` otherwise.
+    #[serde(with = "serde_u128::option")]
+    pub fast_total: Option<u128>,
+    pub per_depth: &'a [DepthStats],
+    pub risk: Risk,
+}
+
+impl TtStatsSnapshot {
+    /// The risk model for a run of `nodes` nodes, from this snapshot's wrong-occupied probes.
+    pub fn risk(&self, nodes: u128) -> Risk {
+        Risk::new(
+            u128::from(self.total.wrong_occupied_probes),
+            self.verifier_bits,
+            nodes,
+        )
+    }
+
+    pub fn report(&self, fast_total: Option<u128>, nodes: u128) -> TtReport<'_> {
+        TtReport {
+            mode: self.mode,
+            slots: self.slots,
+            bytes: self.bytes,
+            total: &self.total,
+            fast_total,
+            per_depth: &self.per_depth,
+            risk: self.risk(nodes),
+        }
+    }
+
+    /// The report as a JSON object with the keys `mode, slots, bytes, probes, hits, misses,
+    /// stores, overwrites, occupancy, wrong_occupied_probes, false_hits, fast_total,
+    /// payload_skips, per_depth, risk`.
+    pub fn to_json(&self, fast_total: Option<u128>, nodes: u128) -> serde_json::Value {
+        serde_json::to_value(self.report(fast_total, nodes)).unwrap_or_else(|err| {
+            // Only maps with non-string keys fail to serialize, and the report has none.
+            serde_json::Value::String(format!("unserializable TT report: {err}"))
+        })
+    }
+
+    /// A few lines for the terminal: one per depth, the total, the fast total (certify) and the
+    /// risk line.
+    pub fn render_text(&self, fast_total: Option<u128>, nodes: u128) -> String {
+        let mut text = format!(
+            "TT {}: {} slots, {:.1} MiB, verifier {} bits\n",
+            self.mode,
+            self.slots,
+            self.bytes as f64 / (1024.0 * 1024.0),
+            self.verifier_bits
+        );
+        let _ = writeln!(
+            text,
+            "{:>5} {:>14} {:>14} {:>14} {:>14} {:>14} {:>9} {:>14} {:>10} {:>8}",
+            "depth",
+            "probes",
+            "hits",
+            "misses",
+            "stores",
+            "overwrites",
+            "occupancy",
+            "wrong-occupied",
+            "false-hits",
+            "skips"
+        );
+        for stats in &self.per_depth {
+            push_row(&mut text, &stats.depth.to_string(), &stats.counts);
+        }
+        push_row(&mut text, "total", &self.total);
+        if let Some(fast_total) = fast_total {
+            let _ = writeln!(
+                text,
+                "fast total: {fast_total} (what the fast table alone would have counted)"
+            );
+        }
+        let risk = self.risk(nodes);
+        let _ = write!(
+            text,
+            "risk at {} bits: {} wrong-occupied probes -> expected false hits {:.3e}, \
+             P(any) {:.3e}; N = {} nodes -> N(N-1)/2^{} = {:.3e} colliding pairs",
+            risk.verifier_bits,
+            risk.wrong_occupied_probes,
+            risk.expected_false_hits,
+            risk.p_false_hit,
+            risk.nodes,
+            risk.verifier_bits + 1,
+            risk.scale_pairs
+        );
+        if self.mode == TtMode::Verified {
+            text.push_str(" (verified compares exact keys: these apply to a fast table)");
+        }
+        text.push('\n');
+        text
+    }
+}
+
+fn push_row(text: &mut String, label: &str, counts: &Counts) {
+    let _ = writeln!(
+        text,
+        "{:>5} {:>14} {:>14} {:>14} {:>14} {:>14} {:>8.2}% {:>14} {:>10} {:>8}",
+        label,
+        counts.probes,
+        counts.hits,
+        counts.misses,
+        counts.stores,
+        counts.overwrites,
+        counts.occupancy * 100.0,
+        counts.wrong_occupied_probes,
+        counts.false_hits,
+        counts.payload_skips
+    );
+}

@@ -1,0 +1,312 @@
+//! Table statistics, per remaining depth and in total, counted without contention.
+//!
+//! Each thread owns a [`ThreadStats`]: an `Arc`'d, cache-line-aligned block of counters that
+//! only that thread writes (relaxed load + store, no read-modify-write), so threads never
+//! fight over a shared line. The table's [`StatsRegistry`] keeps every block, and
+//! [`StatsRegistry::sum`] adds them up at any time, for live progress while workers run.
+//!
+//! Conventions:
+//! - `probes = hits + misses`, always: probes are not counted separately.
+//! - A certify false hit is also a miss (it does not give the count); `false_hits` counts it
+//!   again on its own.
+//! - `stores` counts entries written; a store skipped because the slot's writer lock was busy
+//!   is not counted, one skipped because the count does not fit the fast payload is a
+//!   `payload_skip`. `overwrites <= stores`: an overwrite is a store into a slot that held
+//!   another position's (or depth's) entry.
+//! - Used slots are counted per depth as fills minus vacates, so the sum is exact once the
+//!   workers are done; a live sum may be momentarily off and is clamped to `0..=slots`.
+
+use serde::Serialize;
+use std::cell::Cell;
+use std::marker::PhantomData;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, Mutex, PoisonError};
+
+/// The deepest remaining depth the table accepts (and counts).
+pub const MAX_DEPTH: u32 = 64;
+const DEPTHS: usize = MAX_DEPTH as usize + 1;
+
+/// One depth's counters: exactly one cache line.
+#[repr(C, align(64))]
+#[derive(Debug, Default)]
+struct DepthCounters {
+    hits: AtomicU64,
+    misses: AtomicU64,
+    stores: AtomicU64,
+    overwrites: AtomicU64,
+    /// Slots filled minus slots vacated at this depth, as a wrapping two's-complement value:
+    /// one thread may vacate what another filled.
+    used_delta: AtomicU64,
+    wrong_occupied_probes: AtomicU64,
+    false_hits: AtomicU64,
+    payload_skips: AtomicU64,
+}
+
+const _: () = assert!(size_of::<DepthCounters>() == 64);
+
+#[derive(Debug)]
+struct StatsBlock {
+    depths: [DepthCounters; DEPTHS],
+}
+
+/// The counters one thread writes. Not `Sync`, so it cannot be shared between threads (its
+/// load + store increments would lose counts); each worker gets its own from
+/// `TranspositionTable::thread_stats`.
+#[derive(Debug)]
+pub struct ThreadStats {
+    block: Arc<StatsBlock>,
+    _single_writer: PhantomData<Cell<()>>,
+}
+
+#[inline]
+fn add(counter: &AtomicU64, amount: u64) {
+    counter.store(counter.load(Relaxed).wrapping_add(amount), Relaxed);
+}
+
+impl ThreadStats {
+    #[inline]
+    fn at(&self, depth: u32) -> &DepthCounters {
+        &self.block.depths[depth as usize]
+    }
+
+    #[inline]
+    pub(crate) fn hit(&self, depth: u32) {
+        add(&self.at(depth).hits, 1);
+    }
+
+    #[inline]
+    pub(crate) fn miss(&self, depth: u32) {
+        add(&self.at(depth).misses, 1);
+    }
+
+    #[inline]
+    pub(crate) fn false_hit(&self, depth: u32) {
+        let counters = self.at(depth);
+        add(&counters.misses, 1);
+        add(&counters.false_hits, 1);
+    }
+
+    #[inline]
+    pub(crate) fn wrong_occupied_probe(&self, depth: u32) {
+        add(&self.at(depth).wrong_occupied_probes, 1);
+    }
+
+    #[inline]
+    pub(crate) fn payload_skip(&self, depth: u32) {
+        add(&self.at(depth).payload_skips, 1);
+    }
+
+    /// A store at `depth` into a slot whose previous entry had depth `previous` (`None`:
+    /// empty); `overwrite` when that entry was another position's.
+    #[inline]
+    pub(crate) fn store(&self, depth: u32, previous: Option<u32>, overwrite: bool) {
+        let counters = self.at(depth);
+        add(&counters.stores, 1);
+        if overwrite {
+            add(&counters.overwrites, 1);
+        }
+        if let Some(previous) = previous {
+            add(&self.at(previous).used_delta, u64::MAX);
+        }
+        add(&counters.used_delta, 1);
+    }
+}
+
+/// Every thread's counter block, for summing.
+#[derive(Debug, Default)]
+pub struct StatsRegistry {
+    blocks: Mutex<Vec<Arc<StatsBlock>>>,
+}
+
+/// Raw sums of one depth's counters over all threads.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct RawCounts {
+    hits: u64,
+    misses: u64,
+    stores: u64,
+    overwrites: u64,
+    used_delta: u64,
+    wrong_occupied_probes: u64,
+    false_hits: u64,
+    payload_skips: u64,
+}
+
+impl RawCounts {
+    fn add(&mut self, counters: &DepthCounters) {
+        self.hits = self.hits.wrapping_add(counters.hits.load(Relaxed));
+        self.misses = self.misses.wrapping_add(counters.misses.load(Relaxed));
+        self.stores = self.stores.wrapping_add(counters.stores.load(Relaxed));
+        self.overwrites = self
+            .overwrites
+            .wrapping_add(counters.overwrites.load(Relaxed));
+        self.used_delta = self
+            .used_delta
+            .wrapping_add(counters.used_delta.load(Relaxed));
+        self.wrong_occupied_probes = self
+            .wrong_occupied_probes
+            .wrapping_add(counters.wrong_occupied_probes.load(Relaxed));
+        self.false_hits = self
+            .false_hits
+            .wrapping_add(counters.false_hits.load(Relaxed));
+        self.payload_skips = self
+            .payload_skips
+            .wrapping_add(counters.payload_skips.load(Relaxed));
+    }
+
+    fn counts(&self, slots: u64) -> Counts {
+        let used = (self.used_delta as i64).clamp(0, slots as i64) as u64;
+        Counts::new(
+            Counts {
+                probes: self.hits.wrapping_add(self.misses),
+                hits: self.hits,
+                misses: self.misses,
+                stores: self.stores,
+                overwrites: self.overwrites,
+                used_slots: 0,
+                occupancy: 0.0,
+                wrong_occupied_probes: self.wrong_occupied_probes,
+                false_hits: self.false_hits,
+                payload_skips: self.payload_skips,
+            },
+            used,
+            slots,
+        )
+    }
+}
+
+impl StatsRegistry {
+    pub fn register(&self) -> ThreadStats {
+        let block = Arc::new(StatsBlock {
+            depths: std::array::from_fn(|_| DepthCounters::default()),
+        });
+        self.blocks
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(Arc::clone(&block));
+        ThreadStats {
+            block,
+            _single_writer: PhantomData,
+        }
+    }
+
+    /// The totals and the per-depth counts (only depths with a probe or a store) over all
+    /// threads, for a table of `slots` slots.
+    pub fn sum(&self, slots: u64) -> (Counts, Vec<DepthStats>) {
+        let mut raw = [RawCounts::default(); DEPTHS];
+        for block in self
+            .blocks
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .iter()
+        {
+            for (sum, counters) in raw.iter_mut().zip(&block.depths) {
+                sum.add(counters);
+            }
+        }
+        let per_depth: Vec<DepthStats> = (0..=MAX_DEPTH)
+            .zip(&raw)
+            .map(|(depth, raw)| DepthStats {
+                depth,
+                counts: raw.counts(slots),
+            })
+            .filter(|stats| stats.counts.probes > 0 || stats.counts.stores > 0)
+            .collect();
+        let mut total = per_depth
+            .iter()
+            .fold(Counts::default(), |total, stats| total.plus(&stats.counts));
+        total = Counts::new(total, total.used_slots.min(slots), slots);
+        (total, per_depth)
+    }
+}
+
+/// Summed counters of one depth or of all depths.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Counts {
+    pub probes: u64,
+    pub hits: u64,
+    /// Includes the false hits.
+    pub misses: u64,
+    pub stores: u64,
+    pub overwrites: u64,
+    /// Slots holding an entry (of this depth).
+    #[serde(skip)]
+    pub used_slots: u64,
+    /// `used_slots / slots`, in `[0, 1]`.
+    pub occupancy: f64,
+    pub wrong_occupied_probes: u64,
+    pub false_hits: u64,
+    pub payload_skips: u64,
+}
+
+impl Counts {
+    fn new(counts: Counts, used_slots: u64, slots: u64) -> Counts {
+        let occupancy = if slots == 0 {
+            0.0
+        } else {
+            used_slots as f64 / slots as f64
+        };
+        Counts {
+            used_slots,
+            occupancy,
+            ..counts
+        }
+    }
+
+    fn plus(&self, other: &Counts) -> Counts {
+        Counts {
+            probes: self.probes.wrapping_add(other.probes),
+            hits: self.hits.wrapping_add(other.hits),
+            misses: self.misses.wrapping_add(other.misses),
+            stores: self.stores.wrapping_add(other.stores),
+            overwrites: self.overwrites.wrapping_add(other.overwrites),
+            used_slots: self.used_slots.saturating_add(other.used_slots),
+            occupancy: 0.0,
+            wrong_occupied_probes: self
+                .wrong_occupied_probes
+                .wrapping_add(other.wrong_occupied_probes),
+            false_hits: self.false_hits.wrapping_add(other.false_hits),
+            payload_skips: self.payload_skips.wrapping_add(other.payload_skips),
+        }
+    }
+}
+
+/// One remaining depth's counters.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct DepthStats {
+    pub depth: u32,
+    #[serde(flatten)]
+    pub counts: Counts,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn threads_sum_and_slots_move_between_depths() {
+        let registry = StatsRegistry::default();
+        let first = registry.register();
+        let second = registry.register();
+        first.hit(4);
+        first.miss(4);
+        second.false_hit(4);
+        first.store(4, None, false);
+        // The second thread replaces the first thread's depth-4 entry with a depth-3 one.
+        second.store(3, Some(4), true);
+        second.store(5, None, false);
+
+        let (total, per_depth) = registry.sum(10);
+        assert_eq!(total.probes, 3);
+        assert_eq!(total.hits + total.misses, total.probes);
+        assert_eq!(total.false_hits, 1);
+        assert_eq!(total.stores, 3);
+        assert_eq!(total.overwrites, 1);
+        assert_eq!(total.used_slots, 2);
+        assert!((total.occupancy - 0.2).abs() < 1e-12);
+        let used: Vec<(u32, u64)> = per_depth
+            .iter()
+            .map(|stats| (stats.depth, stats.counts.used_slots))
+            .collect();
+        assert_eq!(used, [(3, 1), (4, 0), (5, 1)]);
+    }
+}
