@@ -22,6 +22,8 @@ pub enum FenError {
     RankCount(usize),
     #[error("placement field: rank {rank} has {squares} squares, expected 8")]
     RankLength { rank: u8, squares: u32 },
+    #[error("placement field: rank {rank} has two digits in a row")]
+    ConsecutiveDigits { rank: u8 },
     #[error("placement field: bad piece letter '{letter}' in rank {rank}")]
     BadPieceLetter { rank: u8, letter: char },
     #[error("side to move field: '{0}', expected 'w' or 'b'")]
@@ -65,18 +67,24 @@ pub fn parse(fen: &str) -> Result<Setup, FenError> {
     setup.castling = parse_castling(fields[2])?;
     setup.ep_square = parse_ep(fields[3], setup.turn)?;
     if let Some(field) = fields.get(4) {
-        setup.halfmove_clock = field
-            .parse::<u32>()
-            .map_err(|_| FenError::BadHalfmoveClock(field.to_string()))?;
+        setup.halfmove_clock =
+            parse_counter(field).ok_or_else(|| FenError::BadHalfmoveClock(field.to_string()))?;
     }
     if let Some(field) = fields.get(5) {
-        setup.fullmove_number = field
-            .parse::<u32>()
-            .ok()
+        setup.fullmove_number = parse_counter(field)
             .filter(|&n| n > 0)
             .ok_or_else(|| FenError::BadFullmoveNumber(field.to_string()))?;
     }
     Ok(setup)
+}
+
+/// Digits only: `u32::from_str` would also take a leading `+`.
+fn parse_counter(field: &str) -> Option<u32> {
+    field
+        .bytes()
+        .all(|b| b.is_ascii_digit())
+        .then(|| field.parse().ok())
+        .flatten()
 }
 
 fn parse_placement(field: &str, setup: &mut Setup) -> Result<(), FenError> {
@@ -88,10 +96,16 @@ fn parse_placement(field: &str, setup: &mut Setup) -> Result<(), FenError> {
         let rank = 7 - i as u8;
         let rank_name = rank + 1;
         let mut file: u32 = 0;
+        let mut previous_was_digit = false;
         for c in rank_text.chars() {
             if let Some(skip) = c.to_digit(10).filter(|d| (1..=8).contains(d)) {
+                if previous_was_digit {
+                    return Err(FenError::ConsecutiveDigits { rank: rank_name });
+                }
+                previous_was_digit = true;
                 file += skip;
             } else {
+                previous_was_digit = false;
                 let piece = Piece::from_char(c).ok_or(FenError::BadPieceLetter {
                     rank: rank_name,
                     letter: c,

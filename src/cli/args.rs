@@ -1,6 +1,7 @@
 //! Arguments of every subcommand.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use vkperft::tt::{TtConfig, TtMode, DEFAULT_VERIFIER_BITS};
 
 /// `vkperft::chess::zobrist::DEFAULT_SEED` as `--help` shows it.
 const DEFAULT_SEED_TEXT: &str = "0x766b7065726674";
@@ -31,9 +32,29 @@ pub enum BackendArg {
     Cpu,
 }
 
+/// `--tt`: how far the transposition table is trusted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum TtArg {
+    /// No table: raw move generation speed, the ground truth.
     Off,
+    /// Compact 16-byte entries with a 64-bit verifier: fastest, with a stated risk.
+    Fast,
+    /// Exact 32-byte position key and 128-bit counts: no false hits.
+    Verified,
+    /// The fast table plus an exact shadow key per slot: counts and corrects the fast table's
+    /// false hits.
+    Certify,
+}
+
+impl TtArg {
+    pub fn mode(self) -> TtMode {
+        match self {
+            TtArg::Off => TtMode::Off,
+            TtArg::Fast => TtMode::Fast,
+            TtArg::Verified => TtMode::Verified,
+            TtArg::Certify => TtMode::Certify,
+        }
+    }
 }
 
 /// Options shared by every command that runs perft.
@@ -46,8 +67,16 @@ pub struct RunOptions {
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
     /// Transposition table mode.
-    #[arg(long, value_enum, default_value = "off")]
+    #[arg(long, value_enum, default_value = "fast")]
     pub tt: TtArg,
+    /// Transposition table size in MiB (the table uses at most this much).
+    #[arg(long, default_value_t = 256)]
+    pub tt_mb: u64,
+    /// Compare only the low K bits of the fast verifier (8..=64): a debug knob that makes false
+    /// hits frequent, to watch `fast` drift and `certify` catch them.
+    #[arg(long, value_name = "K", default_value_t = DEFAULT_VERIFIER_BITS,
+          value_parser = clap::value_parser!(u32).range(8..=64))]
+    pub verifier_bits: u32,
     /// Seed of the 128-bit Zobrist keys (decimal or 0x-hex).
     #[arg(long, value_parser = parse_seed, default_value = DEFAULT_SEED_TEXT)]
     pub zobrist_seed: u64,
@@ -66,6 +95,10 @@ pub struct PerftArgs {
     pub depth: u32,
     #[command(flatten)]
     pub run: RunOptions,
+    /// Repeat the run with an independent Zobrist seed and the same mode; exit 3 with both
+    /// totals if they differ.
+    #[arg(long)]
+    pub cross_check: bool,
     /// Print the count of every root move (Stockfish's format).
     #[arg(long)]
     pub divide: bool,
@@ -122,9 +155,11 @@ impl RunOptions {
         }
     }
 
-    pub fn tt_name(&self) -> &'static str {
-        match self.tt {
-            TtArg::Off => "off",
+    pub fn tt_config(&self) -> TtConfig {
+        TtConfig {
+            mode: self.tt.mode(),
+            bytes: usize::try_from(self.tt_mb.saturating_mul(1 << 20)).unwrap_or(usize::MAX),
+            verifier_bits: self.verifier_bits,
         }
     }
 }

@@ -1,19 +1,21 @@
-//! `vkperft bench`: a fixed set of positions, optionally beside a peer in the same run.
+//! `vkperft bench`: a fixed set of positions, each run without a transposition table, with the
+//! chosen `--tt` mode beside it, and optionally with a peer program, all in the same run.
 
-use super::args::BenchArgs;
+use super::args::{BenchArgs, TtArg};
 use super::error::CliError;
+use super::output;
 use super::peer::Stockfish;
 use super::perft::{execute, make_job};
 use super::CliResult;
 use anyhow::anyhow;
-use serde_json::json;
+use serde_json::{json, Value};
 use std::time::Duration;
 use vkperft::chess::Position;
 use vkperft::engine::event::nodes_per_second;
 use vkperft::reference;
 
-/// Positions of the published table and the depth each is benchmarked at: a few seconds
-/// of single-thread work each.
+/// Positions of the published table and the depth each is benchmarked at: about a second of
+/// single-thread work each without a table.
 const BENCH_DEPTHS: [(&str, u32); 6] = [
     ("startpos", 6),
     ("kiwipete", 5),
@@ -26,12 +28,61 @@ const BENCH_DEPTHS: [(&str, u32); 6] = [
 /// `--quick` takes this many plies off every depth.
 const QUICK_DEPTH_CUT: u32 = 2;
 
-struct Row {
-    name: &'static str,
-    depth: u32,
+/// Nodes and time of one program on one position.
+#[derive(Clone, Copy, Default)]
+struct Timing {
     nodes: u128,
     elapsed: Duration,
-    peer: Option<(u128, Duration)>,
+}
+
+impl Timing {
+    fn nps(self) -> f64 {
+        nodes_per_second(self.nodes, self.elapsed)
+    }
+
+    fn plus(self, other: Timing) -> Timing {
+        Timing {
+            nodes: self.nodes + other.nodes,
+            elapsed: self.elapsed + other.elapsed,
+        }
+    }
+
+    fn json(self) -> Value {
+        json!({
+            "nodes": self.nodes.to_string(),
+            "elapsed_s": self.elapsed.as_secs_f64(),
+            "nps": self.nps(),
+        })
+    }
+}
+
+struct Row {
+    name: &'static str,
+    depth: Option<u32>,
+    off: Timing,
+    tt: Option<Timing>,
+    peer: Option<Timing>,
+}
+
+impl Row {
+    fn json(&self) -> Value {
+        let mut value = json!({ "position": self.name, "off": self.off.json() });
+        if let Some(depth) = self.depth {
+            value["depth"] = json!(depth);
+        }
+        if let Some(tt) = self.tt {
+            value["tt"] = tt.json();
+            value["tt_speedup"] = json!(tt.nps() / self.off.nps());
+        }
+        if let Some(peer) = self.peer {
+            value["peer"] = peer.json();
+            value["off_vs_peer"] = json!(self.off.nps() / peer.nps());
+            if let Some(tt) = self.tt {
+                value["tt_vs_peer"] = json!(tt.nps() / peer.nps());
+            }
+        }
+        value
+    }
 }
 
 pub fn run(args: &BenchArgs) -> CliResult {
@@ -39,6 +90,14 @@ pub fn run(args: &BenchArgs) -> CliResult {
         Some(spec) => Some(Stockfish::start(spec).map_err(CliError::input)?),
         None => None,
     };
+    let off_options = super::args::RunOptions {
+        tt: TtArg::Off,
+        ..args.run.clone()
+    };
+    let with_tt = args.run.tt != TtArg::Off;
+    if !args.json {
+        output::write_stdout(&header(args, peer.as_ref()))?;
+    }
     let positions = reference::positions();
     let mut rows = Vec::new();
     for (name, depth) in BENCH_DEPTHS {
@@ -53,125 +112,132 @@ pub fn run(args: &BenchArgs) -> CliResult {
             .map(|&(_, fen)| fen)
             .ok_or_else(|| CliError::runtime(anyhow!("{name} missing from the reference table")))?;
         let position = Position::from_fen(fen).map_err(CliError::runtime)?;
-        let result = execute(make_job(position, depth, &args.run)?, false)?;
-        let peer_figures = match peer.as_mut() {
+        let time = |options| -> Result<Timing, CliError> {
+            let result = execute(make_job(position, depth, options)?, false)?;
+            Ok(Timing {
+                nodes: result.counts.nodes,
+                elapsed: result.elapsed,
+            })
+        };
+        let off = time(&off_options)?;
+        let tt = if with_tt { Some(time(&args.run)?) } else { None };
+        let peer_timing = match peer.as_mut() {
             Some(peer) => {
                 let (nodes, elapsed) = peer.perft(fen, depth).map_err(CliError::runtime)?;
-                if nodes != result.counts.nodes {
-                    return Err(CliError::runtime(anyhow!(
-                        "{name} depth {depth}: vkperft counted {} but {} counted {nodes}",
-                        result.counts.nodes,
-                        peer.name()
-                    )));
-                }
-                Some((nodes, elapsed))
+                Some(Timing { nodes, elapsed })
             }
             None => None,
         };
+        for (who, timing) in [("with --tt", tt), ("the peer", peer_timing)] {
+            if let Some(timing) = timing.filter(|t| t.nodes != off.nodes) {
+                return Err(CliError::runtime(anyhow!(
+                    "{name} depth {depth}: {} nodes without a table but {} {who}",
+                    off.nodes,
+                    timing.nodes
+                )));
+            }
+        }
         let row = Row {
             name,
-            depth,
-            nodes: result.counts.nodes,
-            elapsed: result.elapsed,
-            peer: peer_figures,
+            depth: Some(depth),
+            off,
+            tt,
+            peer: peer_timing,
         };
         if !args.json {
-            if rows.is_empty() {
-                print_header(args, peer.as_ref());
-            }
-            print_row(&row);
+            output::write_stdout(&row_text(&row))?;
         }
         rows.push(row);
     }
+    let sum = |pick: fn(&Row) -> Option<Timing>| {
+        rows.iter()
+            .map(pick)
+            .try_fold(Timing::default(), |total, t| t.map(|t| total.plus(t)))
+    };
     let total = Row {
         name: "total",
-        depth: 0,
-        nodes: rows.iter().map(|r| r.nodes).sum(),
-        elapsed: rows.iter().map(|r| r.elapsed).sum(),
-        peer: peer.as_ref().map(|_| {
-            (
-                rows.iter().filter_map(|r| r.peer).map(|p| p.0).sum(),
-                rows.iter().filter_map(|r| r.peer).map(|p| p.1).sum(),
-            )
-        }),
+        depth: None,
+        off: sum(|r| Some(r.off)).unwrap_or_default(),
+        tt: sum(|r| r.tt),
+        peer: sum(|r| r.peer),
     };
     if args.json {
-        let row_json = |row: &Row| {
-            let mut value = json!({
-                "position": row.name,
-                "depth": row.depth,
-                "nodes": row.nodes.to_string(),
-                "elapsed_s": row.elapsed.as_secs_f64(),
-                "nps": nodes_per_second(row.nodes, row.elapsed),
-            });
-            if let Some((nodes, elapsed)) = row.peer {
-                let peer_nps = nodes_per_second(nodes, elapsed);
-                value["peer_elapsed_s"] = json!(elapsed.as_secs_f64());
-                value["peer_nps"] = json!(peer_nps);
-                value["ratio"] = json!(nodes_per_second(row.nodes, row.elapsed) / peer_nps);
-            }
-            value
-        };
         let value = json!({
             "backend": args.run.backend_name(),
             "threads": args.run.thread_count(),
-            "tt": args.run.tt_name(),
+            "tt": args.run.tt.mode().name(),
             "peer": peer.as_ref().map(|p| p.path.display().to_string()),
-            "positions": rows.iter().map(row_json).collect::<Vec<_>>(),
-            "total": row_json(&total),
+            "positions": rows.iter().map(Row::json).collect::<Vec<_>>(),
+            "total": total.json(),
         });
-        println!("{value}");
+        output::write_stdout(&format!("{value}\n"))
     } else {
-        print_row(&total);
+        output::write_stdout(&row_text(&total))
     }
-    Ok(())
 }
 
-fn print_header(args: &BenchArgs, peer: Option<&Stockfish>) {
-    println!(
-        "vkperft bench: backend {}, {} thread(s), tt {}",
+fn header(args: &BenchArgs, peer: Option<&Stockfish>) -> String {
+    let mode = args.run.tt.mode().name();
+    let mut text = format!(
+        "vkperft bench: backend {}, {} thread(s); times in seconds, rates in Mnodes/s\n",
         args.run.backend_name(),
         args.run.thread_count(),
-        args.run.tt_name()
     );
-    let mut header = format!(
-        "{:<10} {:>5} {:>14} {:>9} {:>10}",
-        "position", "depth", "nodes", "seconds", "Mnps"
+    text += &format!(
+        "{:<10} {:>5} {:>14} {:>8} {:>8}",
+        "position", "depth", "nodes", "off s", "off Mnps"
     );
-    if let Some(peer) = peer {
-        header += &format!(
-            " {:>10} {:>10} {:>7}",
-            format!("{} s", peer.name()),
-            "peer Mnps",
-            "ratio"
+    if args.run.tt != TtArg::Off {
+        text += &format!(
+            " {:>9} {:>10} {:>8}",
+            format!("{mode} s"),
+            format!("{mode} Mnps"),
+            "vs off"
         );
     }
-    println!("{header}");
+    if let Some(peer) = peer {
+        let name = peer.name();
+        text += &format!(
+            " {:>10} {:>10} {:>9}",
+            format!("{name} s"),
+            "peer Mnps",
+            "off/peer"
+        );
+        if args.run.tt != TtArg::Off {
+            text += &format!(" {:>9}", format!("{mode}/peer"));
+        }
+    }
+    text + "\n"
 }
 
-fn print_row(row: &Row) {
-    let nps = nodes_per_second(row.nodes, row.elapsed);
-    let depth = if row.depth == 0 {
-        String::new()
-    } else {
-        row.depth.to_string()
-    };
+fn row_text(row: &Row) -> String {
+    let depth = row.depth.map_or_else(String::new, |d| d.to_string());
     let mut line = format!(
-        "{:<10} {:>5} {:>14} {:>9.3} {:>10.1}",
+        "{:<10} {:>5} {:>14} {:>8.3} {:>8.1}",
         row.name,
         depth,
-        row.nodes,
-        row.elapsed.as_secs_f64(),
-        nps / 1e6
+        row.off.nodes,
+        row.off.elapsed.as_secs_f64(),
+        row.off.nps() / 1e6
     );
-    if let Some((nodes, elapsed)) = row.peer {
-        let peer_nps = nodes_per_second(nodes, elapsed);
+    if let Some(tt) = row.tt {
         line += &format!(
-            " {:>10.3} {:>10.1} {:>6.2}x",
-            elapsed.as_secs_f64(),
-            peer_nps / 1e6,
-            nps / peer_nps
+            " {:>9.3} {:>10.1} {:>7.2}x",
+            tt.elapsed.as_secs_f64(),
+            tt.nps() / 1e6,
+            tt.nps() / row.off.nps()
         );
     }
-    println!("{line}");
+    if let Some(peer) = row.peer {
+        line += &format!(
+            " {:>10.3} {:>10.1} {:>8.2}x",
+            peer.elapsed.as_secs_f64(),
+            peer.nps() / 1e6,
+            row.off.nps() / peer.nps()
+        );
+        if let Some(tt) = row.tt {
+            line += &format!(" {:>8.2}x", tt.nps() / peer.nps());
+        }
+    }
+    line + "\n"
 }

@@ -8,6 +8,8 @@ pub enum CliError {
     Input(anyhow::Error),
     /// Something failed while running. Exit 1.
     Runtime(anyhow::Error),
+    /// `--cross-check` found two different totals. Exit 3.
+    Mismatch(anyhow::Error),
 }
 
 impl CliError {
@@ -23,6 +25,7 @@ impl CliError {
         match self {
             CliError::Input(_) => 2,
             CliError::Runtime(_) => 1,
+            CliError::Mismatch(_) => 3,
         }
     }
 }
@@ -30,7 +33,7 @@ impl CliError {
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let err = match self {
-            CliError::Input(err) | CliError::Runtime(err) => err,
+            CliError::Input(err) | CliError::Runtime(err) | CliError::Mismatch(err) => err,
         };
         // `{:#}` prints the whole context chain on one line.
         write!(f, "{err:#}")

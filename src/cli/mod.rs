@@ -31,7 +31,7 @@ pub fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("error: {err}");
+            output::write_stderr(&format!("error: {err}\n"));
             ExitCode::from(err.exit_code())
         }
     }

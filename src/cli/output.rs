@@ -1,7 +1,25 @@
 //! Text and JSON renderings of results.
 
+use super::error::CliError;
+use super::CliResult;
 use serde_json::{json, Value};
+use std::io::{ErrorKind, Write};
 use vkperft::engine::PerftResult;
+
+/// Writes to stdout. A closed pipe (`vkperft ... | head`) ends output quietly, as in other
+/// command-line tools, instead of the panic `print!` would raise.
+pub fn write_stdout(text: &str) -> CliResult {
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()) {
+        Err(err) if err.kind() != ErrorKind::BrokenPipe => Err(CliError::runtime(err)),
+        _ => Ok(()),
+    }
+}
+
+/// Writes to stderr; there is nowhere left to report a failure to.
+pub fn write_stderr(text: &str) {
+    let _ = std::io::stderr().lock().write_all(text.as_bytes());
+}
 
 /// `1234567` -> `1,234,567`.
 pub fn thousands(n: u128) -> String {
@@ -50,7 +68,32 @@ pub fn perftree_text(result: &PerftResult) -> String {
     text
 }
 
-pub fn perft_json(result: &PerftResult, divide: bool) -> Value {
+/// The TT table and risk line, and the cross-check's verdict, for text output.
+pub fn details_text(result: &PerftResult, cross_check: Option<&PerftResult>) -> String {
+    let mut text = String::new();
+    if let Some(tt) = &result.tt {
+        text += &tt.render_text(result.fast_total(), result.counts.nodes);
+        text += "\n";
+    }
+    if let Some(second) = cross_check {
+        let verdict = if second.counts.nodes == result.counts.nodes {
+            "agrees"
+        } else {
+            "DIFFERS"
+        };
+        text += &format!(
+            "Cross-check with Zobrist seed {:#x}: {} nodes, {verdict}\n",
+            second.zobrist_seed, second.counts.nodes
+        );
+    }
+    text
+}
+
+pub fn perft_json(
+    result: &PerftResult,
+    divide: bool,
+    cross_check: Option<&PerftResult>,
+) -> Value {
     let mut value = json!({
         "fen": result.position.to_fen(),
         "depth": result.depth,
@@ -59,7 +102,19 @@ pub fn perft_json(result: &PerftResult, divide: bool) -> Value {
         "nps": result.nps(),
         "backend": result.backend,
         "threads": result.threads,
+        "zobrist_seed": format!("{:#x}", result.zobrist_seed),
+        "tt": result
+            .tt
+            .as_ref()
+            .map(|tt| tt.to_json(result.fast_total(), result.counts.nodes)),
     });
+    if let Some(second) = cross_check {
+        value["cross_check"] = json!({
+            "zobrist_seed": format!("{:#x}", second.zobrist_seed),
+            "nodes": second.counts.nodes.to_string(),
+            "agrees": second.counts.nodes == result.counts.nodes,
+        });
+    }
     if divide {
         value["divide"] = result
             .divide

@@ -8,36 +8,67 @@ use super::CliResult;
 use anyhow::anyhow;
 use vkperft::chess::fen::START_FEN;
 use vkperft::chess::{uci, Position};
-use vkperft::engine::{BackendChoice, Engine, Event, Job, PerftResult, MAX_DEPTH};
+use vkperft::chess::rng::SplitMix64;
+use vkperft::engine::{BackendChoice, Engine, EngineError, Event, Job, PerftResult, MAX_DEPTH};
+use vkperft::tt::DEFAULT_VERIFIER_BITS;
 
 pub fn run_perft(args: &PerftArgs) -> CliResult {
     let fen = args.fen.as_deref().unwrap_or(START_FEN);
     let position = root_position(fen, args.moves.iter().map(String::as_str))?;
     let job = make_job(position, args.depth, &args.run)?;
-    let result = execute(job, !args.json)?;
-    if args.json {
-        println!("{}", output::perft_json(&result, args.divide));
+    let result = execute(job.clone(), !args.json)?;
+    let cross_check = if args.cross_check {
+        let seed = independent_seed(job.zobrist_seed);
+        Some(execute(Job { zobrist_seed: seed, ..job }, !args.json)?)
     } else {
-        print!("{}", output::perft_text(&result, args.divide));
+        None
+    };
+    if args.json {
+        let json = output::perft_json(&result, args.divide, cross_check.as_ref());
+        output::write_stdout(&format!("{json}\n"))?;
+    } else {
+        output::write_stdout(&output::perft_text(&result, args.divide))?;
+        // With --divide, stdout stays exactly Stockfish's format.
+        let details = output::details_text(&result, cross_check.as_ref());
         if args.divide {
-            eprint!("{}", output::timing_text(&result));
+            output::write_stderr(&format!("{}{details}", output::timing_text(&result)));
+        } else {
+            output::write_stdout(&details)?;
         }
     }
-    Ok(())
+    match cross_check {
+        Some(second) if second.counts.nodes != result.counts.nodes => {
+            Err(CliError::Mismatch(anyhow!(
+                "cross-check failed: {} nodes with Zobrist seed {:#x}, {} with seed {:#x}",
+                result.counts.nodes,
+                result.zobrist_seed,
+                second.counts.nodes,
+                second.zobrist_seed
+            )))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// A second seed whose keys are independent of the first's.
+fn independent_seed(seed: u64) -> u64 {
+    SplitMix64::new(seed ^ 0x6372_6f73_732d_6368).next_u64()
 }
 
 pub fn run_perftree(args: &PerftreeArgs) -> CliResult {
     let moves = args.moves.as_deref().unwrap_or("");
     let position = root_position(&args.fen, moves.split_whitespace())?;
+    // Exact and with nothing to allocate: perftree calls this once per step of a bug hunt.
     let run = RunOptions {
         backend: BackendArg::Cpu,
         threads: None,
         tt: TtArg::Off,
+        tt_mb: 0,
+        verifier_bits: DEFAULT_VERIFIER_BITS,
         zobrist_seed: vkperft::chess::zobrist::DEFAULT_SEED,
     };
     let result = execute(make_job(position, args.depth, &run)?, false)?;
-    print!("{}", output::perftree_text(&result));
-    Ok(())
+    output::write_stdout(&output::perftree_text(&result))
 }
 
 /// The position `moves` lead to from `fen`.
@@ -58,9 +89,6 @@ pub fn make_job(position: Position, depth: u32, run: &RunOptions) -> Result<Job,
     let backend = match run.backend {
         BackendArg::Cpu => BackendChoice::Cpu,
     };
-    match run.tt {
-        TtArg::Off => {}
-    }
     Ok(Job {
         id: vkperft::engine::JobId(0),
         position,
@@ -68,6 +96,7 @@ pub fn make_job(position: Position, depth: u32, run: &RunOptions) -> Result<Job,
         backend,
         threads: run.thread_count(),
         zobrist_seed: run.zobrist_seed,
+        tt: run.tt_config(),
     })
 }
 
@@ -92,7 +121,11 @@ pub fn execute(mut job: Job, show_progress: bool) -> Result<PerftResult, CliErro
             }
             Event::Failed { error, .. } => {
                 display.finish();
-                return Err(CliError::runtime(error));
+                return Err(match error {
+                    EngineError::DepthOutOfRange { .. } | EngineError::Tt(_) => {
+                        CliError::input(error)
+                    }
+                });
             }
             Event::Cancelled { .. } => {
                 display.finish();

@@ -3,6 +3,7 @@
 use super::job::JobId;
 use crate::chess::{Move, Position};
 use crate::count::Counts;
+use crate::tt::{TtError, TtMode, TtStatsSnapshot};
 use std::time::Duration;
 use thiserror::Error;
 
@@ -10,8 +11,8 @@ use thiserror::Error;
 pub enum EngineError {
     #[error("depth {depth} is out of range (0..={max})")]
     DepthOutOfRange { depth: u32, max: u32 },
-    #[error("the engine thread has stopped")]
-    Disconnected,
+    #[error(transparent)]
+    Tt(#[from] TtError),
 }
 
 /// A snapshot of a running job.
@@ -23,6 +24,8 @@ pub struct Progress {
     pub nps: f64,
     pub tasks_done: usize,
     pub tasks_total: usize,
+    /// Transposition table statistics so far (none for `off`).
+    pub tt: Option<TtStatsSnapshot>,
 }
 
 #[derive(Clone, Debug)]
@@ -35,11 +38,20 @@ pub struct PerftResult {
     pub elapsed: Duration,
     pub backend: &'static str,
     pub threads: usize,
+    pub zobrist_seed: u64,
+    pub tt_mode: TtMode,
+    /// Final transposition table statistics (none for `off`).
+    pub tt: Option<TtStatsSnapshot>,
 }
 
 impl PerftResult {
     pub fn nps(&self) -> f64 {
         nodes_per_second(self.counts.nodes, self.elapsed)
+    }
+
+    /// In `certify` mode, the total the fast table alone would have produced.
+    pub fn fast_total(&self) -> Option<u128> {
+        (self.tt_mode == TtMode::Certify).then_some(self.counts.fast_nodes)
     }
 }
 

@@ -1,6 +1,7 @@
 //! What to compute.
 
 use crate::chess::Position;
+use crate::tt::TtConfig;
 
 /// The deepest perft accepted: far beyond what finishes, and within the Zobrist depth keys.
 pub const MAX_DEPTH: u32 = 30;
@@ -30,4 +31,6 @@ pub struct Job {
     /// CPU threads; at least 1.
     pub threads: usize,
     pub zobrist_seed: u64,
+    /// Mode, size and verifier width of the transposition table (none for `off`).
+    pub tt: TtConfig,
 }

@@ -2,10 +2,11 @@
 
 use super::event::{nodes_per_second, EngineError, Event, PerftResult, Progress};
 use super::job::{BackendChoice, Job, MAX_DEPTH};
-use crate::chess::{attacks, Zobrist};
+use crate::chess::{attacks, Move, Zobrist};
 use crate::count::Counts;
 use crate::cpu::parallel::{self, Cancelled, ProgressSample, RunControl};
-use crate::cpu::search::PlainSearch;
+use crate::cpu::search::{PlainSearch, SubtreeSearch, TtSearch};
+use crate::tt::{TranspositionTable, TtMode};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -27,6 +28,19 @@ pub fn run_job(job: &Job, cancel: &AtomicBool, emit: &(dyn Fn(Event) + Sync)) {
         return;
     }
     attacks::init();
+    let table = match job.tt.mode {
+        TtMode::Off => None,
+        _ => match TranspositionTable::new(&job.tt) {
+            Ok(table) => Some(table),
+            Err(error) => {
+                emit(Event::Failed {
+                    job: id,
+                    error: error.into(),
+                });
+                return;
+            }
+        },
+    };
     emit(Event::Started { job: id });
     let zobrist = Zobrist::new(job.zobrist_seed);
     let start = Instant::now();
@@ -40,6 +54,7 @@ pub fn run_job(job: &Job, cancel: &AtomicBool, emit: &(dyn Fn(Event) + Sync)) {
                 nps: nodes_per_second(sample.nodes, elapsed),
                 tasks_done: sample.tasks_done,
                 tasks_total: sample.tasks_total,
+                tt: table.as_ref().map(TranspositionTable::snapshot),
             },
         });
     };
@@ -56,15 +71,15 @@ pub fn run_job(job: &Job, cancel: &AtomicBool, emit: &(dyn Fn(Event) + Sync)) {
         on_progress: &on_progress,
         on_root_done: &on_root_done,
     };
-    let outcome = match job.backend {
-        BackendChoice::Cpu => parallel::divide(
-            &job.position,
-            job.depth,
-            job.threads,
-            &PlainSearch,
-            &zobrist,
-            &control,
-        ),
+    let outcome = match (job.backend, &table) {
+        (BackendChoice::Cpu, None) => cpu_divide(job, &PlainSearch, &zobrist, &control),
+        (BackendChoice::Cpu, Some(table)) => {
+            let search = TtSearch {
+                table,
+                zobrist: &zobrist,
+            };
+            cpu_divide(job, &search, &zobrist, &control)
+        }
     };
     match outcome {
         Ok(mut divide) => {
@@ -84,9 +99,21 @@ pub fn run_job(job: &Job, cancel: &AtomicBool, emit: &(dyn Fn(Event) + Sync)) {
                     elapsed: start.elapsed(),
                     backend: job.backend.name(),
                     threads: job.threads,
+                    zobrist_seed: job.zobrist_seed,
+                    tt_mode: job.tt.mode,
+                    tt: table.as_ref().map(TranspositionTable::snapshot),
                 }),
             });
         }
         Err(Cancelled) => emit(Event::Cancelled { job: id }),
     }
+}
+
+fn cpu_divide<S: SubtreeSearch>(
+    job: &Job,
+    search: &S,
+    zobrist: &Zobrist,
+    control: &RunControl<'_>,
+) -> Result<Vec<(Move, Counts)>, Cancelled> {
+    parallel::divide(&job.position, job.depth, job.threads, search, zobrist, control)
 }

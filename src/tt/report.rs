@@ -3,7 +3,7 @@
 use super::mode::TtMode;
 use super::risk::Risk;
 use super::serde_u128;
-use super::stats::{Counts, DepthStats};
+use super::stats::{TtCounters, DepthStats};
 use serde::Serialize;
 use std::fmt::Write;
 
@@ -14,7 +14,7 @@ pub struct TtStatsSnapshot {
     pub slots: u64,
     pub bytes: u64,
     pub verifier_bits: u32,
-    pub total: Counts,
+    pub total: TtCounters,
     /// Only depths with a probe or a store, shallowest first.
     pub per_depth: Vec<DepthStats>,
 }
@@ -27,7 +27,7 @@ pub struct TtReport<'a> {
     pub slots: u64,
     pub bytes: u64,
     #[serde(flatten)]
-    pub total: &'a Counts,
+    pub total: &'a TtCounters,
     /// certify: the total the fast table alone would have produced; `null` otherwise.
     #[serde(with = "serde_u128::option")]
     pub fast_total: Option<u128>,
@@ -122,7 +122,7 @@ impl TtStatsSnapshot {
     }
 }
 
-fn push_row(text: &mut String, label: &str, counts: &Counts) {
+fn push_row(text: &mut String, label: &str, counts: &TtCounters) {
     let _ = writeln!(
         text,
         "{:>5} {:>14} {:>14} {:>14} {:>14} {:>14} {:>8.2}% {:>14} {:>10} {:>8}",

@@ -153,10 +153,10 @@ impl RawCounts {
             .wrapping_add(counters.payload_skips.load(Relaxed));
     }
 
-    fn counts(&self, slots: u64) -> Counts {
+    fn counts(&self, slots: u64) -> TtCounters {
         let used = (self.used_delta as i64).clamp(0, slots as i64) as u64;
-        Counts::new(
-            Counts {
+        TtCounters::new(
+            TtCounters {
                 probes: self.hits.wrapping_add(self.misses),
                 hits: self.hits,
                 misses: self.misses,
@@ -191,7 +191,7 @@ impl StatsRegistry {
 
     /// The totals and the per-depth counts (only depths with a probe or a store) over all
     /// threads, for a table of `slots` slots.
-    pub fn sum(&self, slots: u64) -> (Counts, Vec<DepthStats>) {
+    pub fn sum(&self, slots: u64) -> (TtCounters, Vec<DepthStats>) {
         let mut raw = [RawCounts::default(); DEPTHS];
         for block in self
             .blocks
@@ -213,15 +213,15 @@ impl StatsRegistry {
             .collect();
         let mut total = per_depth
             .iter()
-            .fold(Counts::default(), |total, stats| total.plus(&stats.counts));
-        total = Counts::new(total, total.used_slots.min(slots), slots);
+            .fold(TtCounters::default(), |total, stats| total.plus(&stats.counts));
+        total = TtCounters::new(total, total.used_slots.min(slots), slots);
         (total, per_depth)
     }
 }
 
 /// Summed counters of one depth or of all depths.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
-pub struct Counts {
+pub struct TtCounters {
     pub probes: u64,
     pub hits: u64,
     /// Includes the false hits.
@@ -238,22 +238,22 @@ pub struct Counts {
     pub payload_skips: u64,
 }
 
-impl Counts {
-    fn new(counts: Counts, used_slots: u64, slots: u64) -> Counts {
+impl TtCounters {
+    fn new(counts: TtCounters, used_slots: u64, slots: u64) -> TtCounters {
         let occupancy = if slots == 0 {
             0.0
         } else {
             used_slots as f64 / slots as f64
         };
-        Counts {
+        TtCounters {
             used_slots,
             occupancy,
             ..counts
         }
     }
 
-    fn plus(&self, other: &Counts) -> Counts {
-        Counts {
+    fn plus(&self, other: &TtCounters) -> TtCounters {
+        TtCounters {
             probes: self.probes.wrapping_add(other.probes),
             hits: self.hits.wrapping_add(other.hits),
             misses: self.misses.wrapping_add(other.misses),
@@ -275,7 +275,7 @@ impl Counts {
 pub struct DepthStats {
     pub depth: u32,
     #[serde(flatten)]
-    pub counts: Counts,
+    pub counts: TtCounters,
 }
 
 #[cfg(test)]

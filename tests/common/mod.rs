@@ -1,0 +1,144 @@
+//! Helpers shared by the integration tests: seeded random walks and a silent `RunControl`.
+
+// Each test crate compiles this module and uses only part of it.
+#![allow(dead_code)]
+
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+use vkperft::chess::movegen::legal_moves;
+use vkperft::chess::rng::SplitMix64;
+use vkperft::chess::{Move, MoveKind, Position};
+use vkperft::count::Counts;
+use vkperft::cpu::parallel::{ProgressSample, RunControl};
+use vkperft::reference;
+
+/// Positions rich in what move generators get wrong: promotions (with capture and
+/// underpromotion), castling with attacked squares, en passant (pins along the rank, checks),
+/// double checks, discovered checks and pins. All are legal; walks start from them.
+pub const SHARP_FENS: &[&str] = &[
+    "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+    "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+    "r3k2r/1b4bq/8/8/8/8/7B/R3K2R w KQkq - 0 1",
+    "r3k2r/8/3Q4/8/8/5q2/8/R3K2R b KQkq - 0 1",
+    "4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1",
+    "r3k2r/pp1p1ppp/8/2pPp3/8/8/PPP1PPPP/R3K2R w KQkq c6 0 1",
+    "3k4/3p4/8/K1P4r/8/8/8/8 b - - 0 1",
+    "8/8/1k6/2b5/2pP4/8/5K2/8 b - d3 0 1",
+    "8/8/4k3/8/2p5/8/B2P2K1/8 w - - 0 1",
+    "2K2r2/4P3/8/8/8/8/8/3k4 w - - 0 1",
+    "8/8/1P2K3/8/2n5/1q6/8/5k2 b - - 0 1",
+    "8/P1k5/K7/8/8/8/8/8 w - - 0 1",
+    "r1bqk2r/pPpp1ppp/2n2n2/4p3/1bB1P3/2N2N2/P1PP1pPP/R1BQK2R w KQkq - 0 1",
+    "R3r1k1/8/8/8/8/Q2n4/8/4K3 w - - 0 1",
+];
+
+/// The published positions followed by [`SHARP_FENS`].
+pub fn start_positions() -> Vec<Position> {
+    reference::positions()
+        .into_iter()
+        .map(|(_, fen)| fen)
+        .chain(SHARP_FENS.iter().copied())
+        .map(|fen| Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}")))
+        .collect()
+}
+
+/// How much a walk should prefer `m`: 2 for the rare moves (promotion, castling, en passant,
+/// double check, a double push that leaves a legal ep capture), 1 for captures and checks, 0
+/// otherwise. A uniform walk would seldom reach the positions these moves create.
+pub fn sharpness(pos: &Position, m: Move, child: &Position) -> u8 {
+    let checkers = child.checkers().count();
+    if !matches!(m.kind(), MoveKind::Normal | MoveKind::DoublePush)
+        || checkers > 1
+        || child.ep_square().is_some()
+    {
+        2
+    } else if checkers == 1 || pos.by_color(!pos.turn()).contains(m.to()) {
+        1
+    } else {
+        0
+    }
+}
+
+/// Walks up to `plies` random legal moves from `start` (which must have legal moves), calling
+/// `visit(parent, move, child)` for each, and returns the last position reached. With
+/// probability `sharp_percent` a move is drawn among the sharpest ones (see [`sharpness`]) when
+/// some move is sharp. Stops early before a position without legal moves, so the result always
+/// has moves.
+pub fn walk(
+    rng: &mut SplitMix64,
+    start: &Position,
+    plies: usize,
+    sharp_percent: u64,
+    mut visit: impl FnMut(&Position, Move, &Position),
+) -> Position {
+    let mut pos = *start;
+    for _ in 0..plies {
+        let children: Vec<(Move, Position)> = legal_moves(&pos)
+            .iter()
+            .map(|&m| (m, pos.play(m)))
+            .collect();
+        let best = children
+            .iter()
+            .map(|(m, child)| sharpness(&pos, *m, child))
+            .max()
+            .unwrap_or(0);
+        let (m, child) = if best > 0 && rng.below(100) < sharp_percent {
+            let sharp: Vec<&(Move, Position)> = children
+                .iter()
+                .filter(|(m, child)| sharpness(&pos, *m, child) == best)
+                .collect();
+            *sharp[rng.below(sharp.len() as u64) as usize]
+        } else {
+            children[rng.below(children.len() as u64) as usize]
+        };
+        if legal_moves(&child).is_empty() {
+            break;
+        }
+        visit(&pos, m, &child);
+        pos = child;
+    }
+    pos
+}
+
+/// `count` positions from fresh walks of 0..=`max_plies` plies, each from a random start
+/// position with a random bias toward sharp moves. A walk yields its last position, or half the
+/// time one it passed that allows en passant or is in double check when there is one: walks
+/// leave such positions at once, so their ends alone would rarely be one.
+pub fn random_positions(seed: u64, count: usize, max_plies: usize) -> Vec<Position> {
+    let starts = start_positions();
+    let mut rng = SplitMix64::new(seed);
+    (0..count)
+        .map(|_| {
+            let start = starts[rng.below(starts.len() as u64) as usize];
+            let plies = rng.below(max_plies as u64 + 1) as usize;
+            let sharp_percent = [0, 50, 90][rng.below(3) as usize];
+            let mut rare = Vec::new();
+            let end = walk(&mut rng, &start, plies, sharp_percent, |_, _, child| {
+                if child.ep_square().is_some() || child.checkers().count() > 1 {
+                    rare.push(*child);
+                }
+            });
+            if !rare.is_empty() && rng.below(2) == 0 {
+                rare[rng.below(rare.len() as u64) as usize]
+            } else {
+                end
+            }
+        })
+        .collect()
+}
+
+static NEVER_CANCEL: AtomicBool = AtomicBool::new(false);
+
+fn ignore_progress(_: ProgressSample) {}
+
+fn ignore_root_done(_: Move, _: Counts) {}
+
+/// A run that is never cancelled and reports nothing.
+pub fn silent_control() -> RunControl<'static> {
+    RunControl {
+        cancel: &NEVER_CANCEL,
+        progress_interval: Duration::from_secs(3600),
+        on_progress: &ignore_progress,
+        on_root_done: &ignore_root_done,
+    }
+}

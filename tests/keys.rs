@@ -1,0 +1,213 @@
+//! Position keys: incremental 128-bit Zobrist hashing and the exact NybbleBoard key.
+
+mod common;
+
+use std::collections::{HashMap, HashSet};
+use vkperft::chess::rng::SplitMix64;
+use vkperft::chess::zobrist::{DEFAULT_SEED, MAX_DEPTH_KEYS};
+use vkperft::chess::{Hash128, Move, NybbleBoard, Position, Zobrist};
+
+const SEED: u64 = 0x6b65_7973;
+
+/// Random walks of up to `plies_per_walk` plies from every start position in turn, with varied
+/// bias toward sharp moves, until `total_plies` plies were visited.
+fn walk_plies(
+    seed: u64,
+    total_plies: usize,
+    plies_per_walk: usize,
+    mut visit: impl FnMut(&Position, Move, &Position),
+) {
+    let starts = common::start_positions();
+    let mut rng = SplitMix64::new(seed);
+    let mut done = 0;
+    for walk_index in 0.. {
+        if done >= total_plies {
+            break;
+        }
+        let start = starts[walk_index % starts.len()];
+        let sharp_percent = [0, 50, 90][walk_index % 3];
+        common::walk(
+            &mut rng,
+            &start,
+            plies_per_walk,
+            sharp_percent,
+            |p, m, c| {
+                done += 1;
+                visit(p, m, c);
+            },
+        );
+    }
+}
+
+/// Every position visited by walks totalling `total_plies` plies.
+fn visited_positions(seed: u64, total_plies: usize) -> Vec<Position> {
+    let mut positions = Vec::with_capacity(total_plies);
+    walk_plies(seed, total_plies, 80, |_, _, child| positions.push(*child));
+    positions
+}
+
+/// The perft state as text: a FEN's first four fields (the ep square is canonical).
+fn state(pos: &Position) -> String {
+    let fen = pos.to_fen();
+    fen.split(' ').take(4).collect::<Vec<_>>().join(" ")
+}
+
+fn position(fen: &str) -> Position {
+    Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+}
+
+#[test]
+fn zobrist_incremental_equals_full_hash() {
+    for seed in [DEFAULT_SEED, SEED] {
+        let zobrist = Zobrist::new(seed);
+        let mut plies = 0;
+        // Each child's key is checked against a full recomputation, so along a walk the
+        // incrementally updated key never drifts.
+        walk_plies(seed, 100_000, 120, |parent, m, child| {
+            let parent_hash = zobrist.hash(parent);
+            let child_hash = zobrist.hash(child);
+            let delta = zobrist.move_delta(parent, m, child);
+            assert_eq!(parent_hash ^ delta, child_hash, "{} {m}", parent.to_fen());
+            // The same delta undoes the move.
+            assert_eq!(child_hash ^ delta, parent_hash, "{} {m}", parent.to_fen());
+            plies += 1;
+        });
+        assert!(plies >= 100_000, "{plies} plies");
+    }
+}
+
+#[test]
+fn zobrist_seeds_give_independent_keys() {
+    let positions = visited_positions(SEED, 5_000);
+    let (a, b) = (Zobrist::new(1), Zobrist::new(2));
+    assert_eq!(Zobrist::default().seed(), DEFAULT_SEED);
+    for pos in &positions {
+        let (ha, hb) = (a.hash(pos), b.hash(pos));
+        assert!(ha.hi != hb.hi && ha.lo != hb.lo, "{}", pos.to_fen());
+        // A seed always gives the same keys.
+        assert_eq!(Zobrist::new(1).hash(pos), ha);
+    }
+    let depth_keys: HashSet<Hash128> = (0..MAX_DEPTH_KEYS as u32).map(|d| a.depth_key(d)).collect();
+    assert_eq!(depth_keys.len(), MAX_DEPTH_KEYS, "depth keys must differ");
+    assert!(!depth_keys.contains(&Hash128::default()));
+}
+
+#[test]
+fn nybble_round_trip() {
+    let positions = visited_positions(SEED ^ 1, 25_000);
+    assert!(positions.len() >= 20_000);
+    for pos in &positions {
+        let key = NybbleBoard::from_position(pos);
+        let back = key
+            .to_position()
+            .unwrap_or_else(|e| panic!("{}: {e}", pos.to_fen()));
+        assert!(
+            back.same_perft_state(pos),
+            "{} -> {}",
+            pos.to_fen(),
+            back.to_fen()
+        );
+        assert_eq!(NybbleBoard::from_position(&back), key);
+        assert_eq!(key.to_bytes().len(), 32);
+    }
+}
+
+/// Keys are equal exactly when perft states are: checked over every position of long walks
+/// (which revisit many positions by transposition) with maps in both directions.
+#[test]
+fn keys_equal_iff_positions_equal() {
+    let positions = visited_positions(SEED ^ 2, 60_000);
+    let zobrist = Zobrist::default();
+    let mut by_nybble: HashMap<NybbleBoard, String> = HashMap::new();
+    let mut by_hash: HashMap<Hash128, String> = HashMap::new();
+    let mut by_state: HashMap<String, (NybbleBoard, Hash128)> = HashMap::new();
+    for pos in &positions {
+        let fen = state(pos);
+        let nybble = NybbleBoard::from_position(pos);
+        let hash = zobrist.hash(pos);
+        let known = by_nybble.entry(nybble).or_insert_with(|| fen.clone());
+        assert_eq!(*known, fen, "one NybbleBoard key for two positions");
+        let known = by_hash.entry(hash).or_insert_with(|| fen.clone());
+        assert_eq!(*known, fen, "one Zobrist hash for two positions");
+        let keys = by_state.entry(fen.clone()).or_insert((nybble, hash));
+        assert_eq!(*keys, (nybble, hash), "two keys for one position: {fen}");
+    }
+    // The sample must contain both transpositions and many distinct positions.
+    assert!(by_state.len() >= 30_000, "{} distinct", by_state.len());
+    assert!(
+        positions.len() - by_state.len() >= 1_000,
+        "{} repeats",
+        positions.len() - by_state.len()
+    );
+    // Consecutive pairs through `same_perft_state` itself.
+    for pair in positions.windows(2) {
+        let same = pair[0].same_perft_state(&pair[1]);
+        let keys_equal =
+            NybbleBoard::from_position(&pair[0]) == NybbleBoard::from_position(&pair[1]);
+        assert_eq!(
+            same,
+            keys_equal,
+            "{} / {}",
+            pair[0].to_fen(),
+            pair[1].to_fen()
+        );
+    }
+}
+
+/// Positions that differ in one detail only must get different keys; FENs that describe the
+/// same perft state must get equal keys.
+#[test]
+fn keys_of_constructed_pairs() {
+    let zobrist = Zobrist::default();
+    let assert_pair = |a: &str, b: &str, equal: bool| {
+        let (pa, pb) = (position(a), position(b));
+        assert_eq!(pa.same_perft_state(&pb), equal, "{a} / {b}");
+        let (na, nb) = (
+            NybbleBoard::from_position(&pa),
+            NybbleBoard::from_position(&pb),
+        );
+        assert_eq!(na == nb, equal, "NybbleBoard of {a} / {b}");
+        assert_eq!(
+            zobrist.hash(&pa) == zobrist.hash(&pb),
+            equal,
+            "Zobrist of {a} / {b}"
+        );
+    };
+    // Side to move.
+    assert_pair(
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+        "4k3/8/8/8/8/8/8/4K3 b - - 0 1",
+        false,
+    );
+    assert_pair(
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1",
+        false,
+    );
+    // One castling right less, each in turn.
+    let full = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+    for fewer in ["Qkq", "Kkq", "KQq", "KQk"] {
+        assert_pair(
+            full,
+            &format!("r3k2r/8/8/8/8/8/8/R3K2R w {fewer} - 0 1"),
+            false,
+        );
+    }
+    // A legal ep square is part of the state; a useless one is dropped.
+    assert_pair(
+        "4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1",
+        "4k3/8/8/8/3pP3/8/8/4K3 b - - 0 1",
+        false,
+    );
+    assert_pair(
+        "8/8/8/KPp4r/8/8/8/7k w - c6 0 1",
+        "8/8/8/KPp4r/8/8/8/7k w - - 0 1",
+        true,
+    );
+    // Move counters are not.
+    assert_pair(
+        "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+        "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 17 42",
+        true,
+    );
+}
