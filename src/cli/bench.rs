@@ -120,7 +120,11 @@ pub fn run(args: &BenchArgs) -> CliResult {
             })
         };
         let off = time(&off_options)?;
-        let tt = if with_tt { Some(time(&args.run)?) } else { None };
+        let tt = if with_tt {
+            Some(time(&args.run)?)
+        } else {
+            None
+        };
         let peer_timing = match peer.as_mut() {
             Some(peer) => {
                 let (nodes, elapsed) = peer.perft(fen, depth).map_err(CliError::runtime)?;

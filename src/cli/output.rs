@@ -10,7 +10,10 @@ use vkperft::engine::PerftResult;
 /// command-line tools, instead of the panic `print!` would raise.
 pub fn write_stdout(text: &str) -> CliResult {
     let mut stdout = std::io::stdout().lock();
-    match stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()) {
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
         Err(err) if err.kind() != ErrorKind::BrokenPipe => Err(CliError::runtime(err)),
         _ => Ok(()),
     }
@@ -89,11 +92,7 @@ pub fn details_text(result: &PerftResult, cross_check: Option<&PerftResult>) -> 
     text
 }
 
-pub fn perft_json(
-    result: &PerftResult,
-    divide: bool,
-    cross_check: Option<&PerftResult>,
-) -> Value {
+pub fn perft_json(result: &PerftResult, divide: bool, cross_check: Option<&PerftResult>) -> Value {
     let mut value = json!({
         "fen": result.position.to_fen(),
         "depth": result.depth,

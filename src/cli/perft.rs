@@ -7,8 +7,8 @@ use super::progress::ProgressDisplay;
 use super::CliResult;
 use anyhow::anyhow;
 use vkperft::chess::fen::START_FEN;
-use vkperft::chess::{uci, Position};
 use vkperft::chess::rng::SplitMix64;
+use vkperft::chess::{uci, Position};
 use vkperft::engine::{BackendChoice, Engine, EngineError, Event, Job, PerftResult, MAX_DEPTH};
 use vkperft::tt::DEFAULT_VERIFIER_BITS;
 
@@ -19,7 +19,13 @@ pub fn run_perft(args: &PerftArgs) -> CliResult {
     let result = execute(job.clone(), !args.json)?;
     let cross_check = if args.cross_check {
         let seed = independent_seed(job.zobrist_seed);
-        Some(execute(Job { zobrist_seed: seed, ..job }, !args.json)?)
+        Some(execute(
+            Job {
+                zobrist_seed: seed,
+                ..job
+            },
+            !args.json,
+        )?)
     } else {
         None
     };

@@ -115,5 +115,12 @@ fn cpu_divide<S: SubtreeSearch>(
     zobrist: &Zobrist,
     control: &RunControl<'_>,
 ) -> Result<Vec<(Move, Counts)>, Cancelled> {
-    parallel::divide(&job.position, job.depth, job.threads, search, zobrist, control)
+    parallel::divide(
+        &job.position,
+        job.depth,
+        job.threads,
+        search,
+        zobrist,
+        control,
+    )
 }

@@ -154,3 +154,159 @@ fn engine_loop(
         let _ = run.thread.join();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::Position;
+    use crate::count::Counts;
+    use crate::engine::job::BackendChoice;
+    use crate::tt::{TtConfig, TtMode};
+    use std::sync::atomic::AtomicUsize;
+    use std::time::{Duration, Instant};
+
+    fn job(engine: &mut Engine, depth: u32, mode: TtMode) -> Job {
+        Job {
+            id: engine.next_job_id(),
+            position: Position::startpos(),
+            depth,
+            backend: BackendChoice::Cpu,
+            threads: 2,
+            zobrist_seed: 1,
+            tt: TtConfig::new(mode, 1 << 20),
+        }
+    }
+
+    /// Events of one job up to and including its final event.
+    fn events_until_end(engine: &Engine, id: JobId) -> Vec<Event> {
+        let mut events = Vec::new();
+        while let Ok(event) = engine.events().recv_timeout(Duration::from_secs(60)) {
+            assert_eq!(event.job(), id);
+            let end = matches!(
+                event,
+                Event::Finished { .. } | Event::Failed { .. } | Event::Cancelled { .. }
+            );
+            events.push(event);
+            if end {
+                return events;
+            }
+        }
+        panic!("no final event for {id:?}");
+    }
+
+    #[test]
+    fn run_reports_start_roots_and_result() {
+        let mut engine = Engine::spawn(None);
+        let job = job(&mut engine, 4, TtMode::Fast);
+        let id = job.id;
+        engine.run(job);
+        let events = events_until_end(&engine, id);
+        assert!(matches!(events[0], Event::Started { .. }));
+        let roots: Vec<(String, Counts)> = events
+            .iter()
+            .filter_map(|e| match e {
+                Event::RootMoveDone { mv, counts, .. } => Some((mv.to_string(), *counts)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(roots.len(), 20);
+        let Some(Event::Finished { result, .. }) = events.last() else {
+            panic!("expected Finished, got {:?}", events.last());
+        };
+        assert_eq!(result.counts.nodes, 197_281);
+        assert_eq!(roots.iter().map(|(_, c)| c.nodes).sum::<u128>(), 197_281);
+        assert!(result.tt.as_ref().is_some_and(|tt| tt.total.probes > 0));
+    }
+
+    #[test]
+    fn cancel_is_prompt_and_the_engine_is_reusable() {
+        let wakes = Arc::new(AtomicUsize::new(0));
+        let counter = wakes.clone();
+        let mut engine = Engine::spawn(Some(Arc::new(move || {
+            counter.fetch_add(1, Ordering::Relaxed);
+        })));
+        let long = job(&mut engine, 9, TtMode::Off);
+        let long_id = long.id;
+        engine.run(long);
+        // Wait until it is really running, then cancel.
+        loop {
+            let event = engine
+                .events()
+                .recv_timeout(Duration::from_secs(10))
+                .expect("the long job reports");
+            if matches!(event, Event::Progress { .. }) {
+                break;
+            }
+        }
+        let asked = Instant::now();
+        engine.cancel(long_id);
+        let events = events_until_end(&engine, long_id);
+        assert!(matches!(events.last(), Some(Event::Cancelled { .. })));
+        assert!(
+            asked.elapsed() < Duration::from_millis(500),
+            "{:?}",
+            asked.elapsed()
+        );
+
+        let short = job(&mut engine, 3, TtMode::Verified);
+        let short_id = short.id;
+        engine.run(short);
+        match events_until_end(&engine, short_id).last() {
+            Some(Event::Finished { result, .. }) => assert_eq!(result.counts.nodes, 8_902),
+            other => panic!("expected Finished, got {other:?}"),
+        }
+        assert!(wakes.load(Ordering::Relaxed) > 0);
+    }
+
+    #[test]
+    fn queued_jobs_run_in_order_and_can_be_cancelled_before_they_start() {
+        let mut engine = Engine::spawn(None);
+        let first = job(&mut engine, 5, TtMode::Off);
+        let second = job(&mut engine, 2, TtMode::Off);
+        let third = job(&mut engine, 3, TtMode::Off);
+        let (first_id, second_id, third_id) = (first.id, second.id, third.id);
+        engine.run(first);
+        engine.run(second);
+        engine.run(third);
+        engine.cancel(second_id);
+        let mut finished = Vec::new();
+        let mut cancelled = Vec::new();
+        while finished.len() + cancelled.len() < 3 {
+            match engine.events().recv_timeout(Duration::from_secs(60)) {
+                Ok(Event::Finished { job, result }) => finished.push((job, result.counts.nodes)),
+                Ok(Event::Cancelled { job }) => cancelled.push(job),
+                Ok(_) => {}
+                Err(err) => panic!("engine went quiet: {err}"),
+            }
+        }
+        assert_eq!(finished, vec![(first_id, 4_865_609), (third_id, 8_902)]);
+        assert_eq!(cancelled, vec![second_id]);
+    }
+
+    #[test]
+    fn bad_jobs_fail_with_a_reason() {
+        let mut engine = Engine::spawn(None);
+        let mut deep = job(&mut engine, crate::engine::MAX_DEPTH + 1, TtMode::Off);
+        deep.depth = crate::engine::MAX_DEPTH + 1;
+        let deep_id = deep.id;
+        engine.run(deep);
+        assert!(matches!(
+            events_until_end(&engine, deep_id).last(),
+            Some(Event::Failed {
+                error: crate::engine::EngineError::DepthOutOfRange { .. },
+                ..
+            })
+        ));
+        let mut no_table = job(&mut engine, 3, TtMode::Fast);
+        no_table.tt.bytes = 0;
+        let no_table_id = no_table.id;
+        engine.run(no_table);
+        assert!(matches!(
+            events_until_end(&engine, no_table_id).last(),
+            Some(Event::Failed {
+                error: crate::engine::EngineError::Tt(_),
+                ..
+            })
+        ));
+    }
+}

@@ -3,7 +3,7 @@
 use super::mode::TtMode;
 use super::risk::Risk;
 use super::serde_u128;
-use super::stats::{TtCounters, DepthStats};
+use super::stats::{DepthStats, TtCounters};
 use serde::Serialize;
 use std::fmt::Write;
 

@@ -213,7 +213,9 @@ impl StatsRegistry {
             .collect();
         let mut total = per_depth
             .iter()
-            .fold(TtCounters::default(), |total, stats| total.plus(&stats.counts));
+            .fold(TtCounters::default(), |total, stats| {
+                total.plus(&stats.counts)
+            });
         total = TtCounters::new(total, total.used_slots.min(slots), slots);
         (total, per_depth)
     }
