@@ -76,7 +76,6 @@ pub fn details_text(result: &PerftResult, cross_check: Option<&PerftResult>) -> 
     let mut text = String::new();
     if let Some(tt) = &result.tt {
         text += &tt.render_text(result.fast_total(), result.counts.nodes);
-        text += "\n";
     }
     if let Some(second) = cross_check {
         let verdict = if second.counts.nodes == result.counts.nodes {

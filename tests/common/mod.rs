@@ -7,10 +7,12 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 use vkperft::chess::movegen::legal_moves;
 use vkperft::chess::rng::SplitMix64;
-use vkperft::chess::{Move, MoveKind, Position};
+use vkperft::chess::{Move, MoveKind, Position, Zobrist};
 use vkperft::count::Counts;
-use vkperft::cpu::parallel::{ProgressSample, RunControl};
+use vkperft::cpu::parallel::{divide, ProgressSample, RunControl};
+use vkperft::cpu::search::{PlainSearch, TtSearch};
 use vkperft::reference;
+use vkperft::tt::{TranspositionTable, TtConfig, TtMode, TtStatsSnapshot};
 
 /// Positions rich in what move generators get wrong: promotions (with capture and
 /// underpromotion), castling with attacked squares, en passant (pins along the rank, checks),
@@ -141,4 +143,27 @@ pub fn silent_control() -> RunControl<'static> {
         on_progress: &ignore_progress,
         on_root_done: &ignore_root_done,
     }
+}
+
+/// The divide of `pos` through the given table mode, as the engine runs it, and the table's
+/// statistics (`None` for `off`).
+pub fn tt_divide(
+    pos: &Position,
+    depth: u32,
+    threads: usize,
+    config: &TtConfig,
+    zobrist: &Zobrist,
+) -> (Vec<(Move, Counts)>, Option<TtStatsSnapshot>) {
+    let control = silent_control();
+    if config.mode == TtMode::Off {
+        let counts = divide(pos, depth, threads, &PlainSearch, zobrist, &control);
+        return (counts.expect("never cancelled"), None);
+    }
+    let table = TranspositionTable::new(config).expect("the test table fits");
+    let search = TtSearch {
+        table: &table,
+        zobrist,
+    };
+    let counts = divide(pos, depth, threads, &search, zobrist, &control);
+    (counts.expect("never cancelled"), Some(table.snapshot()))
 }

@@ -1,0 +1,325 @@
+//! The transposition table on the command line: the JSON report, the text table and risk line,
+//! bad sizes and verifier widths, and `--cross-check`.
+
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::process::Command;
+
+const START_5: u128 = 4_865_609;
+const TOTAL_KEYS: [&str; 15] = [
+    "mode",
+    "slots",
+    "bytes",
+    "probes",
+    "hits",
+    "misses",
+    "stores",
+    "overwrites",
+    "occupancy",
+    "wrong_occupied_probes",
+    "false_hits",
+    "fast_total",
+    "payload_skips",
+    "per_depth",
+    "risk",
+];
+/// The counters of the report, each also in every `per_depth` entry.
+const COUNTERS: [&str; 9] = [
+    "probes",
+    "hits",
+    "misses",
+    "stores",
+    "overwrites",
+    "occupancy",
+    "wrong_occupied_probes",
+    "false_hits",
+    "payload_skips",
+];
+const RISK_KEYS: [&str; 6] = [
+    "verifier_bits",
+    "wrong_occupied_probes",
+    "expected_false_hits",
+    "p_false_hit",
+    "nodes",
+    "scale_pairs",
+];
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs `vkperft perft` with `args`; no run may panic.
+fn perft(args: &[&str]) -> Run {
+    let output = Command::new(env!("CARGO_BIN_EXE_vkperft"))
+        .arg("perft")
+        .args(args)
+        .output()
+        .expect("the binary starts");
+    let run = Run {
+        code: output.status.code().expect("exited, not killed"),
+        stdout: String::from_utf8(output.stdout).expect("UTF-8 stdout"),
+        stderr: String::from_utf8(output.stderr).expect("UTF-8 stderr"),
+    };
+    assert!(
+        !run.stderr.contains("panicked"),
+        "{args:?} panicked: {}",
+        run.stderr
+    );
+    run
+}
+
+fn perft_json(args: &[&str], expected_code: i32) -> (Value, Run) {
+    let run = perft(&[args, &["--json"]].concat());
+    assert_eq!(run.code, expected_code, "{args:?}: {}", run.stderr);
+    let json = serde_json::from_str(run.stdout.trim())
+        .unwrap_or_else(|e| panic!("{args:?}: not JSON ({e}): {}", run.stdout));
+    (json, run)
+}
+
+/// Bad input: exit 2, nothing on stdout, and an error on stderr, which is returned.
+fn bad_input(args: &[&str]) -> String {
+    let run = perft(args);
+    assert_eq!(run.code, 2, "{args:?}: {}{}", run.stdout, run.stderr);
+    assert_eq!(run.stdout, "", "{args:?}");
+    assert!(run.stderr.contains("error"), "{args:?}: {}", run.stderr);
+    run.stderr
+}
+
+fn keys(value: &Value) -> BTreeSet<&str> {
+    value
+        .as_object()
+        .unwrap_or_else(|| panic!("not an object: {value}"))
+        .keys()
+        .map(String::as_str)
+        .collect()
+}
+
+fn uint(value: &Value) -> u64 {
+    value
+        .as_u64()
+        .unwrap_or_else(|| panic!("not an unsigned integer: {value}"))
+}
+
+/// A 128-bit count, which the JSON carries as a decimal string.
+fn big(value: &Value) -> u128 {
+    value
+        .as_str()
+        .and_then(|text| text.parse().ok())
+        .unwrap_or_else(|| panic!("not a decimal string: {value}"))
+}
+
+fn close(actual: f64, expected: f64) -> bool {
+    actual == expected || ((actual - expected) / expected).abs() < 1e-9
+}
+
+/// The keys, the counter identities, the per-depth sums and the risk model of a `tt` report of
+/// a run of `nodes` nodes with `bits` verifier bits.
+fn check_tt_report(tt: &Value, mode: &str, nodes: u128, bits: u32) {
+    assert_eq!(keys(tt), BTreeSet::from(TOTAL_KEYS), "{tt}");
+    assert_eq!(tt["mode"], mode);
+    assert_eq!(uint(&tt["probes"]), uint(&tt["hits"]) + uint(&tt["misses"]));
+    assert!(uint(&tt["overwrites"]) <= uint(&tt["stores"]));
+    assert!(uint(&tt["wrong_occupied_probes"]) <= uint(&tt["probes"]));
+    assert!(uint(&tt["bytes"]) >= uint(&tt["slots"]) && uint(&tt["slots"]) > 0);
+    let occupancy = tt["occupancy"].as_f64().expect("a number");
+    assert!((0.0..=1.0).contains(&occupancy), "{tt}");
+    if mode == "certify" {
+        assert!(tt["fast_total"].is_string(), "{tt}");
+    } else {
+        assert!(tt["fast_total"].is_null(), "{tt}");
+        assert_eq!(uint(&tt["false_hits"]), 0);
+    }
+
+    let per_depth = tt["per_depth"].as_array().expect("an array");
+    assert!(!per_depth.is_empty());
+    let mut depth_keys = BTreeSet::from(COUNTERS);
+    depth_keys.insert("depth");
+    for entry in per_depth {
+        assert_eq!(keys(entry), depth_keys, "{entry}");
+        assert_eq!(
+            uint(&entry["probes"]),
+            uint(&entry["hits"]) + uint(&entry["misses"])
+        );
+    }
+    for counter in COUNTERS {
+        if counter == "occupancy" {
+            let sum: f64 = per_depth
+                .iter()
+                .map(|e| e[counter].as_f64().unwrap_or(-1.0))
+                .sum();
+            assert!(
+                (sum - occupancy).abs() < 1e-9,
+                "occupancy {sum} != {occupancy}"
+            );
+        } else {
+            let sum: u64 = per_depth.iter().map(|e| uint(&e[counter])).sum();
+            assert_eq!(sum, uint(&tt[counter]), "{counter}");
+        }
+    }
+
+    let risk = &tt["risk"];
+    assert_eq!(keys(risk), BTreeSet::from(RISK_KEYS), "{risk}");
+    assert_eq!(uint(&risk["verifier_bits"]), u64::from(bits));
+    assert_eq!(big(&risk["nodes"]), nodes);
+    let wrong = big(&risk["wrong_occupied_probes"]);
+    assert_eq!(wrong, u128::from(uint(&tt["wrong_occupied_probes"])));
+    let lambda = risk["expected_false_hits"].as_f64().expect("a number");
+    assert!(
+        close(lambda, wrong as f64 / 2f64.powi(bits as i32)),
+        "{risk}"
+    );
+    let p = risk["p_false_hit"].as_f64().expect("a number");
+    assert!(close(p, -(-lambda).exp_m1()), "{risk}");
+    let pairs = risk["scale_pairs"].as_f64().expect("a number");
+    let expected_pairs = nodes as f64 * (nodes - 1) as f64 / 2f64.powi(bits as i32 + 1);
+    assert!(close(pairs, expected_pairs), "{risk}");
+}
+
+#[test]
+fn json_report_of_each_mode() {
+    for mode in ["fast", "verified", "certify"] {
+        let (json, _) = perft_json(&["--depth", "5", "--tt", mode, "--tt-mb", "4"], 0);
+        assert_eq!(big(&json["nodes"]), START_5, "{mode}");
+        let tt = &json["tt"];
+        check_tt_report(tt, mode, START_5, 64);
+        assert!(uint(&tt["hits"]) > 0, "{mode}: {tt}");
+        if mode == "certify" {
+            assert_eq!(big(&tt["fast_total"]), START_5);
+        }
+    }
+    let (json, _) = perft_json(&["--depth", "4", "--tt", "off"], 0);
+    assert_eq!(big(&json["nodes"]), 197_281);
+    assert!(json["tt"].is_null(), "{json}");
+}
+
+#[test]
+fn text_shows_the_table_and_the_risk_line() {
+    for mode in ["fast", "verified", "certify"] {
+        let run = perft(&["--depth", "4", "--tt", mode, "--tt-mb", "1"]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let out = &run.stdout;
+        assert!(out.contains("Nodes searched: 197281\n"), "{out}");
+        assert!(out.contains(&format!("TT {mode}: ")), "{out}");
+        assert!(out.contains("wrong-occupied"), "{out}");
+        assert!(
+            out.lines()
+                .any(|line| line.trim_start().starts_with("total ")),
+            "{out}"
+        );
+        assert!(out.contains("risk at 64 bits: "), "{out}");
+        assert_eq!(
+            out.contains("fast total: 197281 (what the fast table alone would have counted)"),
+            mode == "certify",
+            "{out}"
+        );
+    }
+    let run = perft(&["--depth", "4", "--tt", "off"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        !run.stdout.contains("TT ") && !run.stdout.contains("risk"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn bad_sizes_and_widths_exit_2() {
+    for mode in ["fast", "verified", "certify"] {
+        let zero = bad_input(&["--depth", "3", "--tt", mode, "--tt-mb", "0"]);
+        assert!(zero.contains("--tt-mb"), "{zero}");
+        // About 95 TiB: more than any test machine has.
+        let huge = bad_input(&["--depth", "3", "--tt", mode, "--tt-mb", "100000000"]);
+        assert!(huge.contains("--tt-mb"), "{huge}");
+    }
+    for bits in ["7", "65", "0"] {
+        let message = bad_input(&["--depth", "3", "--verifier-bits", bits]);
+        assert!(message.contains("--verifier-bits"), "{message}");
+    }
+}
+
+#[test]
+fn cross_check_agrees() {
+    let (json, run) = perft_json(&["--depth", "5", "--tt", "fast", "--cross-check"], 0);
+    let cross = &json["cross_check"];
+    assert_eq!(
+        keys(cross),
+        BTreeSet::from(["zobrist_seed", "nodes", "agrees"])
+    );
+    assert_ne!(cross["zobrist_seed"], json["zobrist_seed"], "{json}");
+    assert_eq!(big(&cross["nodes"]), START_5);
+    assert_eq!(cross["agrees"], true);
+    assert_eq!(run.stderr, "");
+
+    let run = perft(&["--depth", "4", "--tt", "verified", "--cross-check"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains(": 197281 nodes, agrees\n"),
+        "{}",
+        run.stdout
+    );
+}
+
+/// An 8-bit fast verifier lets false hits through; on one thread the run is deterministic, and
+/// with these seeds the two totals differ (4864827 and 4865609).
+#[test]
+fn cross_check_mismatch_exits_3() {
+    let args = [
+        "--depth",
+        "5",
+        "--tt",
+        "fast",
+        "--verifier-bits",
+        "8",
+        "--tt-mb",
+        "1",
+        "--threads",
+        "1",
+        "--cross-check",
+    ];
+    let (json, run) = perft_json(&args, 3);
+    let first = big(&json["nodes"]);
+    let second = big(&json["cross_check"]["nodes"]);
+    assert_ne!(first, second);
+    assert_eq!(json["cross_check"]["agrees"], false);
+    assert!(run.stderr.contains("cross-check failed"), "{}", run.stderr);
+    for total in [first, second] {
+        assert!(run.stderr.contains(&total.to_string()), "{}", run.stderr);
+    }
+    check_tt_report(&json["tt"], "fast", first, 8);
+
+    let text = perft(&args);
+    assert_eq!(text.code, 3, "{}", text.stderr);
+    assert!(text.stdout.contains("DIFFERS"), "{}", text.stdout);
+}
+
+/// The same narrowed verifier in certify: the fast table's false hits are caught, the total
+/// stays exact and the fast total shows the drift (4893407 on one thread).
+#[test]
+fn certify_catches_false_hits() {
+    let (json, _) = perft_json(
+        &[
+            "--depth",
+            "5",
+            "--tt",
+            "certify",
+            "--verifier-bits",
+            "8",
+            "--tt-mb",
+            "1",
+            "--threads",
+            "1",
+        ],
+        0,
+    );
+    assert_eq!(big(&json["nodes"]), START_5);
+    let tt = &json["tt"];
+    check_tt_report(tt, "certify", START_5, 8);
+    assert!(uint(&tt["false_hits"]) > 0, "{tt}");
+    assert_ne!(big(&tt["fast_total"]), START_5, "{tt}");
+    assert!(
+        tt["risk"]["expected_false_hits"].as_f64() > Some(1.0),
+        "{tt}"
+    );
+}
