@@ -289,7 +289,7 @@ fn bench_quick_json_matches_published_values() {
             .find(|v| v.name == name && v.depth == depth)
             .unwrap_or_else(|| panic!("{name} depth {depth} is not published"));
         // Every run of the row: without a table, with the default `--tt fast`.
-        for run in ["off", "tt"] {
+        for run in ["off", "fast"] {
             let nodes: u128 = row[run]["nodes"]
                 .as_str()
                 .expect("nodes")
@@ -300,5 +300,5 @@ fn bench_quick_json_matches_published_values() {
         total += published.nodes;
     }
     assert_eq!(value["total"]["off"]["nodes"], total.to_string());
-    assert_eq!(value["total"]["tt"]["nodes"], total.to_string());
+    assert_eq!(value["total"]["fast"]["nodes"], total.to_string());
 }

@@ -126,6 +126,15 @@ pub struct BenchArgs {
     /// Shallower depths (a quick smoke run, not a measurement).
     #[arg(long)]
     pub quick: bool,
+    /// Only this position of the set (startpos, kiwipete, position3 .. position6).
+    #[arg(long)]
+    pub position: Option<String>,
+    /// Run every position at this depth instead of its usual one.
+    #[arg(long, conflicts_with = "quick")]
+    pub depth: Option<u32>,
+    /// Several TT modes side by side, e.g. `--modes fast,verified,certify` (instead of `--tt`).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub modes: Vec<TtArg>,
     /// Print one JSON object instead of a table.
     #[arg(long)]
     pub json: bool,

@@ -1,7 +1,7 @@
-//! `vkperft bench`: a fixed set of positions, each run without a transposition table, with the
-//! chosen `--tt` mode beside it, and optionally with a peer program, all in the same run.
+//! `vkperft bench`: a fixed set of positions, each run without a transposition table and with
+//! the chosen TT modes beside it, and optionally with a peer program, all in the same run.
 
-use super::args::{BenchArgs, TtArg};
+use super::args::{BenchArgs, RunOptions, TtArg};
 use super::error::CliError;
 use super::output;
 use super::peer::Stockfish;
@@ -60,51 +60,137 @@ struct Row {
     name: &'static str,
     depth: Option<u32>,
     off: Timing,
-    tt: Option<Timing>,
+    /// One timing per benchmarked TT mode, in the order of [`Bench::modes`].
+    modes: Vec<Timing>,
     peer: Option<Timing>,
 }
 
-impl Row {
-    fn json(&self) -> Value {
-        let mut value = json!({ "position": self.name, "off": self.off.json() });
-        if let Some(depth) = self.depth {
+struct Bench {
+    modes: Vec<TtArg>,
+}
+
+impl Bench {
+    fn row_json(&self, row: &Row) -> Value {
+        let mut value = json!({ "position": row.name, "off": row.off.json() });
+        if let Some(depth) = row.depth {
             value["depth"] = json!(depth);
         }
-        if let Some(tt) = self.tt {
-            value["tt"] = tt.json();
-            value["tt_speedup"] = json!(tt.nps() / self.off.nps());
-        }
-        if let Some(peer) = self.peer {
-            value["peer"] = peer.json();
-            value["off_vs_peer"] = json!(self.off.nps() / peer.nps());
-            if let Some(tt) = self.tt {
-                value["tt_vs_peer"] = json!(tt.nps() / peer.nps());
+        for (mode, timing) in self.modes.iter().zip(&row.modes) {
+            let mut entry = timing.json();
+            entry["vs_off"] = json!(timing.nps() / row.off.nps());
+            if let Some(peer) = row.peer {
+                entry["vs_peer"] = json!(timing.nps() / peer.nps());
             }
+            value[mode.mode().name()] = entry;
+        }
+        if let Some(peer) = row.peer {
+            value["peer"] = peer.json();
+            value["off"]["vs_peer"] = json!(row.off.nps() / peer.nps());
         }
         value
+    }
+
+    fn header(&self, args: &BenchArgs, peer: Option<&Stockfish>) -> String {
+        let mut text = format!(
+            "vkperft bench: backend {}, {} thread(s), TT {} MiB; times in seconds, rates in Mnodes/s\n",
+            args.run.backend_name(),
+            args.run.thread_count(),
+            args.run.tt_mb
+        );
+        text += &format!(
+            "{:<10} {:>5} {:>14} {:>8} {:>8}",
+            "position", "depth", "nodes", "off s", "off Mnps"
+        );
+        for mode in &self.modes {
+            let name = mode.mode().name();
+            text += &format!(
+                " {:>10} {:>13} {:>7}",
+                format!("{name} s"),
+                format!("{name} Mnps"),
+                "vs off"
+            );
+        }
+        if let Some(peer) = peer {
+            text += &format!(
+                " {:>11} {:>9} {:>8}",
+                format!("{} s", peer.name()),
+                "peer Mnps",
+                "off/peer"
+            );
+            for mode in &self.modes {
+                text += &format!(" {:>13}", format!("{}/peer", mode.mode().name()));
+            }
+        }
+        text + "\n"
+    }
+
+    fn row_text(&self, row: &Row) -> String {
+        let depth = row.depth.map_or_else(String::new, |d| d.to_string());
+        let mut line = format!(
+            "{:<10} {:>5} {:>14} {:>8.3} {:>8.1}",
+            row.name,
+            depth,
+            row.off.nodes,
+            row.off.elapsed.as_secs_f64(),
+            row.off.nps() / 1e6
+        );
+        for timing in &row.modes {
+            line += &format!(
+                " {:>10.3} {:>13.1} {:>6.2}x",
+                timing.elapsed.as_secs_f64(),
+                timing.nps() / 1e6,
+                timing.nps() / row.off.nps()
+            );
+        }
+        if let Some(peer) = row.peer {
+            line += &format!(
+                " {:>11.3} {:>9.1} {:>7.2}x",
+                peer.elapsed.as_secs_f64(),
+                peer.nps() / 1e6,
+                row.off.nps() / peer.nps()
+            );
+            for timing in &row.modes {
+                line += &format!(" {:>12.2}x", timing.nps() / peer.nps());
+            }
+        }
+        line + "\n"
     }
 }
 
 pub fn run(args: &BenchArgs) -> CliResult {
+    let modes: Vec<TtArg> = if args.modes.is_empty() {
+        vec![args.run.tt]
+    } else {
+        args.modes.clone()
+    };
+    let bench = Bench {
+        modes: modes.into_iter().filter(|&m| m != TtArg::Off).collect(),
+    };
+    let selected: Vec<(&str, u32)> = BENCH_DEPTHS
+        .into_iter()
+        .filter(|&(name, _)| args.position.as_deref().is_none_or(|wanted| wanted == name))
+        .collect();
+    if let (Some(wanted), true) = (&args.position, selected.is_empty()) {
+        let names: Vec<&str> = BENCH_DEPTHS.iter().map(|&(name, _)| name).collect();
+        return Err(CliError::input(anyhow!(
+            "unknown bench position '{wanted}'; choose one of {}",
+            names.join(", ")
+        )));
+    }
     let mut peer = match &args.peer {
         Some(spec) => Some(Stockfish::start(spec).map_err(CliError::input)?),
         None => None,
     };
-    let off_options = super::args::RunOptions {
-        tt: TtArg::Off,
-        ..args.run.clone()
-    };
-    let with_tt = args.run.tt != TtArg::Off;
     if !args.json {
-        output::write_stdout(&header(args, peer.as_ref()))?;
+        output::write_stdout(&bench.header(args, peer.as_ref()))?;
     }
     let positions = reference::positions();
     let mut rows = Vec::new();
-    for (name, depth) in BENCH_DEPTHS {
-        let depth = if args.quick {
-            depth - QUICK_DEPTH_CUT
-        } else {
-            depth
+    for (name, usual_depth) in selected {
+        let depth = match args.depth {
+            Some(depth) => depth,
+            None if args.quick => usual_depth - QUICK_DEPTH_CUT,
+            None => usual_depth,
         };
         let fen = positions
             .iter()
@@ -112,19 +198,23 @@ pub fn run(args: &BenchArgs) -> CliResult {
             .map(|&(_, fen)| fen)
             .ok_or_else(|| CliError::runtime(anyhow!("{name} missing from the reference table")))?;
         let position = Position::from_fen(fen).map_err(CliError::runtime)?;
-        let time = |options| -> Result<Timing, CliError> {
-            let result = execute(make_job(position, depth, options)?, false)?;
+        let time = |tt: TtArg| -> Result<Timing, CliError> {
+            let options = RunOptions {
+                tt,
+                ..args.run.clone()
+            };
+            let result = execute(make_job(position, depth, &options)?, false)?;
             Ok(Timing {
                 nodes: result.counts.nodes,
                 elapsed: result.elapsed,
             })
         };
-        let off = time(&off_options)?;
-        let tt = if with_tt {
-            Some(time(&args.run)?)
-        } else {
-            None
-        };
+        let off = time(TtArg::Off)?;
+        let mode_timings = bench
+            .modes
+            .iter()
+            .map(|&mode| time(mode))
+            .collect::<Result<Vec<_>, _>>()?;
         let peer_timing = match peer.as_mut() {
             Some(peer) => {
                 let (nodes, elapsed) = peer.perft(fen, depth).map_err(CliError::runtime)?;
@@ -132,8 +222,14 @@ pub fn run(args: &BenchArgs) -> CliResult {
             }
             None => None,
         };
-        for (who, timing) in [("with --tt", tt), ("the peer", peer_timing)] {
-            if let Some(timing) = timing.filter(|t| t.nodes != off.nodes) {
+        let others = bench
+            .modes
+            .iter()
+            .map(|mode| format!("with --tt {}", mode.mode().name()))
+            .zip(mode_timings.iter().copied())
+            .chain(peer_timing.map(|t| ("by the peer".to_string(), t)));
+        for (who, timing) in others {
+            if timing.nodes != off.nodes {
                 return Err(CliError::runtime(anyhow!(
                     "{name} depth {depth}: {} nodes without a table but {} {who}",
                     off.nodes,
@@ -145,103 +241,44 @@ pub fn run(args: &BenchArgs) -> CliResult {
             name,
             depth: Some(depth),
             off,
-            tt,
+            modes: mode_timings,
             peer: peer_timing,
         };
         if !args.json {
-            output::write_stdout(&row_text(&row))?;
+            output::write_stdout(&bench.row_text(&row))?;
         }
         rows.push(row);
     }
-    let sum = |pick: fn(&Row) -> Option<Timing>| {
-        rows.iter()
-            .map(pick)
-            .try_fold(Timing::default(), |total, t| t.map(|t| total.plus(t)))
-    };
     let total = Row {
         name: "total",
         depth: None,
-        off: sum(|r| Some(r.off)).unwrap_or_default(),
-        tt: sum(|r| r.tt),
-        peer: sum(|r| r.peer),
+        off: rows
+            .iter()
+            .fold(Timing::default(), |sum, row| sum.plus(row.off)),
+        modes: (0..bench.modes.len())
+            .map(|i| {
+                rows.iter()
+                    .fold(Timing::default(), |sum, row| sum.plus(row.modes[i]))
+            })
+            .collect(),
+        peer: peer.as_ref().map(|_| {
+            rows.iter()
+                .filter_map(|row| row.peer)
+                .fold(Timing::default(), Timing::plus)
+        }),
     };
     if args.json {
         let value = json!({
             "backend": args.run.backend_name(),
             "threads": args.run.thread_count(),
-            "tt": args.run.tt.mode().name(),
+            "tt_mb": args.run.tt_mb,
+            "modes": bench.modes.iter().map(|m| m.mode().name()).collect::<Vec<_>>(),
             "peer": peer.as_ref().map(|p| p.path.display().to_string()),
-            "positions": rows.iter().map(Row::json).collect::<Vec<_>>(),
-            "total": total.json(),
+            "positions": rows.iter().map(|row| bench.row_json(row)).collect::<Vec<_>>(),
+            "total": bench.row_json(&total),
         });
         output::write_stdout(&format!("{value}\n"))
     } else {
-        output::write_stdout(&row_text(&total))
+        output::write_stdout(&bench.row_text(&total))
     }
-}
-
-fn header(args: &BenchArgs, peer: Option<&Stockfish>) -> String {
-    let mode = args.run.tt.mode().name();
-    let mut text = format!(
-        "vkperft bench: backend {}, {} thread(s); times in seconds, rates in Mnodes/s\n",
-        args.run.backend_name(),
-        args.run.thread_count(),
-    );
-    text += &format!(
-        "{:<10} {:>5} {:>14} {:>8} {:>8}",
-        "position", "depth", "nodes", "off s", "off Mnps"
-    );
-    if args.run.tt != TtArg::Off {
-        text += &format!(
-            " {:>9} {:>10} {:>8}",
-            format!("{mode} s"),
-            format!("{mode} Mnps"),
-            "vs off"
-        );
-    }
-    if let Some(peer) = peer {
-        let name = peer.name();
-        text += &format!(
-            " {:>10} {:>10} {:>9}",
-            format!("{name} s"),
-            "peer Mnps",
-            "off/peer"
-        );
-        if args.run.tt != TtArg::Off {
-            text += &format!(" {:>9}", format!("{mode}/peer"));
-        }
-    }
-    text + "\n"
-}
-
-fn row_text(row: &Row) -> String {
-    let depth = row.depth.map_or_else(String::new, |d| d.to_string());
-    let mut line = format!(
-        "{:<10} {:>5} {:>14} {:>8.3} {:>8.1}",
-        row.name,
-        depth,
-        row.off.nodes,
-        row.off.elapsed.as_secs_f64(),
-        row.off.nps() / 1e6
-    );
-    if let Some(tt) = row.tt {
-        line += &format!(
-            " {:>9.3} {:>10.1} {:>7.2}x",
-            tt.elapsed.as_secs_f64(),
-            tt.nps() / 1e6,
-            tt.nps() / row.off.nps()
-        );
-    }
-    if let Some(peer) = row.peer {
-        line += &format!(
-            " {:>10.3} {:>10.1} {:>8.2}x",
-            peer.elapsed.as_secs_f64(),
-            peer.nps() / 1e6,
-            row.off.nps() / peer.nps()
-        );
-        if let Some(tt) = row.tt {
-            line += &format!(" {:>8.2}x", tt.nps() / peer.nps());
-        }
-    }
-    line + "\n"
 }
