@@ -1,16 +1,29 @@
-//! Build-time generation: magic multipliers for sliding attacks.
+//! Build-time generation: magic multipliers for sliding attacks, and SPIR-V for every compute
+//! shader in `glsl/` (a GLSL error fails the build and names the file and line).
 
 #[path = "src/chess/magic_search.rs"]
 mod magic_search;
+// The build script uses only the shader definitions.
+#[allow(dead_code)]
+#[path = "src/chess/nybble_codes.rs"]
+mod nybble_codes;
 // The build script uses only part of the generator.
 #[allow(dead_code)]
 #[path = "src/chess/rng.rs"]
 mod rng;
+#[path = "src/gpu/shader_layout.rs"]
+mod shader_layout;
 
 use std::fmt::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 fn main() {
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
+    generate_magics(&out);
+    compile_shaders(&out);
+}
+
+fn generate_magics(out: &Path) {
     println!("cargo:rerun-if-changed=src/chess/magic_search.rs");
     println!("cargo:rerun-if-changed=src/chess/rng.rs");
     let mut rng = rng::SplitMix64::new(0x7670_6572_6674_0001);
@@ -28,6 +41,70 @@ fn main() {
             magics.join(", ")
         );
     }
-    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     std::fs::write(out.join("magics.rs"), source).expect("OUT_DIR is writable");
+}
+
+fn compile_shaders(out: &Path) {
+    println!("cargo:rerun-if-changed=glsl");
+    println!("cargo:rerun-if-changed=src/gpu/shader_layout.rs");
+    println!("cargo:rerun-if-changed=src/chess/nybble_codes.rs");
+    let glsl = Path::new("glsl");
+    let compiler = shaderc::Compiler::new().expect("shaderc compiler");
+    let mut options = shaderc::CompileOptions::new().expect("shaderc options");
+    options.set_target_env(
+        shaderc::TargetEnv::Vulkan,
+        shaderc::EnvVersion::Vulkan1_1 as u32,
+    );
+    options.set_optimization_level(shaderc::OptimizationLevel::Performance);
+    for (name, value) in shader_layout::SHADER_DEFINES {
+        options.add_macro_definition(name, Some(&format!("{value}u")));
+    }
+    for (name, value) in nybble_codes::SHADER_DEFINES {
+        options.add_macro_definition(name, Some(&format!("{value}u")));
+    }
+    options.set_include_callback(|requested, _kind, _from, _depth| {
+        let path = glsl.join("common").join(requested);
+        std::fs::read_to_string(&path)
+            .map(|content| shaderc::ResolvedInclude {
+                resolved_name: path.display().to_string(),
+                content,
+            })
+            .map_err(|err| format!("{}: {err}", path.display()))
+    });
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(glsl)
+        .expect("glsl/ exists")
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|path| path.extension().is_some_and(|ext| ext == "comp"))
+        .collect();
+    entries.sort();
+    let mut failures = Vec::new();
+    for path in entries {
+        let source = std::fs::read_to_string(&path).expect("shader source is readable");
+        let file_name = path.display().to_string();
+        match compiler.compile_into_spirv(
+            &source,
+            shaderc::ShaderKind::Compute,
+            &file_name,
+            "main",
+            Some(&options),
+        ) {
+            Ok(artifact) => {
+                let stem = path.file_stem().expect("a .comp file has a stem");
+                let target = out.join(stem).with_extension("spv");
+                std::fs::write(target, artifact.as_binary_u8()).expect("OUT_DIR is writable");
+            }
+            // shaderc's message already reads `file:line: error: ...`.
+            Err(err) => failures.push(err.to_string()),
+        }
+    }
+    if !failures.is_empty() {
+        for failure in &failures {
+            eprintln!("{failure}");
+        }
+        panic!(
+            "{} shader(s) failed to compile:\n{}",
+            failures.len(),
+            failures.join("\n")
+        );
+    }
 }

@@ -5,5 +5,7 @@ pub mod chess;
 pub mod count;
 pub mod cpu;
 pub mod engine;
+pub mod gpu;
 pub mod reference;
+pub mod run_control;
 pub mod tt;

@@ -7,6 +7,7 @@ pub mod magic_search;
 pub mod movegen;
 pub mod moves;
 pub mod nybble;
+pub mod nybble_codes;
 pub mod position;
 pub mod rng;
 pub mod setup;

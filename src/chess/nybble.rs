@@ -22,10 +22,9 @@ use super::setup::Setup;
 use super::square::Square;
 use super::types::{CastlingRights, Color, Piece, Role};
 
-pub const CODE_EMPTY: u8 = 0;
-pub const CODE_CASTLING_ROOK: u8 = 7;
-pub const CODE_EP_PAWN: u8 = 8;
-pub const CODE_KING_TO_MOVE: u8 = 15;
+pub use super::nybble_codes::{
+    CODE_BLACK, CODE_CASTLING_ROOK, CODE_EMPTY, CODE_EP_PAWN, CODE_KING_TO_MOVE,
+};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct NybbleBoard {
@@ -37,7 +36,7 @@ const _: () = assert!(std::mem::size_of::<NybbleBoard>() == 32);
 /// Code of an ordinary piece: color in bit 3, role + 1 in bits 0-2.
 #[inline]
 pub const fn piece_code(piece: Piece) -> u8 {
-    (piece.color as u8) << 3 | (piece.role as u8 + 1)
+    (piece.color as u8) * CODE_BLACK | (piece.role as u8 + 1)
 }
 
 /// Castling rights whose rook stands on `sq` (a1 = white queen side, ...).

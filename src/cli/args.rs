@@ -1,6 +1,8 @@
 //! Arguments of every subcommand.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use vkperft::engine::BackendChoice;
+use vkperft::gpu::GpuOptions;
 use vkperft::tt::{TtConfig, TtMode, DEFAULT_VERIFIER_BITS};
 
 /// `vkperft::chess::zobrist::DEFAULT_SEED` as `--help` shows it.
@@ -25,11 +27,26 @@ pub enum Commands {
     Perftree(PerftreeArgs),
     /// Nodes, seconds and nodes/second on a fixed set of positions.
     Bench(BenchArgs),
+    /// List the Vulkan devices, what they support, and which one vkperft would pick.
+    Devices(DevicesArgs),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum BackendArg {
+    /// Vulkan if a usable device exists (and the run needs nothing it lacks), else the CPU.
+    Auto,
     Cpu,
+    Vulkan,
+}
+
+impl BackendArg {
+    pub fn choice(self) -> BackendChoice {
+        match self {
+            BackendArg::Auto => BackendChoice::Auto,
+            BackendArg::Cpu => BackendChoice::Cpu,
+            BackendArg::Vulkan => BackendChoice::Vulkan,
+        }
+    }
 }
 
 /// `--tt`: how far the transposition table is trusted.
@@ -61,8 +78,15 @@ impl TtArg {
 #[derive(Args, Debug, Clone)]
 pub struct RunOptions {
     /// Backend to run on.
-    #[arg(long, value_enum, default_value = "cpu")]
+    #[arg(long, value_enum, default_value = "auto")]
     pub backend: BackendArg,
+    /// Vulkan device index from `vkperft devices` (default: discrete, then integrated, then CPU).
+    #[arg(long)]
+    pub device: Option<usize>,
+    /// GPU memory for the search buffers in MiB (default: a quarter of the device's memory,
+    /// at most 2 GiB).
+    #[arg(long)]
+    pub gpu_mem_mb: Option<u64>,
     /// CPU threads (default: all cores).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
@@ -140,6 +164,13 @@ pub struct BenchArgs {
     pub json: bool,
 }
 
+#[derive(Args, Debug)]
+pub struct DevicesArgs {
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
 fn parse_seed(text: &str) -> Result<u64, String> {
     let parsed = match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
         Some(hex) => u64::from_str_radix(hex, 16),
@@ -159,8 +190,13 @@ impl RunOptions {
 
 impl RunOptions {
     pub fn backend_name(&self) -> &'static str {
-        match self.backend {
-            BackendArg::Cpu => "cpu",
+        self.backend.choice().name()
+    }
+
+    pub fn gpu_options(&self) -> GpuOptions {
+        GpuOptions {
+            device: self.device,
+            memory_budget: self.gpu_mem_mb.map(|mb| mb.saturating_mul(1 << 20)),
         }
     }
 

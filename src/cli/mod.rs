@@ -3,6 +3,7 @@
 
 mod args;
 mod bench;
+mod devices;
 mod error;
 mod output;
 mod peer;
@@ -27,6 +28,7 @@ pub fn main() -> ExitCode {
         Commands::Perft(args) => perft::run_perft(&args),
         Commands::Perftree(args) => perft::run_perftree(&args),
         Commands::Bench(args) => bench::run(&args),
+        Commands::Devices(args) => devices::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

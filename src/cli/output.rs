@@ -99,6 +99,7 @@ pub fn perft_json(result: &PerftResult, divide: bool, cross_check: Option<&Perft
         "elapsed_s": result.elapsed.as_secs_f64(),
         "nps": result.nps(),
         "backend": result.backend,
+        "device": result.device,
         "threads": result.threads,
         "zobrist_seed": format!("{:#x}", result.zobrist_seed),
         "tt": result

@@ -9,7 +9,8 @@ use anyhow::anyhow;
 use vkperft::chess::fen::START_FEN;
 use vkperft::chess::rng::SplitMix64;
 use vkperft::chess::{uci, Position};
-use vkperft::engine::{BackendChoice, Engine, EngineError, Event, Job, PerftResult, MAX_DEPTH};
+use vkperft::engine::{Engine, EngineError, Event, Job, PerftResult, MAX_DEPTH};
+use vkperft::gpu::GpuError;
 use vkperft::tt::DEFAULT_VERIFIER_BITS;
 
 pub fn run_perft(args: &PerftArgs) -> CliResult {
@@ -67,6 +68,8 @@ pub fn run_perftree(args: &PerftreeArgs) -> CliResult {
     // Exact and with nothing to allocate: perftree calls this once per step of a bug hunt.
     let run = RunOptions {
         backend: BackendArg::Cpu,
+        device: None,
+        gpu_mem_mb: None,
         threads: None,
         tt: TtArg::Off,
         tt_mb: 0,
@@ -92,17 +95,15 @@ pub fn make_job(position: Position, depth: u32, run: &RunOptions) -> Result<Job,
             "depth {depth} is out of range (0..={MAX_DEPTH})"
         )));
     }
-    let backend = match run.backend {
-        BackendArg::Cpu => BackendChoice::Cpu,
-    };
     Ok(Job {
         id: vkperft::engine::JobId(0),
         position,
         depth,
-        backend,
+        backend: run.backend.choice(),
         threads: run.thread_count(),
         zobrist_seed: run.zobrist_seed,
         tt: run.tt_config(),
+        gpu: run.gpu_options(),
     })
 }
 
@@ -119,7 +120,12 @@ pub fn execute(mut job: Job, show_progress: bool) -> Result<PerftResult, CliErro
             continue;
         }
         match event {
-            Event::Started { .. } | Event::RootMoveDone { .. } => {}
+            Event::Started { note, .. } => {
+                if let Some(note) = note {
+                    output::write_stderr(&format!("{note}\n"));
+                }
+            }
+            Event::RootMoveDone { .. } => {}
             Event::Progress { progress, .. } => display.update(&progress),
             Event::Finished { result, .. } => {
                 display.finish();
@@ -128,9 +134,12 @@ pub fn execute(mut job: Job, show_progress: bool) -> Result<PerftResult, CliErro
             Event::Failed { error, .. } => {
                 display.finish();
                 return Err(match error {
-                    EngineError::DepthOutOfRange { .. } | EngineError::Tt(_) => {
-                        CliError::input(error)
-                    }
+                    EngineError::DepthOutOfRange { .. }
+                    | EngineError::Tt(_)
+                    | EngineError::Unsupported(_)
+                    | EngineError::Gpu(GpuError::NoSuchDevice { .. })
+                    | EngineError::Gpu(GpuError::BudgetTooSmall { .. }) => CliError::input(error),
+                    EngineError::Gpu(_) => CliError::runtime(error),
                 });
             }
             Event::Cancelled { .. } => {

@@ -9,10 +9,10 @@ use super::search::SubtreeSearch;
 use crate::chess::movegen::legal_moves;
 use crate::chess::{Hash128, Move, Position, Zobrist};
 use crate::count::Counts;
+use crate::run_control::{Cancelled, ProgressSample, RunControl};
 use crossbeam_channel::RecvTimeoutError;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
-use std::time::Duration;
 
 /// Expansion stops once there are this many tasks per thread and tasks are no deeper than
 /// [`MAX_TASK_DEPTH`] ...
@@ -82,26 +82,6 @@ fn build_frontier(root: &Position, depth: u32, zobrist: &Zobrist, threads: usize
         remaining,
     }
 }
-
-/// What a running perft reports.
-#[derive(Clone, Copy, Debug)]
-pub struct ProgressSample {
-    /// Leaves counted by finished tasks.
-    pub nodes: u128,
-    pub tasks_done: usize,
-    pub tasks_total: usize,
-}
-
-/// Hooks and limits of one run.
-pub struct RunControl<'a> {
-    pub cancel: &'a AtomicBool,
-    pub progress_interval: Duration,
-    pub on_progress: &'a (dyn Fn(ProgressSample) + Sync),
-    pub on_root_done: &'a (dyn Fn(Move, Counts) + Sync),
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Cancelled;
 
 struct RootState {
     counts: Counts,

@@ -3,6 +3,7 @@
 use super::job::JobId;
 use crate::chess::{Move, Position};
 use crate::count::Counts;
+use crate::gpu::GpuError;
 use crate::tt::{TtError, TtMode, TtStatsSnapshot};
 use std::time::Duration;
 use thiserror::Error;
@@ -13,6 +14,10 @@ pub enum EngineError {
     DepthOutOfRange { depth: u32, max: u32 },
     #[error(transparent)]
     Tt(#[from] TtError),
+    #[error(transparent)]
+    Gpu(#[from] GpuError),
+    #[error("{0}")]
+    Unsupported(String),
 }
 
 /// A snapshot of a running job.
@@ -36,7 +41,10 @@ pub struct PerftResult {
     /// Per root move, sorted by UCI notation.
     pub divide: Vec<(Move, Counts)>,
     pub elapsed: Duration,
+    /// `cpu` or `vulkan`.
     pub backend: &'static str,
+    /// What ran it: the thread count or the device name.
+    pub device: String,
     pub threads: usize,
     pub zobrist_seed: u64,
     pub tt_mode: TtMode,
@@ -66,8 +74,13 @@ pub fn nodes_per_second(nodes: u128, elapsed: Duration) -> f64 {
 
 #[derive(Clone, Debug)]
 pub enum Event {
+    /// The job runs on `backend` (`cpu` or `vulkan`) on `device`; `note` says, for `auto`,
+    /// which backend was chosen and why.
     Started {
         job: JobId,
+        backend: &'static str,
+        device: String,
+        note: Option<String>,
     },
     Progress {
         job: JobId,
@@ -94,7 +107,7 @@ pub enum Event {
 impl Event {
     pub fn job(&self) -> JobId {
         match self {
-            Event::Started { job }
+            Event::Started { job, .. }
             | Event::Progress { job, .. }
             | Event::RootMoveDone { job, .. }
             | Event::Finished { job, .. }

@@ -4,8 +4,11 @@ use super::event::{nodes_per_second, EngineError, Event, PerftResult, Progress};
 use super::job::{BackendChoice, Job, MAX_DEPTH};
 use crate::chess::{attacks, Move, Zobrist};
 use crate::count::Counts;
-use crate::cpu::parallel::{self, Cancelled, ProgressSample, RunControl};
+use crate::cpu::parallel;
 use crate::cpu::search::{PlainSearch, SubtreeSearch, TtSearch};
+use crate::gpu::backend::GpuRunError;
+use crate::gpu::{GpuOptions, VulkanBackend};
+use crate::run_control::{Cancelled, ProgressSample, RunControl};
 use crate::tt::{TranspositionTable, TtMode};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -13,35 +16,113 @@ use std::time::{Duration, Instant};
 /// How often a running job reports progress.
 pub const PROGRESS_INTERVAL: Duration = Duration::from_millis(100);
 
+/// Backends kept between jobs: opening a Vulkan device and building its pipelines is slow.
+#[derive(Default)]
+pub struct Backends {
+    vulkan: Option<(GpuOptions, VulkanBackend)>,
+}
+
+impl Backends {
+    fn vulkan(&mut self, options: &GpuOptions) -> Result<&mut VulkanBackend, EngineError> {
+        let reusable = self
+            .vulkan
+            .as_ref()
+            .is_some_and(|(opened_with, _)| opened_with == options);
+        if !reusable {
+            // Free the old device's memory before opening another.
+            self.vulkan = None;
+            self.vulkan = Some((options.clone(), VulkanBackend::new(options)?));
+        }
+        match &mut self.vulkan {
+            Some((_, backend)) => Ok(backend),
+            None => unreachable!("opened just above"),
+        }
+    }
+}
+
+/// The backend a job will run on after `auto` is resolved.
+/// `note` says, for `auto`, which backend was chosen and why.
+enum Resolved<'a> {
+    Cpu {
+        note: Option<String>,
+    },
+    Vulkan {
+        backend: &'a mut VulkanBackend,
+        note: Option<String>,
+    },
+}
+
+fn resolve<'a>(job: &Job, backends: &'a mut Backends) -> Result<Resolved<'a>, EngineError> {
+    let gpu_tt_note = "the Vulkan backend has no transposition table yet";
+    match job.backend {
+        BackendChoice::Cpu => Ok(Resolved::Cpu { note: None }),
+        BackendChoice::Vulkan if job.tt.mode != TtMode::Off => Err(EngineError::Unsupported(
+            format!("--tt {}: {gpu_tt_note}; use --tt off", job.tt.mode),
+        )),
+        BackendChoice::Vulkan => Ok(Resolved::Vulkan {
+            backend: backends.vulkan(&job.gpu)?,
+            note: None,
+        }),
+        BackendChoice::Auto if job.tt.mode != TtMode::Off => Ok(Resolved::Cpu {
+            note: Some(format!(
+                "auto: using the CPU because --tt {} was asked and {gpu_tt_note}",
+                job.tt.mode
+            )),
+        }),
+        BackendChoice::Auto => match backends.vulkan(&job.gpu) {
+            Ok(backend) => {
+                let note = Some(format!("auto: using Vulkan on {}", backend.device_name()));
+                Ok(Resolved::Vulkan { backend, note })
+            }
+            Err(err) => Ok(Resolved::Cpu {
+                note: Some(format!(
+                    "auto: no usable Vulkan device ({err}); using the CPU"
+                )),
+            }),
+        },
+    }
+}
+
 /// Runs `job`, sending `Started`, `Progress`, `RootMoveDone` and exactly one of `Finished`,
 /// `Failed` or `Cancelled` to `emit`.
-pub fn run_job(job: &Job, cancel: &AtomicBool, emit: &(dyn Fn(Event) + Sync)) {
+pub fn run_job(
+    job: &Job,
+    backends: &mut Backends,
+    cancel: &AtomicBool,
+    emit: &(dyn Fn(Event) + Sync),
+) {
     let id = job.id;
+    let fail = |error: EngineError| emit(Event::Failed { job: id, error });
     if job.depth > MAX_DEPTH {
-        emit(Event::Failed {
-            job: id,
-            error: EngineError::DepthOutOfRange {
-                depth: job.depth,
-                max: MAX_DEPTH,
-            },
+        return fail(EngineError::DepthOutOfRange {
+            depth: job.depth,
+            max: MAX_DEPTH,
         });
-        return;
     }
     attacks::init();
-    let table = match job.tt.mode {
-        TtMode::Off => None,
+    let resolved = match resolve(job, backends) {
+        Ok(resolved) => resolved,
+        Err(error) => return fail(error),
+    };
+    let table = match (job.tt.mode, &resolved) {
+        (TtMode::Off, _) | (_, Resolved::Vulkan { .. }) => None,
         _ => match TranspositionTable::new(&job.tt) {
             Ok(table) => Some(table),
-            Err(error) => {
-                emit(Event::Failed {
-                    job: id,
-                    error: error.into(),
-                });
-                return;
-            }
+            Err(error) => return fail(error.into()),
         },
     };
-    emit(Event::Started { job: id });
+    let (backend, device, note) = match &resolved {
+        Resolved::Cpu { note } => ("cpu", format!("{} thread(s)", job.threads), note.clone()),
+        Resolved::Vulkan { backend, note } => {
+            ("vulkan", backend.device_name().to_string(), note.clone())
+        }
+    };
+    emit(Event::Started {
+        job: id,
+        backend,
+        device: device.clone(),
+        note,
+    });
     let zobrist = Zobrist::new(job.zobrist_seed);
     let start = Instant::now();
     let on_progress = |sample: ProgressSample| {
@@ -71,15 +152,18 @@ pub fn run_job(job: &Job, cancel: &AtomicBool, emit: &(dyn Fn(Event) + Sync)) {
         on_progress: &on_progress,
         on_root_done: &on_root_done,
     };
-    let outcome = match (job.backend, &table) {
-        (BackendChoice::Cpu, None) => cpu_divide(job, &PlainSearch, &zobrist, &control),
-        (BackendChoice::Cpu, Some(table)) => {
+    let outcome = match (resolved, &table) {
+        (Resolved::Cpu { .. }, None) => {
+            cpu_divide(job, &PlainSearch, &zobrist, &control).map_err(GpuRunError::from)
+        }
+        (Resolved::Cpu { .. }, Some(table)) => {
             let search = TtSearch {
                 table,
                 zobrist: &zobrist,
             };
-            cpu_divide(job, &search, &zobrist, &control)
+            cpu_divide(job, &search, &zobrist, &control).map_err(GpuRunError::from)
         }
+        (Resolved::Vulkan { backend, .. }, _) => backend.divide(&job.position, job.depth, &control),
     };
     match outcome {
         Ok(mut divide) => {
@@ -97,15 +181,21 @@ pub fn run_job(job: &Job, cancel: &AtomicBool, emit: &(dyn Fn(Event) + Sync)) {
                     counts,
                     divide,
                     elapsed: start.elapsed(),
-                    backend: job.backend.name(),
+                    backend,
+                    device,
                     threads: job.threads,
                     zobrist_seed: job.zobrist_seed,
-                    tt_mode: job.tt.mode,
+                    tt_mode: table.as_ref().map_or(TtMode::Off, |t| t.mode()),
                     tt: table.as_ref().map(TranspositionTable::snapshot),
                 }),
             });
         }
-        Err(Cancelled) => emit(Event::Cancelled { job: id }),
+        Err(GpuRunError::Cancelled) => emit(Event::Cancelled { job: id }),
+        Err(GpuRunError::Gpu(error)) => {
+            // A failed device may be unusable: open it afresh next time.
+            backends.vulkan = None;
+            fail(error.into());
+        }
     }
 }
 

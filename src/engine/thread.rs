@@ -6,11 +6,11 @@
 
 use super::event::Event;
 use super::job::{Job, JobId};
-use super::runner::run_job;
+use super::runner::{run_job, Backends};
 use crossbeam_channel::{Receiver, Sender};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 #[derive(Debug)]
@@ -101,6 +101,8 @@ fn engine_loop(
 ) {
     let mut queue: VecDeque<Job> = VecDeque::new();
     let mut running: Option<Running> = None;
+    // Lent to one job thread at a time (jobs run one after another).
+    let backends = Arc::new(Mutex::new(Backends::default()));
     let emit = {
         let waker = waker.clone();
         move |event: Event| {
@@ -116,12 +118,17 @@ fn engine_loop(
             if let Some(job) = queue.pop_front() {
                 let cancel = Arc::new(AtomicBool::new(false));
                 let id = job.id;
-                let (thread_cancel, emit, loopback) =
-                    (cancel.clone(), emit.clone(), loopback.clone());
+                let (thread_cancel, emit, loopback, backends) = (
+                    cancel.clone(),
+                    emit.clone(),
+                    loopback.clone(),
+                    backends.clone(),
+                );
                 let thread = std::thread::Builder::new()
                     .name(format!("vkperft-job-{}", id.0))
                     .spawn(move || {
-                        run_job(&job, &thread_cancel, &*emit);
+                        let mut backends = backends.lock().unwrap_or_else(|e| e.into_inner());
+                        run_job(&job, &mut backends, &thread_cancel, &*emit);
                         let _ = loopback.send(Message::JobEnded(id));
                     })
                     .expect("spawning a job thread");
@@ -174,6 +181,7 @@ mod tests {
             threads: 2,
             zobrist_seed: 1,
             tt: TtConfig::new(mode, 1 << 20),
+            gpu: Default::default(),
         }
     }
 

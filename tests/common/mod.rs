@@ -9,9 +9,10 @@ use vkperft::chess::movegen::legal_moves;
 use vkperft::chess::rng::SplitMix64;
 use vkperft::chess::{Move, MoveKind, Position, Zobrist};
 use vkperft::count::Counts;
-use vkperft::cpu::parallel::{divide, ProgressSample, RunControl};
+use vkperft::cpu::parallel::divide;
 use vkperft::cpu::search::{PlainSearch, TtSearch};
 use vkperft::reference;
+use vkperft::run_control::{ProgressSample, RunControl};
 use vkperft::tt::{TranspositionTable, TtConfig, TtMode, TtStatsSnapshot};
 
 /// Positions rich in what move generators get wrong: promotions (with capture and

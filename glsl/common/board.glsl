@@ -1,0 +1,112 @@
+// The GPU board is the 32-byte NybbleBoard (src/chess/nybble.rs): four bit planes of 4-bit
+// square codes. It is decoded into piece bitboards for move generation and encoded back for
+// children. Codes (macros from Rust): CODE_*; ordinary pieces are color << 3 | (role + 1).
+#ifndef BOARD_GLSL
+#define BOARD_GLSL
+
+#include "bitboard.glsl"
+
+struct GpuBoard {
+    uint64_t planes[4];
+};
+
+const uint PAWN = 0u;
+const uint KNIGHT = 1u;
+const uint BISHOP = 2u;
+const uint ROOK = 3u;
+const uint QUEEN = 4u;
+const uint KING = 5u;
+const uint WHITE = 0u;
+const uint BLACK = 1u;
+const uint NO_SQUARE = 64u;
+
+// Castling right bits as in src/chess/types.rs.
+const uint WHITE_KING_SIDE = 1u;
+const uint WHITE_QUEEN_SIDE = 2u;
+const uint BLACK_KING_SIDE = 4u;
+const uint BLACK_QUEEN_SIDE = 8u;
+
+struct Pos {
+    uint64_t role[6];
+    uint64_t color[2];
+    uint turn;
+    uint castling;
+    uint ep; // canonical ep square or NO_SQUARE
+};
+
+// Squares holding exactly `code`.
+uint64_t code_squares(GpuBoard b, uint code) {
+    uint64_t squares = ~uint64_t(0);
+    for (uint k = 0u; k < 4u; k++) {
+        squares &= ((code >> k) & 1u) != 0u ? b.planes[k] : ~b.planes[k];
+    }
+    return squares;
+}
+
+Pos decode_board(GpuBoard b) {
+    Pos p;
+    for (uint r = 0u; r < 6u; r++) {
+        p.role[r] = code_squares(b, r + 1u) | code_squares(b, CODE_BLACK | (r + 1u));
+    }
+    p.color[WHITE] = uint64_t(0);
+    p.color[BLACK] = uint64_t(0);
+    for (uint r = 0u; r < 6u; r++) {
+        p.color[WHITE] |= code_squares(b, r + 1u);
+        p.color[BLACK] |= code_squares(b, CODE_BLACK | (r + 1u));
+    }
+    uint64_t castling_rooks = code_squares(b, CODE_CASTLING_ROOK);
+    uint64_t ep_pawn = code_squares(b, CODE_EP_PAWN);
+    uint64_t king_to_move = code_squares(b, CODE_KING_TO_MOVE);
+    // The other king keeps its ordinary code; its color says who is not to move.
+    p.turn = (p.role[KING] & p.color[WHITE]) != uint64_t(0) ? BLACK : WHITE;
+    p.role[ROOK] |= castling_rooks;
+    p.color[WHITE] |= (castling_rooks & RANK_1) | (ep_pawn & RANK_4);
+    p.color[BLACK] |= (castling_rooks & RANK_8) | (ep_pawn & RANK_5);
+    p.role[PAWN] |= ep_pawn;
+    p.role[KING] |= king_to_move;
+    p.color[p.turn] |= king_to_move;
+    p.castling = 0u;
+    if ((castling_rooks & square_bb(7u)) != uint64_t(0)) p.castling |= WHITE_KING_SIDE;
+    if ((castling_rooks & square_bb(0u)) != uint64_t(0)) p.castling |= WHITE_QUEEN_SIDE;
+    if ((castling_rooks & square_bb(63u)) != uint64_t(0)) p.castling |= BLACK_KING_SIDE;
+    if ((castling_rooks & square_bb(56u)) != uint64_t(0)) p.castling |= BLACK_QUEEN_SIDE;
+    if (ep_pawn == uint64_t(0)) {
+        p.ep = NO_SQUARE;
+    } else {
+        uint pawn_sq = lsb64(ep_pawn);
+        p.ep = p.turn == WHITE ? pawn_sq + 8u : pawn_sq - 8u;
+    }
+    return p;
+}
+
+void set_code(inout GpuBoard b, uint64_t squares, uint code) {
+    for (uint k = 0u; k < 4u; k++) {
+        if (((code >> k) & 1u) != 0u) {
+            b.planes[k] |= squares;
+        } else {
+            b.planes[k] &= ~squares;
+        }
+    }
+}
+
+GpuBoard encode_board(Pos p) {
+    GpuBoard b;
+    for (uint k = 0u; k < 4u; k++) b.planes[k] = uint64_t(0);
+    for (uint r = 0u; r < 6u; r++) {
+        set_code(b, p.role[r] & p.color[WHITE], r + 1u);
+        set_code(b, p.role[r] & p.color[BLACK], CODE_BLACK | (r + 1u));
+    }
+    uint64_t rooks = uint64_t(0);
+    if ((p.castling & WHITE_KING_SIDE) != 0u) rooks |= square_bb(7u);
+    if ((p.castling & WHITE_QUEEN_SIDE) != 0u) rooks |= square_bb(0u);
+    if ((p.castling & BLACK_KING_SIDE) != 0u) rooks |= square_bb(63u);
+    if ((p.castling & BLACK_QUEEN_SIDE) != 0u) rooks |= square_bb(56u);
+    set_code(b, rooks, CODE_CASTLING_ROOK);
+    if (p.ep != NO_SQUARE) {
+        set_code(b, square_bb(p.turn == WHITE ? p.ep - 8u : p.ep + 8u), CODE_EP_PAWN);
+    }
+    set_code(b, p.role[KING] & p.color[p.turn], CODE_KING_TO_MOVE);
+    return b;
+}
+
+#endif

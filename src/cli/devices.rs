@@ -1,0 +1,85 @@
+//! `vkperft devices`: every Vulkan device, what vkperft needs of it, and which it would pick.
+
+use super::args::DevicesArgs;
+use super::error::CliError;
+use super::output;
+use super::CliResult;
+use serde_json::json;
+use vkperft::gpu::device::choose_device;
+use vkperft::gpu::{list_devices, DeviceInfo};
+
+pub fn run(args: &DevicesArgs) -> CliResult {
+    let devices = list_devices().map_err(CliError::runtime)?;
+    let chosen = choose_device(&devices, None).ok();
+    if args.json {
+        let value = json!({
+            "devices": devices.iter().map(device_json).collect::<Vec<_>>(),
+            "chosen": chosen,
+        });
+        return output::write_stdout(&format!("{value}\n"));
+    }
+    let mut text = String::new();
+    for device in &devices {
+        text += &device_text(device, chosen == Some(device.index));
+    }
+    text += &match chosen {
+        Some(index) => format!("vkperft would run on device {index} (--device N picks another)\n"),
+        None if devices.is_empty() => "no Vulkan device found; vkperft runs on the CPU\n".into(),
+        None => "no usable Vulkan device; vkperft runs on the CPU\n".into(),
+    };
+    output::write_stdout(&text)
+}
+
+fn gib(bytes: u64) -> String {
+    format!("{:.1} GiB", bytes as f64 / f64::from(1 << 30))
+}
+
+fn device_text(device: &DeviceInfo, chosen: bool) -> String {
+    let yes_no = |b: bool| if b { "yes" } else { "no" };
+    let heaps: Vec<String> = device
+        .heaps
+        .iter()
+        .map(|h| {
+            let local = if h.device_local { " device-local" } else { "" };
+            format!("{}{local}", gib(h.bytes))
+        })
+        .collect();
+    let status = if device.usable() {
+        "usable".to_string()
+    } else {
+        format!("cannot run: lacks {}", device.missing.join(", "))
+    };
+    format!(
+        "{marker} device {index}: {name} ({kind})\n    driver: {driver}, Vulkan {api}\n    \
+         memory heaps: {heaps}\n    shaderInt64: {int64}, 64-bit buffer atomics: {atomics}, \
+         subgroup size: {subgroup}, max storage buffer range: {range} MiB\n    {status}\n",
+        marker = if chosen { "*" } else { " " },
+        index = device.index,
+        name = device.name,
+        kind = device.kind.name(),
+        driver = device.driver,
+        api = device.api_version,
+        heaps = heaps.join(", "),
+        int64 = yes_no(device.shader_int64),
+        atomics = yes_no(device.buffer_int64_atomics),
+        subgroup = device.subgroup_size,
+        range = device.max_storage_buffer_range >> 20,
+    )
+}
+
+fn device_json(device: &DeviceInfo) -> serde_json::Value {
+    json!({
+        "index": device.index,
+        "name": device.name,
+        "type": device.kind.name(),
+        "driver": device.driver,
+        "api_version": device.api_version,
+        "heaps": device.heaps.iter().map(|h| json!({"bytes": h.bytes, "device_local": h.device_local})).collect::<Vec<_>>(),
+        "shader_int64": device.shader_int64,
+        "buffer_int64_atomics": device.buffer_int64_atomics,
+        "subgroup_size": device.subgroup_size,
+        "max_storage_buffer_range": device.max_storage_buffer_range,
+        "usable": device.usable(),
+        "missing": device.missing,
+    })
+}

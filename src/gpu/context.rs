@@ -1,0 +1,219 @@
+//! The logical device: queue, memory allocator, command buffer and fence, and the one way work
+//! is submitted (record, submit, wait with a timeout).
+//!
+//! Destruction order is explicit: buffers hold an `Arc<DeviceShared>` and are freed first; when
+//! the last reference goes, the allocator is dropped, then the command pool and fence, then the
+//! device, then the instance.
+
+use super::device::{choose_device, compute_queue_family, DeviceInfo, Instance};
+use super::error::{vk_error, GpuError};
+use ash::vk;
+use gpu_allocator::vulkan::{Allocator, AllocatorCreateDesc};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// How long one submission may run before it counts as hung.
+pub const FENCE_TIMEOUT: Duration = Duration::from_secs(60);
+
+pub struct DeviceShared {
+    allocator: Option<Mutex<Allocator>>,
+    pub device: ash::Device,
+    pub info: DeviceInfo,
+    instance: Instance,
+}
+
+impl DeviceShared {
+    pub fn allocator(&self) -> &Mutex<Allocator> {
+        self.allocator
+            .as_ref()
+            .expect("the allocator lives until DeviceShared is dropped")
+    }
+}
+
+impl Drop for DeviceShared {
+    fn drop(&mut self) {
+        // The allocator frees its memory blocks, which needs the device.
+        self.allocator = None;
+        // SAFETY: every buffer, pipeline and pool of this device has been destroyed (they hold
+        // an Arc of this struct or are owned by the Context, which drops them first).
+        unsafe { self.device.destroy_device(None) };
+        // `instance` is dropped after this, destroying the instance last.
+        let _ = &self.instance;
+    }
+}
+
+/// A device ready for compute work.
+pub struct Context {
+    pub shared: Arc<DeviceShared>,
+    queue: vk::Queue,
+    command_pool: vk::CommandPool,
+    command_buffer: vk::CommandBuffer,
+    fence: vk::Fence,
+}
+
+impl Context {
+    /// Opens `requested` (an index of `vkperft devices`), or the preferred usable device.
+    pub fn new(requested: Option<usize>) -> Result<Context, GpuError> {
+        let instance = Instance::new()?;
+        let physical_devices = instance.physical_devices()?;
+        let infos: Vec<DeviceInfo> = physical_devices
+            .iter()
+            .enumerate()
+            .map(|(index, &physical)| instance.describe(index, physical))
+            .collect();
+        let index = choose_device(&infos, requested)?;
+        let physical = physical_devices[index];
+        let info = infos[index].clone();
+        let family = compute_queue_family(&instance.instance, physical).ok_or_else(|| {
+            GpuError::DeviceUnsuitable {
+                index,
+                name: info.name.clone(),
+                reason: "no compute queue".into(),
+            }
+        })?;
+        let priorities = [1.0f32];
+        let queue_info = [vk::DeviceQueueCreateInfo::default()
+            .queue_family_index(family)
+            .queue_priorities(&priorities)];
+        let features = vk::PhysicalDeviceFeatures::default().shader_int64(true);
+        let device_info = vk::DeviceCreateInfo::default()
+            .queue_create_infos(&queue_info)
+            .enabled_features(&features);
+        // SAFETY: `physical` belongs to `instance`; the create info outlives the call.
+        let device = unsafe {
+            instance
+                .instance
+                .create_device(physical, &device_info, None)
+        }
+        .map_err(vk_error("vkCreateDevice"))?;
+        let allocator = Allocator::new(&AllocatorCreateDesc {
+            instance: instance.instance.clone(),
+            device: device.clone(),
+            physical_device: physical,
+            debug_settings: Default::default(),
+            buffer_device_address: false,
+            allocation_sizes: Default::default(),
+        });
+        let allocator = match allocator {
+            Ok(allocator) => allocator,
+            Err(err) => {
+                // SAFETY: nothing else was created from the device yet.
+                unsafe { device.destroy_device(None) };
+                return Err(GpuError::OutOfMemory(err.to_string()));
+            }
+        };
+        let shared = Arc::new(DeviceShared {
+            allocator: Some(Mutex::new(allocator)),
+            device,
+            info,
+            instance,
+        });
+        let device = &shared.device;
+        // SAFETY: family index was validated above; queue 0 exists in it.
+        let queue = unsafe { device.get_device_queue(family, 0) };
+        let pool_info = vk::CommandPoolCreateInfo::default()
+            .queue_family_index(family)
+            .flags(vk::CommandPoolCreateFlags::RESET_COMMAND_BUFFER);
+        // SAFETY: valid device and create info.
+        let command_pool = unsafe { device.create_command_pool(&pool_info, None) }
+            .map_err(vk_error("vkCreateCommandPool"))?;
+        let alloc_info = vk::CommandBufferAllocateInfo::default()
+            .command_pool(command_pool)
+            .level(vk::CommandBufferLevel::PRIMARY)
+            .command_buffer_count(1);
+        // SAFETY: the pool was just created on this device.
+        let allocated = unsafe { device.allocate_command_buffers(&alloc_info) };
+        let command_buffer = match allocated {
+            Ok(buffers) => buffers[0],
+            Err(result) => {
+                // SAFETY: the pool is unused.
+                unsafe { device.destroy_command_pool(command_pool, None) };
+                return Err(GpuError::from_vk("vkAllocateCommandBuffers", result));
+            }
+        };
+        // SAFETY: valid device.
+        let fence = match unsafe { device.create_fence(&vk::FenceCreateInfo::default(), None) } {
+            Ok(fence) => fence,
+            Err(result) => {
+                // SAFETY: the pool and its buffer are unused.
+                unsafe { device.destroy_command_pool(command_pool, None) };
+                return Err(GpuError::from_vk("vkCreateFence", result));
+            }
+        };
+        Ok(Context {
+            shared,
+            queue,
+            command_pool,
+            command_buffer,
+            fence,
+        })
+    }
+
+    pub fn device(&self) -> &ash::Device {
+        &self.shared.device
+    }
+
+    pub fn info(&self) -> &DeviceInfo {
+        &self.shared.info
+    }
+
+    /// Records commands with `record`, submits them and waits for them to finish.
+    pub fn submit_and_wait(
+        &self,
+        record: impl FnOnce(&ash::Device, vk::CommandBuffer),
+    ) -> Result<(), GpuError> {
+        let device = self.device();
+        let begin = vk::CommandBufferBeginInfo::default()
+            .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
+        // SAFETY: the command buffer is not in use: every submission is waited for before the
+        // next one is recorded.
+        unsafe {
+            device
+                .reset_command_buffer(self.command_buffer, vk::CommandBufferResetFlags::empty())
+                .map_err(vk_error("vkResetCommandBuffer"))?;
+            device
+                .begin_command_buffer(self.command_buffer, &begin)
+                .map_err(vk_error("vkBeginCommandBuffer"))?;
+        }
+        record(device, self.command_buffer);
+        let command_buffers = [self.command_buffer];
+        let submit = [vk::SubmitInfo::default().command_buffers(&command_buffers)];
+        // SAFETY: the recorded commands reference live resources owned by the caller, who
+        // keeps them alive across this call; the fence is unsignaled (reset after each wait).
+        unsafe {
+            device
+                .end_command_buffer(self.command_buffer)
+                .map_err(vk_error("vkEndCommandBuffer"))?;
+            device
+                .queue_submit(self.queue, &submit, self.fence)
+                .map_err(vk_error("vkQueueSubmit"))?;
+        }
+        let timeout_ns = FENCE_TIMEOUT.as_nanos() as u64;
+        // SAFETY: the fence belongs to this device.
+        let waited = unsafe { device.wait_for_fences(&[self.fence], true, timeout_ns) };
+        match waited {
+            Ok(()) => {}
+            Err(vk::Result::TIMEOUT) => {
+                // The queue may still use the command buffer: wait for it before reuse.
+                // SAFETY: valid device.
+                let _ = unsafe { device.device_wait_idle() };
+                return Err(GpuError::Timeout(FENCE_TIMEOUT.as_secs()));
+            }
+            Err(result) => return Err(GpuError::from_vk("vkWaitForFences", result)),
+        }
+        // SAFETY: the fence is signaled and not in use.
+        unsafe { device.reset_fences(&[self.fence]) }.map_err(vk_error("vkResetFences"))
+    }
+}
+
+impl Drop for Context {
+    fn drop(&mut self) {
+        let device = &self.shared.device;
+        // SAFETY: waiting for idle guarantees the pool and fence are no longer in use.
+        unsafe {
+            let _ = device.device_wait_idle();
+            device.destroy_fence(self.fence, None);
+            device.destroy_command_pool(self.command_pool, None);
+        }
+    }
+}

@@ -1,0 +1,282 @@
+//! Vulkan instance creation and the list of devices with what vkperft needs of them.
+
+use super::error::{vk_error, GpuError};
+use ash::vk;
+use std::ffi::CStr;
+
+/// Physical device type, in the order vkperft prefers them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum DeviceKind {
+    Discrete,
+    Integrated,
+    Virtual,
+    Cpu,
+    Other,
+}
+
+impl DeviceKind {
+    fn from_vk(kind: vk::PhysicalDeviceType) -> DeviceKind {
+        match kind {
+            vk::PhysicalDeviceType::DISCRETE_GPU => DeviceKind::Discrete,
+            vk::PhysicalDeviceType::INTEGRATED_GPU => DeviceKind::Integrated,
+            vk::PhysicalDeviceType::VIRTUAL_GPU => DeviceKind::Virtual,
+            vk::PhysicalDeviceType::CPU => DeviceKind::Cpu,
+            _ => DeviceKind::Other,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            DeviceKind::Discrete => "discrete",
+            DeviceKind::Integrated => "integrated",
+            DeviceKind::Virtual => "virtual",
+            DeviceKind::Cpu => "cpu",
+            DeviceKind::Other => "other",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct MemoryHeap {
+    pub bytes: u64,
+    pub device_local: bool,
+}
+
+/// What `vkperft devices` shows of one device.
+#[derive(Clone, Debug)]
+pub struct DeviceInfo {
+    pub index: usize,
+    pub name: String,
+    pub kind: DeviceKind,
+    pub driver: String,
+    pub api_version: String,
+    pub heaps: Vec<MemoryHeap>,
+    pub shader_int64: bool,
+    pub buffer_int64_atomics: bool,
+    pub subgroup_size: u32,
+    pub max_storage_buffer_range: u32,
+    pub has_compute_queue: bool,
+    /// Why vkperft cannot run on it; empty when it can.
+    pub missing: Vec<String>,
+}
+
+impl DeviceInfo {
+    pub fn usable(&self) -> bool {
+        self.missing.is_empty()
+    }
+
+    /// The largest device-local heap (or the largest heap when none is device-local).
+    pub fn memory_bytes(&self) -> u64 {
+        let local = self
+            .heaps
+            .iter()
+            .filter(|h| h.device_local)
+            .map(|h| h.bytes)
+            .max();
+        local
+            .or_else(|| self.heaps.iter().map(|h| h.bytes).max())
+            .unwrap_or(0)
+    }
+}
+
+/// An instance with the loader that created it; destroyed on drop.
+pub struct Instance {
+    pub entry: ash::Entry,
+    pub instance: ash::Instance,
+}
+
+impl Instance {
+    pub fn new() -> Result<Instance, GpuError> {
+        // SAFETY: loading the system's Vulkan loader library; its symbols are resolved by ash.
+        let entry =
+            unsafe { ash::Entry::load() }.map_err(|err| GpuError::NoLoader(err.to_string()))?;
+        let app_info = vk::ApplicationInfo::default()
+            .application_name(c"vkperft")
+            .api_version(vk::API_VERSION_1_1);
+        let layers = validation_layers(&entry)?;
+        let layer_names: Vec<*const std::ffi::c_char> = layers.iter().map(|l| l.as_ptr()).collect();
+        let create_info = vk::InstanceCreateInfo::default()
+            .application_info(&app_info)
+            .enabled_layer_names(&layer_names);
+        // SAFETY: the create info and what it points to live until the call returns.
+        let instance = unsafe { entry.create_instance(&create_info, None) }
+            .map_err(vk_error("vkCreateInstance"))?;
+        Ok(Instance { entry, instance })
+    }
+
+    pub fn physical_devices(&self) -> Result<Vec<vk::PhysicalDevice>, GpuError> {
+        // SAFETY: the instance is valid for the lifetime of `self`.
+        unsafe { self.instance.enumerate_physical_devices() }
+            .map_err(vk_error("vkEnumeratePhysicalDevices"))
+    }
+
+    pub fn describe(&self, index: usize, physical: vk::PhysicalDevice) -> DeviceInfo {
+        let instance = &self.instance;
+        let mut subgroup = vk::PhysicalDeviceSubgroupProperties::default();
+        let mut driver = vk::PhysicalDeviceDriverProperties::default();
+        let mut properties2 = vk::PhysicalDeviceProperties2::default().push_next(&mut subgroup);
+        // SAFETY: `physical` came from this instance.
+        let api_version = unsafe { instance.get_physical_device_properties(physical) }.api_version;
+        // Driver properties are core in Vulkan 1.2; older devices may not fill them.
+        let has_driver_properties = api_version >= vk::API_VERSION_1_2;
+        if has_driver_properties {
+            properties2 = properties2.push_next(&mut driver);
+        }
+        // SAFETY: the chained structs live until the call returns.
+        unsafe { instance.get_physical_device_properties2(physical, &mut properties2) };
+        let properties = properties2.properties;
+
+        let mut atomics = vk::PhysicalDeviceShaderAtomicInt64Features::default();
+        let mut features2 = vk::PhysicalDeviceFeatures2::default();
+        if has_driver_properties {
+            features2 = features2.push_next(&mut atomics);
+        }
+        // SAFETY: as above.
+        unsafe { instance.get_physical_device_features2(physical, &mut features2) };
+        let shader_int64 = features2.features.shader_int64 == vk::TRUE;
+        let buffer_int64_atomics = atomics.shader_buffer_int64_atomics == vk::TRUE;
+
+        // SAFETY: as above.
+        let memory = unsafe { instance.get_physical_device_memory_properties(physical) };
+        let heaps = memory.memory_heaps[..memory.memory_heap_count as usize]
+            .iter()
+            .map(|heap| MemoryHeap {
+                bytes: heap.size,
+                device_local: heap.flags.contains(vk::MemoryHeapFlags::DEVICE_LOCAL),
+            })
+            .collect();
+        let has_compute_queue = compute_queue_family(instance, physical).is_some();
+
+        let c_text = |text: Result<&CStr, _>| {
+            text.map(|c: &CStr| c.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        };
+        let driver_text = if has_driver_properties {
+            let name = c_text(driver.driver_name_as_c_str());
+            let info = c_text(driver.driver_info_as_c_str());
+            format!("{name} {info}").trim().to_string()
+        } else {
+            format!("driver version {:#x}", properties.driver_version)
+        };
+        let mut missing = Vec::new();
+        if api_version < vk::API_VERSION_1_1 {
+            missing.push("Vulkan 1.1".to_string());
+        }
+        if !shader_int64 {
+            missing.push("shaderInt64 (64-bit integers in shaders)".to_string());
+        }
+        if !has_compute_queue {
+            missing.push("a compute queue".to_string());
+        }
+        DeviceInfo {
+            index,
+            name: c_text(properties.device_name_as_c_str()),
+            kind: DeviceKind::from_vk(properties.device_type),
+            driver: driver_text,
+            api_version: format!(
+                "{}.{}.{}",
+                vk::api_version_major(api_version),
+                vk::api_version_minor(api_version),
+                vk::api_version_patch(api_version)
+            ),
+            heaps,
+            shader_int64,
+            buffer_int64_atomics,
+            subgroup_size: subgroup.subgroup_size,
+            max_storage_buffer_range: properties.limits.max_storage_buffer_range,
+            has_compute_queue,
+            missing,
+        }
+    }
+}
+
+/// Set to 1 to run under the Khronos validation layer (Debian: vulkan-validationlayers), which
+/// reports every misuse of the API on stderr.
+pub const VALIDATION_ENV: &str = "VKPERFT_VALIDATION";
+const VALIDATION_LAYER: &CStr = c"VK_LAYER_KHRONOS_validation";
+
+fn validation_layers(entry: &ash::Entry) -> Result<Vec<&'static CStr>, GpuError> {
+    if std::env::var_os(VALIDATION_ENV).is_none_or(|v| v == "0") {
+        return Ok(Vec::new());
+    }
+    // SAFETY: a plain query of the loader.
+    let available = unsafe { entry.enumerate_instance_layer_properties() }
+        .map_err(vk_error("vkEnumerateInstanceLayerProperties"))?;
+    if available
+        .iter()
+        .any(|layer| layer.layer_name_as_c_str() == Ok(VALIDATION_LAYER))
+    {
+        Ok(vec![VALIDATION_LAYER])
+    } else {
+        Err(GpuError::Vulkan {
+            call: "vkCreateInstance",
+            result: format!(
+                "{VALIDATION_ENV} is set but {} is not installed (Debian: vulkan-validationlayers)",
+                VALIDATION_LAYER.to_string_lossy()
+            ),
+        })
+    }
+}
+
+impl Drop for Instance {
+    fn drop(&mut self) {
+        // SAFETY: every object created from this instance is destroyed before it (the context
+        // that owns a device drops the device first).
+        unsafe { self.instance.destroy_instance(None) };
+    }
+}
+
+/// A queue family that supports compute.
+pub fn compute_queue_family(instance: &ash::Instance, physical: vk::PhysicalDevice) -> Option<u32> {
+    // SAFETY: `physical` came from `instance`.
+    let families = unsafe { instance.get_physical_device_queue_family_properties(physical) };
+    families
+        .iter()
+        .position(|family| family.queue_flags.contains(vk::QueueFlags::COMPUTE))
+        .map(|index| index as u32)
+}
+
+/// Every Vulkan device with its capabilities.
+pub fn list_devices() -> Result<Vec<DeviceInfo>, GpuError> {
+    let instance = Instance::new()?;
+    let devices = instance.physical_devices()?;
+    Ok(devices
+        .into_iter()
+        .enumerate()
+        .map(|(index, physical)| instance.describe(index, physical))
+        .collect())
+}
+
+/// The device vkperft runs on: `requested` if given (and usable), else the first usable one
+/// of the most preferred kind (discrete, integrated, virtual, CPU).
+pub fn choose_device(devices: &[DeviceInfo], requested: Option<usize>) -> Result<usize, GpuError> {
+    if devices.is_empty() {
+        return Err(GpuError::NoDevice);
+    }
+    if let Some(index) = requested {
+        let device = devices.get(index).ok_or(GpuError::NoSuchDevice {
+            index,
+            count: devices.len(),
+        })?;
+        if !device.usable() {
+            return Err(GpuError::DeviceUnsuitable {
+                index,
+                name: device.name.clone(),
+                reason: format!("it lacks {}", device.missing.join(", ")),
+            });
+        }
+        return Ok(index);
+    }
+    devices
+        .iter()
+        .filter(|d| d.usable())
+        .min_by_key(|d| (d.kind, d.index))
+        .map(|d| d.index)
+        .ok_or_else(|| {
+            let reasons: Vec<String> = devices
+                .iter()
+                .map(|d| format!("{} lacks {}", d.name, d.missing.join(", ")))
+                .collect();
+            GpuError::NoUsableDevice(reasons.join("; "))
+        })
+}

@@ -1,0 +1,24 @@
+//! The Vulkan compute backend. All unsafe Vulkan code of the project lives in this module,
+//! wrapped in types that free what they own when dropped.
+//!
+//! - [`device`]: instance creation, the device list (`vkperft devices`) and device choice;
+//! - [`context`]: the logical device, queue, allocator and command submission;
+//! - [`buffer`]: buffers from `gpu-allocator`;
+//! - [`pipelines`]: the compute stages compiled from `glsl/` by `build.rs`;
+//! - [`layouts`]: Rust twins of the structs the shaders see;
+//! - [`tables`]: the attack tables uploaded for the shaders;
+//! - [`backend`]: the breadth-first perft driver.
+
+pub mod backend;
+pub mod buffer;
+pub mod context;
+pub mod device;
+pub mod error;
+pub mod layouts;
+pub mod pipelines;
+pub mod shader_layout;
+pub mod tables;
+
+pub use backend::{GpuOptions, VulkanBackend};
+pub use device::{list_devices, DeviceInfo, DeviceKind};
+pub use error::GpuError;

@@ -1,0 +1,273 @@
+//! The compute stages: SPIR-V compiled by `build.rs` from `glsl/*.comp`, one pipeline each,
+//! sharing one descriptor set layout (the five storage buffers) and the `Step` push constants.
+
+use super::context::DeviceShared;
+use super::error::{vk_error, GpuError};
+use super::layouts::StepConstants;
+use super::shader_layout::{
+    BINDING_BOARDS, BINDING_CHILDREN, BINDING_CONTROL, BINDING_COUNT, BINDING_COUNTS,
+    BINDING_TABLES,
+};
+use ash::vk;
+use std::io::Cursor;
+use std::sync::Arc;
+
+macro_rules! spirv {
+    ($name:literal) => {
+        include_bytes!(concat!(env!("OUT_DIR"), "/", $name, ".spv"))
+    };
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    Expand,
+    Leaf,
+    Upsweep,
+    LayoutProbe,
+}
+
+impl Stage {
+    const ALL: [Stage; 4] = [
+        Stage::Expand,
+        Stage::Leaf,
+        Stage::Upsweep,
+        Stage::LayoutProbe,
+    ];
+
+    fn spirv(self) -> &'static [u8] {
+        match self {
+            Stage::Expand => spirv!("expand"),
+            Stage::Leaf => spirv!("leaf"),
+            Stage::Upsweep => spirv!("upsweep"),
+            Stage::LayoutProbe => spirv!("layout_probe"),
+        }
+    }
+}
+
+/// The buffers bound to the descriptor set, by binding.
+pub struct Bindings {
+    pub tables: vk::Buffer,
+    pub boards: vk::Buffer,
+    pub children: vk::Buffer,
+    pub counts: vk::Buffer,
+    pub control: vk::Buffer,
+}
+
+pub struct Pipelines {
+    shared: Arc<DeviceShared>,
+    set_layout: vk::DescriptorSetLayout,
+    pub layout: vk::PipelineLayout,
+    pool: vk::DescriptorPool,
+    pub set: vk::DescriptorSet,
+    pipelines: Vec<vk::Pipeline>,
+}
+
+impl Pipelines {
+    pub fn new(shared: &Arc<DeviceShared>) -> Result<Pipelines, GpuError> {
+        let mut pipelines = Pipelines {
+            shared: shared.clone(),
+            set_layout: vk::DescriptorSetLayout::null(),
+            layout: vk::PipelineLayout::null(),
+            pool: vk::DescriptorPool::null(),
+            set: vk::DescriptorSet::null(),
+            pipelines: Vec::new(),
+        };
+        // Filled in step by step; Drop destroys whatever was created if a step fails.
+        pipelines.create()?;
+        Ok(pipelines)
+    }
+
+    fn create(&mut self) -> Result<(), GpuError> {
+        let device = &self.shared.device;
+        let bindings: Vec<vk::DescriptorSetLayoutBinding> = (0..BINDING_COUNT)
+            .map(|binding| {
+                vk::DescriptorSetLayoutBinding::default()
+                    .binding(binding)
+                    .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
+                    .descriptor_count(1)
+                    .stage_flags(vk::ShaderStageFlags::COMPUTE)
+            })
+            .collect();
+        let set_layout_info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings);
+        // SAFETY: valid device; create infos outlive the calls; every handle created here is
+        // destroyed in Drop.
+        unsafe {
+            self.set_layout = device
+                .create_descriptor_set_layout(&set_layout_info, None)
+                .map_err(vk_error("vkCreateDescriptorSetLayout"))?;
+            let push_range = [vk::PushConstantRange::default()
+                .stage_flags(vk::ShaderStageFlags::COMPUTE)
+                .offset(0)
+                .size(size_of::<StepConstants>() as u32)];
+            let set_layouts = [self.set_layout];
+            let layout_info = vk::PipelineLayoutCreateInfo::default()
+                .set_layouts(&set_layouts)
+                .push_constant_ranges(&push_range);
+            self.layout = device
+                .create_pipeline_layout(&layout_info, None)
+                .map_err(vk_error("vkCreatePipelineLayout"))?;
+            let pool_sizes = [vk::DescriptorPoolSize::default()
+                .ty(vk::DescriptorType::STORAGE_BUFFER)
+                .descriptor_count(BINDING_COUNT)];
+            let pool_info = vk::DescriptorPoolCreateInfo::default()
+                .max_sets(1)
+                .pool_sizes(&pool_sizes);
+            self.pool = device
+                .create_descriptor_pool(&pool_info, None)
+                .map_err(vk_error("vkCreateDescriptorPool"))?;
+            let alloc_info = vk::DescriptorSetAllocateInfo::default()
+                .descriptor_pool(self.pool)
+                .set_layouts(&set_layouts);
+            self.set = device
+                .allocate_descriptor_sets(&alloc_info)
+                .map_err(vk_error("vkAllocateDescriptorSets"))?[0];
+            for stage in Stage::ALL {
+                let code = ash::util::read_spv(&mut Cursor::new(stage.spirv())).map_err(|err| {
+                    GpuError::Vulkan {
+                        call: "read_spv",
+                        result: err.to_string(),
+                    }
+                })?;
+                let module_info = vk::ShaderModuleCreateInfo::default().code(&code);
+                let module = device
+                    .create_shader_module(&module_info, None)
+                    .map_err(vk_error("vkCreateShaderModule"))?;
+                let stage_info = vk::PipelineShaderStageCreateInfo::default()
+                    .stage(vk::ShaderStageFlags::COMPUTE)
+                    .module(module)
+                    .name(c"main");
+                let pipeline_info = [vk::ComputePipelineCreateInfo::default()
+                    .stage(stage_info)
+                    .layout(self.layout)];
+                let created = device.create_compute_pipelines(
+                    vk::PipelineCache::null(),
+                    &pipeline_info,
+                    None,
+                );
+                device.destroy_shader_module(module, None);
+                let pipeline = created
+                    .map_err(|(_, result)| GpuError::from_vk("vkCreateComputePipelines", result))?
+                    [0];
+                self.pipelines.push(pipeline);
+            }
+        }
+        Ok(())
+    }
+
+    pub fn pipeline(&self, stage: Stage) -> vk::Pipeline {
+        self.pipelines[stage as usize]
+    }
+
+    /// Points the descriptor set at `bindings` (no submission may be using it).
+    pub fn bind(&self, bindings: &Bindings) {
+        let buffers = [
+            (BINDING_TABLES, bindings.tables),
+            (BINDING_BOARDS, bindings.boards),
+            (BINDING_CHILDREN, bindings.children),
+            (BINDING_COUNTS, bindings.counts),
+            (BINDING_CONTROL, bindings.control),
+        ];
+        let infos: Vec<[vk::DescriptorBufferInfo; 1]> = buffers
+            .iter()
+            .map(|&(_, buffer)| {
+                [vk::DescriptorBufferInfo::default()
+                    .buffer(buffer)
+                    .offset(0)
+                    .range(vk::WHOLE_SIZE)]
+            })
+            .collect();
+        let writes: Vec<vk::WriteDescriptorSet> = buffers
+            .iter()
+            .zip(&infos)
+            .map(|(&(binding, _), info)| {
+                vk::WriteDescriptorSet::default()
+                    .dst_set(self.set)
+                    .dst_binding(binding)
+                    .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
+                    .buffer_info(info)
+            })
+            .collect();
+        // SAFETY: the set is not used by any pending submission (every submission is waited
+        // for), and the buffers are live.
+        unsafe { self.shared.device.update_descriptor_sets(&writes, &[]) };
+    }
+
+    /// Records a dispatch of `stage` over `invocations` threads with `step` as push constants.
+    pub fn record_dispatch(
+        &self,
+        command_buffer: vk::CommandBuffer,
+        stage: Stage,
+        step: &StepConstants,
+        invocations: u32,
+    ) {
+        let device = &self.shared.device;
+        let groups = invocations
+            .div_ceil(super::shader_layout::WORKGROUP_SIZE)
+            .max(1);
+        // SAFETY: the command buffer is recording; the pipeline, layout and set are live.
+        unsafe {
+            device.cmd_bind_pipeline(
+                command_buffer,
+                vk::PipelineBindPoint::COMPUTE,
+                self.pipeline(stage),
+            );
+            device.cmd_bind_descriptor_sets(
+                command_buffer,
+                vk::PipelineBindPoint::COMPUTE,
+                self.layout,
+                0,
+                &[self.set],
+                &[],
+            );
+            device.cmd_push_constants(
+                command_buffer,
+                self.layout,
+                vk::ShaderStageFlags::COMPUTE,
+                0,
+                bytemuck::bytes_of(step),
+            );
+            device.cmd_dispatch(command_buffer, groups, 1, 1);
+        }
+    }
+}
+
+/// Makes the writes of earlier commands visible to later shader reads and transfers.
+pub fn record_barrier(device: &ash::Device, command_buffer: vk::CommandBuffer) {
+    let barrier = [vk::MemoryBarrier::default()
+        .src_access_mask(vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::TRANSFER_WRITE)
+        .dst_access_mask(
+            vk::AccessFlags::SHADER_READ
+                | vk::AccessFlags::SHADER_WRITE
+                | vk::AccessFlags::TRANSFER_READ
+                | vk::AccessFlags::TRANSFER_WRITE,
+        )];
+    // SAFETY: the command buffer is recording.
+    unsafe {
+        device.cmd_pipeline_barrier(
+            command_buffer,
+            vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER,
+            vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER,
+            vk::DependencyFlags::empty(),
+            &barrier,
+            &[],
+            &[],
+        );
+    }
+}
+
+impl Drop for Pipelines {
+    fn drop(&mut self) {
+        let device = &self.shared.device;
+        // SAFETY: no submission uses these objects any more (the backend waits for idle before
+        // dropping); destroying null handles is allowed.
+        unsafe {
+            let _ = device.device_wait_idle();
+            for &pipeline in &self.pipelines {
+                device.destroy_pipeline(pipeline, None);
+            }
+            device.destroy_descriptor_pool(self.pool, None);
+            device.destroy_pipeline_layout(self.layout, None);
+            device.destroy_descriptor_set_layout(self.set_layout, None);
+        }
+    }
+}

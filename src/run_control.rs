@@ -1,0 +1,26 @@
+//! What a backend gets to report progress and to be cancelled, and what it reports.
+
+use crate::chess::Move;
+use crate::count::Counts;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+/// What a running perft reports.
+#[derive(Clone, Copy, Debug)]
+pub struct ProgressSample {
+    /// Leaves counted by finished tasks.
+    pub nodes: u128,
+    pub tasks_done: usize,
+    pub tasks_total: usize,
+}
+
+/// Hooks and limits of one run.
+pub struct RunControl<'a> {
+    pub cancel: &'a AtomicBool,
+    pub progress_interval: Duration,
+    pub on_progress: &'a (dyn Fn(ProgressSample) + Sync),
+    pub on_root_done: &'a (dyn Fn(Move, Counts) + Sync),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cancelled;

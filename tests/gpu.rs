@@ -1,0 +1,256 @@
+//! The Vulkan backend against the CPU, on whatever Vulkan device the machine has (lavapipe in
+//! CI). Every comparison is per root move, so a mismatch names the move.
+
+mod common;
+
+use common::{random_positions, silent_control};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, MutexGuard, OnceLock};
+use std::time::{Duration, Instant};
+use vkperft::chess::{Move, Position};
+use vkperft::count::Counts;
+use vkperft::cpu::reference;
+use vkperft::gpu::layouts::{ChildRange, Control, GpuBoard, StepConstants};
+use vkperft::gpu::{GpuOptions, VulkanBackend};
+use vkperft::reference as published;
+use vkperft::run_control::{ProgressSample, RunControl};
+
+/// One backend for the whole test binary: opening a device and building pipelines is slow,
+/// and tests in one binary run on several threads.
+fn backend() -> MutexGuard<'static, VulkanBackend> {
+    static BACKEND: OnceLock<Mutex<VulkanBackend>> = OnceLock::new();
+    BACKEND
+        .get_or_init(|| {
+            let backend = VulkanBackend::new(&GpuOptions::default()).unwrap_or_else(|err| {
+                panic!("no usable Vulkan device ({err}); install mesa-vulkan-drivers")
+            });
+            Mutex::new(backend)
+        })
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+}
+
+fn by_move(divide: &[(Move, Counts)]) -> BTreeMap<String, u128> {
+    divide
+        .iter()
+        .map(|(m, c)| (m.to_string(), c.nodes))
+        .collect()
+}
+
+fn gpu_divide(backend: &mut VulkanBackend, pos: &Position, depth: u32) -> BTreeMap<String, u128> {
+    let divide = backend
+        .divide(pos, depth, &silent_control())
+        .unwrap_or_else(|err| panic!("{}: {err:?}", pos.to_fen()));
+    by_move(&divide)
+}
+
+#[test]
+fn reference_positions_match_published_values_and_cpu_divides() {
+    let mut gpu = backend();
+    for value in published::values().iter().filter(|v| v.nodes <= 20_000_000) {
+        let pos = Position::from_fen(value.fen).expect("published FEN");
+        let divide = gpu_divide(&mut gpu, &pos, value.depth);
+        assert_eq!(
+            divide.values().sum::<u128>(),
+            value.nodes,
+            "{} depth {}",
+            value.name,
+            value.depth
+        );
+        if value.depth <= 5 {
+            assert_eq!(
+                divide,
+                by_move(&reference::divide(&pos, value.depth)),
+                "{} depth {}",
+                value.name,
+                value.depth
+            );
+        }
+    }
+}
+
+#[test]
+fn random_positions_match_the_cpu_per_root_move() {
+    let mut gpu = backend();
+    for (i, pos) in random_positions(0x6770_7521, 200, 40).iter().enumerate() {
+        let depth = if i % 4 == 0 { 4 } else { 3 };
+        assert_eq!(
+            gpu_divide(&mut gpu, pos, depth),
+            by_move(&reference::divide(pos, depth)),
+            "{} depth {depth}",
+            pos.to_fen()
+        );
+    }
+}
+
+#[test]
+fn shallow_depths_and_terminal_roots() {
+    let mut gpu = backend();
+    let start = Position::startpos();
+    assert!(gpu_divide(&mut gpu, &start, 0).is_empty());
+    assert_eq!(gpu_divide(&mut gpu, &start, 1).values().sum::<u128>(), 20);
+    assert_eq!(gpu_divide(&mut gpu, &start, 2).values().sum::<u128>(), 400);
+    let mate = Position::from_fen("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3")
+        .expect("fool's mate");
+    assert!(gpu_divide(&mut gpu, &mate, 3).is_empty());
+    let stalemate = Position::from_fen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").expect("stalemate");
+    assert!(gpu_divide(&mut gpu, &stalemate, 4).is_empty());
+}
+
+#[test]
+fn a_tiny_memory_budget_splits_chunks_and_items_with_the_same_answer() {
+    // 64 KiB holds about 1,300 positions: start position depth 6 needs 8,902 at its widest
+    // level per root move, so chunks shrink to one item and items are split on the host.
+    let mut tiny = VulkanBackend::new(&GpuOptions {
+        device: None,
+        memory_budget: Some(64 << 10),
+    })
+    .expect("a small budget opens");
+    assert!(tiny.capacity() < 2_000);
+    let start = Position::startpos();
+    let divide = gpu_divide(&mut tiny, &start, 6);
+    assert_eq!(divide.values().sum::<u128>(), 119_060_324);
+    assert_eq!(divide, by_move(&reference::divide(&start, 6)));
+    let kiwipete =
+        Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+            .expect("kiwipete");
+    assert_eq!(
+        gpu_divide(&mut tiny, &kiwipete, 4).values().sum::<u128>(),
+        4_085_603
+    );
+}
+
+#[test]
+fn a_budget_too_small_for_one_chunk_is_an_error() {
+    let err = VulkanBackend::new(&GpuOptions {
+        device: None,
+        memory_budget: Some(1024),
+    })
+    .err()
+    .expect("1 KiB is too small");
+    assert!(err.to_string().contains("--gpu-mem-mb"), "{err}");
+}
+
+#[test]
+fn a_missing_device_index_is_an_error() {
+    let err = VulkanBackend::new(&GpuOptions {
+        device: Some(999),
+        memory_budget: None,
+    })
+    .err()
+    .expect("there is no device 999");
+    assert!(err.to_string().contains("999"), "{err}");
+}
+
+#[test]
+fn cancel_stops_within_half_a_second_and_the_backend_is_reusable() {
+    let mut gpu = backend();
+    let cancel = AtomicBool::new(false);
+    let started = Mutex::new(None::<Instant>);
+    let on_progress = |_: ProgressSample| {
+        let mut started = started.lock().unwrap_or_else(|e| e.into_inner());
+        if started.is_none() {
+            *started = Some(Instant::now());
+            cancel.store(true, Ordering::Relaxed);
+        }
+    };
+    let control = RunControl {
+        cancel: &cancel,
+        progress_interval: Duration::from_millis(50),
+        on_progress: &on_progress,
+        on_root_done: &|_, _| {},
+    };
+    let start = Position::startpos();
+    let outcome = gpu.divide(&start, 8, &control);
+    let cancelled_after = started
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .expect("progress was reported")
+        .elapsed();
+    assert!(outcome.is_err(), "a cancelled run returns no result");
+    assert!(
+        cancelled_after < Duration::from_millis(500),
+        "{cancelled_after:?}"
+    );
+    assert_eq!(
+        gpu_divide(&mut gpu, &start, 4).values().sum::<u128>(),
+        197_281
+    );
+}
+
+#[test]
+fn progress_and_root_moves_are_reported() {
+    let mut gpu = backend();
+    let samples = Mutex::new(Vec::new());
+    let roots = Mutex::new(Vec::new());
+    let never = AtomicBool::new(false);
+    let on_progress = |s: ProgressSample| samples.lock().expect("samples").push(s);
+    let on_root_done = |m: Move, c: Counts| roots.lock().expect("roots").push((m, c.nodes));
+    let control = RunControl {
+        cancel: &never,
+        progress_interval: Duration::ZERO,
+        on_progress: &on_progress,
+        on_root_done: &on_root_done,
+    };
+    let start = Position::startpos();
+    gpu.divide(&start, 5, &control).expect("runs");
+    let samples = samples.into_inner().expect("samples");
+    let last = samples.last().expect("at least one progress report");
+    assert_eq!(last.nodes, 4_865_609);
+    assert_eq!(last.tasks_done, last.tasks_total);
+    let roots = roots.into_inner().expect("roots");
+    assert_eq!(roots.len(), 20);
+    assert_eq!(roots.iter().map(|&(_, n)| n).sum::<u128>(), 4_865_609);
+}
+
+#[test]
+fn shader_layouts_match_the_rust_twins() {
+    let mut gpu = backend();
+    let board = GpuBoard {
+        planes: [
+            0x0102_0304_0506_0708,
+            0x1112_1314_1516_1718,
+            0x2122_2324_2526_2728,
+            0x3132_3334_3536_3738,
+        ],
+    };
+    let range = ChildRange {
+        first: 0x4142_4344,
+        count: 0x5152_5354,
+    };
+    let control = Control {
+        appended: 0x6162_6364,
+        overflow: 0x7172_7374,
+    };
+    let step = StepConstants {
+        input_offset: 0x8182_8384,
+        input_count: 0x9192_9394,
+        output_offset: 0xa1a2_a3a4,
+        output_capacity: 0xb1b2_b3b4,
+        leaf_depth: 0xc1c2_c3c4,
+    };
+    let seen = gpu
+        .probe_layouts(board, range, control, step)
+        .expect("the probe runs");
+    let expected: Vec<u64> = board
+        .planes
+        .iter()
+        .copied()
+        .chain(
+            [
+                range.first,
+                range.count,
+                control.appended,
+                control.overflow,
+                step.input_offset,
+                step.input_count,
+                step.output_offset,
+                step.output_capacity,
+                step.leaf_depth,
+            ]
+            .map(u64::from),
+        )
+        .collect();
+    assert_eq!(seen, expected);
+}
