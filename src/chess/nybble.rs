@@ -36,7 +36,7 @@ const _: () = assert!(std::mem::size_of::<NybbleBoard>() == 32);
 /// Code of an ordinary piece: color in bit 3, role + 1 in bits 0-2.
 #[inline]
 pub const fn piece_code(piece: Piece) -> u8 {
-    (piece.color as u8) * CODE_BLACK | (piece.role as u8 + 1)
+    ((piece.color as u8) * CODE_BLACK) | (piece.role as u8 + 1)
 }
 
 /// Castling rights whose rook stands on `sq` (a1 = white queen side, ...).
