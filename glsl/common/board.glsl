@@ -34,6 +34,28 @@ struct Pos {
     uint ep; // canonical ep square or NO_SQUARE
 };
 
+// Array elements are selected with constant indices only, so that the compiler can keep a
+// `Pos` in registers: a run-time index into a private array forces it into memory.
+uint64_t side(Pos p, uint color) {
+    return color == WHITE ? p.color[WHITE] : p.color[BLACK];
+}
+
+void toggle_side(inout Pos p, uint color, uint64_t squares) {
+    if (color == WHITE) {
+        p.color[WHITE] ^= squares;
+    } else {
+        p.color[BLACK] ^= squares;
+    }
+}
+
+void toggle_role(inout Pos p, uint role, uint64_t squares) {
+    for (uint r = 0u; r < 6u; r++) {
+        if (r == role) {
+            p.role[r] ^= squares;
+        }
+    }
+}
+
 // Squares holding exactly `code`.
 uint64_t code_squares(GpuBoard b, uint code) {
     uint64_t squares = ~uint64_t(0);
@@ -64,7 +86,7 @@ Pos decode_board(GpuBoard b) {
     p.color[BLACK] |= (castling_rooks & RANK_8) | (ep_pawn & RANK_5);
     p.role[PAWN] |= ep_pawn;
     p.role[KING] |= king_to_move;
-    p.color[p.turn] |= king_to_move;
+    toggle_side(p, p.turn, king_to_move);
     p.castling = 0u;
     if ((castling_rooks & square_bb(7u)) != uint64_t(0)) p.castling |= WHITE_KING_SIDE;
     if ((castling_rooks & square_bb(0u)) != uint64_t(0)) p.castling |= WHITE_QUEEN_SIDE;
@@ -105,7 +127,7 @@ GpuBoard encode_board(Pos p) {
     if (p.ep != NO_SQUARE) {
         set_code(b, square_bb(p.turn == WHITE ? p.ep - 8u : p.ep + 8u), CODE_EP_PAWN);
     }
-    set_code(b, p.role[KING] & p.color[p.turn], CODE_KING_TO_MOVE);
+    set_code(b, p.role[KING] & side(p, p.turn), CODE_KING_TO_MOVE);
     return b;
 }
 

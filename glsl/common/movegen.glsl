@@ -18,9 +18,9 @@ const uint KIND_PROMOTE_KNIGHT = 4u; // + 0..3: knight, bishop, rook, queen
 bool ep_capture_is_legal(Pos p, uint from, uint ep, uint captured) {
     uint us = p.turn;
     uint them = us ^ 1u;
-    uint king = lsb64(p.role[KING] & p.color[us]);
+    uint king = lsb64(p.role[KING] & side(p, us));
     uint64_t occupied = ((p.color[0] | p.color[1]) & ~square_bb(from) & ~square_bb(captured)) | square_bb(ep);
-    uint64_t theirs = p.color[them] & ~square_bb(captured);
+    uint64_t theirs = side(p, them) & ~square_bb(captured);
     uint64_t rooks = (p.role[ROOK] | p.role[QUEEN]) & theirs;
     uint64_t bishops = (p.role[BISHOP] | p.role[QUEEN]) & theirs;
     uint64_t others = ((knight_attacks(king) & p.role[KNIGHT]) | (pawn_attacks(us, king) & p.role[PAWN])) & theirs;
@@ -54,26 +54,26 @@ Pos play_move(Pos p, uint from, uint to, uint kind) {
     for (uint r = 0u; r < 6u; r++) {
         if ((p.role[r] & from_bb) != uint64_t(0)) role = r;
     }
-    bool capture = (p.color[them] & to_bb) != uint64_t(0);
+    bool capture = (side(p, them) & to_bb) != uint64_t(0);
     if (capture) {
         for (uint r = 0u; r < 6u; r++) c.role[r] &= ~to_bb;
-        c.color[them] &= ~to_bb;
+        toggle_side(c, them, to_bb);
     }
-    c.role[role] ^= from_bb | to_bb;
-    c.color[us] ^= from_bb | to_bb;
+    toggle_role(c, role, from_bb | to_bb);
+    toggle_side(c, us, from_bb | to_bb);
     if (kind == KIND_EN_PASSANT) {
         uint64_t captured = square_bb(us == WHITE ? to - 8u : to + 8u);
         c.role[PAWN] ^= captured;
-        c.color[them] ^= captured;
+        toggle_side(c, them, captured);
     } else if (kind == KIND_CASTLE) {
         bool king_side = (to & 7u) == 6u;
         uint base = to & 56u;
         uint64_t rook_move = square_bb(base + (king_side ? 7u : 0u)) | square_bb(base + (king_side ? 5u : 3u));
         c.role[ROOK] ^= rook_move;
-        c.color[us] ^= rook_move;
+        toggle_side(c, us, rook_move);
     } else if (kind >= KIND_PROMOTE_KNIGHT) {
         c.role[PAWN] ^= to_bb;
-        c.role[KNIGHT + (kind - KIND_PROMOTE_KNIGHT)] ^= to_bb;
+        toggle_role(c, KNIGHT + (kind - KIND_PROMOTE_KNIGHT), to_bb);
     }
     // Rights lost when a king or rook leaves home or a rook is captured at home.
     uint64_t touched = from_bb | to_bb;
@@ -85,7 +85,7 @@ Pos play_move(Pos p, uint from, uint to, uint kind) {
     c.ep = NO_SQUARE;
     if (kind == KIND_DOUBLE_PUSH) {
         uint ep = (from + to) / 2u;
-        uint64_t capturers = pawn_attacks(us, ep) & c.role[PAWN] & c.color[them];
+        uint64_t capturers = pawn_attacks(us, ep) & c.role[PAWN] & side(c, them);
         uint captured = to;
         bool legal = false;
         while (capturers != uint64_t(0)) {

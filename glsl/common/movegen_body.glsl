@@ -9,8 +9,8 @@
 {
     uint us = p.turn;
     uint them = us ^ 1u;
-    uint64_t ours = p.color[us];
-    uint64_t theirs = p.color[them];
+    uint64_t ours = side(p, us);
+    uint64_t theirs = side(p, them);
     uint64_t occupied = ours | theirs;
     uint king = lsb64(p.role[KING] & ours);
 

@@ -190,14 +190,38 @@ impl VulkanBackend {
             counts: buffers.counts.buffer,
             control: buffers.control.buffer,
         });
-        Ok(VulkanBackend {
+        let mut backend = VulkanBackend {
             pipelines,
             buffers,
             _tables: tables,
             context,
             capacity: capacity as u32,
             chunk_items: FIRST_CHUNK_ITEMS,
-        })
+        };
+        backend.warm_up()?;
+        Ok(backend)
+    }
+
+    /// Runs every search stage once: drivers such as lavapipe compile a pipeline at its first
+    /// dispatch, which would otherwise be timed as part of the first run.
+    fn warm_up(&mut self) -> Result<(), GpuError> {
+        let start = GpuBoard::from(NybbleBoard::from_position(&Position::startpos()));
+        let never = std::sync::atomic::AtomicBool::new(false);
+        let control = RunControl {
+            cancel: &never,
+            progress_interval: Duration::MAX,
+            on_progress: &|_| {},
+            on_root_done: &|_, _| {},
+        };
+        match self.run_chunk(&[start], 3, &control) {
+            Ok(Some(counts)) if counts == [8_902] => Ok(()),
+            Ok(other) => Err(GpuError::Vulkan {
+                call: "warm-up",
+                result: format!("start position perft(3) gave {other:?}, expected 8902"),
+            }),
+            Err(GpuRunError::Gpu(err)) => Err(err),
+            Err(GpuRunError::Cancelled) => unreachable!("the warm-up is never cancelled"),
+        }
     }
 
     pub fn device_name(&self) -> &str {
