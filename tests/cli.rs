@@ -1,7 +1,9 @@
 //! The `vkperft` command line: output formats, exit codes and error reporting.
 
+mod common;
+
+use common::{run_vkperft, Run};
 use serde_json::Value;
-use std::process::Command;
 use vkperft::chess::fen::START_FEN;
 use vkperft::reference;
 
@@ -29,29 +31,8 @@ const START_DIVIDE_3: [(&str, u64); 20] = [
     ("h2h4", 420),
 ];
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-/// Runs the binary; no run may panic, whatever its arguments.
 fn vkperft(args: &[&str]) -> Run {
-    let output = Command::new(env!("CARGO_BIN_EXE_vkperft"))
-        .args(args)
-        .output()
-        .expect("the binary starts");
-    let run = Run {
-        code: output.status.code().expect("exited, not killed"),
-        stdout: String::from_utf8(output.stdout).expect("UTF-8 stdout"),
-        stderr: String::from_utf8(output.stderr).expect("UTF-8 stderr"),
-    };
-    assert!(
-        !run.stdout.contains("panicked") && !run.stderr.contains("panicked"),
-        "{args:?} panicked: {}",
-        run.stderr
-    );
-    run
+    run_vkperft(args, &[])
 }
 
 fn success(args: &[&str]) -> Run {

@@ -1,27 +1,13 @@
 //! The command line's Vulkan parts: `devices`, `--backend vulkan|auto`, `--device`,
 //! `--gpu-mem-mb`, and their errors. Needs a Vulkan device (lavapipe in CI).
 
-use serde_json::Value;
-use std::process::Command;
+mod common;
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
+use common::{run_vkperft, Run};
+use serde_json::Value;
 
 fn vkperft(args: &[&str]) -> Run {
-    let output = Command::new(env!("CARGO_BIN_EXE_vkperft"))
-        .args(args)
-        .output()
-        .expect("the binary starts");
-    let run = Run {
-        code: output.status.code().expect("exited, not killed"),
-        stdout: String::from_utf8(output.stdout).expect("UTF-8 stdout"),
-        stderr: String::from_utf8(output.stderr).expect("UTF-8 stderr"),
-    };
-    assert!(!run.stderr.contains("panicked"), "{args:?}: {}", run.stderr);
-    run
+    run_vkperft(args, &[])
 }
 
 fn json(args: &[&str]) -> (Value, Run) {
@@ -191,8 +177,8 @@ fn bench_runs_on_vulkan() {
 
 #[test]
 fn no_validation_layer_messages() {
-    let output = Command::new(env!("CARGO_BIN_EXE_vkperft"))
-        .args([
+    let run = run_vkperft(
+        &[
             "perft",
             "--backend",
             "vulkan",
@@ -203,13 +189,59 @@ fn no_validation_layer_messages() {
             "--depth",
             "5",
             "--json",
-        ])
-        .env("VKPERFT_VALIDATION", "1")
-        .output()
-        .expect("the binary starts");
-    let text = String::from_utf8_lossy(&output.stdout) + String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{text}");
+        ],
+        &[("VKPERFT_VALIDATION", "1")],
+    );
+    let text = format!("{}{}", run.stdout, run.stderr);
+    assert_eq!(run.code, 0, "{text}");
     assert!(!text.contains("Validation Error"), "{text}");
     assert!(!text.contains("VUID-"), "{text}");
     assert!(text.contains("\"nodes\":\"4865609\""), "{text}");
+}
+
+#[test]
+fn without_a_vulkan_driver_auto_falls_back_and_vulkan_fails_clearly() {
+    let no_driver = [
+        ("VK_ICD_FILENAMES", "/nonexistent/icd.json"),
+        ("VK_DRIVER_FILES", "/nonexistent/icd.json"),
+    ];
+    let run_without_driver = |args: &[&str]| run_vkperft(args, &no_driver);
+    let auto = run_without_driver(&["perft", "--tt", "off", "--depth", "3", "--json"]);
+    assert_eq!(auto.code, 0, "{}", auto.stderr);
+    assert!(
+        auto.stderr.contains("auto: no usable Vulkan device"),
+        "{}",
+        auto.stderr
+    );
+    assert!(
+        auto.stdout.contains("\"backend\":\"cpu\""),
+        "{}",
+        auto.stdout
+    );
+    assert!(
+        auto.stdout.contains("\"nodes\":\"8902\""),
+        "{}",
+        auto.stdout
+    );
+
+    let vulkan = run_without_driver(&[
+        "perft",
+        "--backend",
+        "vulkan",
+        "--tt",
+        "off",
+        "--depth",
+        "3",
+    ]);
+    assert_eq!(vulkan.code, 1, "{}{}", vulkan.stdout, vulkan.stderr);
+    assert!(vulkan.stdout.is_empty(), "{}", vulkan.stdout);
+    assert!(
+        vulkan.stderr.starts_with("error: no Vulkan driver found"),
+        "{}",
+        vulkan.stderr
+    );
+    assert!(!vulkan.stderr.contains("panicked"), "{}", vulkan.stderr);
+
+    let devices = run_without_driver(&["devices"]);
+    assert!(!devices.stderr.contains("panicked"), "{}", devices.stderr);
 }

@@ -1,9 +1,11 @@
 //! The transposition table on the command line: the JSON report, the text table and risk line,
 //! bad sizes and verifier widths, and `--cross-check`.
 
+mod common;
+
+use common::{run_vkperft, Run};
 use serde_json::Value;
 use std::collections::BTreeSet;
-use std::process::Command;
 
 const START_5: u128 = 4_865_609;
 const TOTAL_KEYS: [&str; 15] = [
@@ -44,30 +46,9 @@ const RISK_KEYS: [&str; 6] = [
     "scale_pairs",
 ];
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-/// Runs `vkperft perft` with `args`; no run may panic.
+/// Runs `vkperft perft` with `args`.
 fn perft(args: &[&str]) -> Run {
-    let output = Command::new(env!("CARGO_BIN_EXE_vkperft"))
-        .arg("perft")
-        .args(args)
-        .output()
-        .expect("the binary starts");
-    let run = Run {
-        code: output.status.code().expect("exited, not killed"),
-        stdout: String::from_utf8(output.stdout).expect("UTF-8 stdout"),
-        stderr: String::from_utf8(output.stderr).expect("UTF-8 stderr"),
-    };
-    assert!(
-        !run.stderr.contains("panicked"),
-        "{args:?} panicked: {}",
-        run.stderr
-    );
-    run
+    run_vkperft(&[&["perft"], args].concat(), &[])
 }
 
 fn perft_json(args: &[&str], expected_code: i32) -> (Value, Run) {

@@ -401,7 +401,6 @@ impl VulkanBackend {
         }
         let leaf_depth = remaining.min(2);
         let upload = first_submission.then_some(upload_bytes);
-        let read_bytes = u64::from(count) * size_of::<u64>() as u64;
         self.context.submit_and_wait(|device, cb| {
             if let Some(bytes) = upload {
                 self.record_upload(device, cb, bytes);
@@ -426,25 +425,33 @@ impl VulkanBackend {
                     .record_dispatch(cb, Stage::Upsweep, &up, level_count);
             }
             record_barrier(device, cb);
-            let region = [vk::BufferCopy::default().size(read_bytes)];
-            // SAFETY: both buffers are live and large enough; the command buffer is recording.
-            unsafe {
-                device.cmd_copy_buffer(
-                    cb,
-                    self.buffers.counts.buffer,
-                    self.buffers.readback.buffer,
-                    &region,
-                )
-            };
+            self.record_counts_readback(device, cb, count);
         })?;
+        Ok(Some(self.read_counts(count)?))
+    }
+
+    /// Records a copy of the first `words` counts to the host-visible readback buffer.
+    fn record_counts_readback(&self, device: &ash::Device, cb: vk::CommandBuffer, words: u32) {
+        let region = [vk::BufferCopy::default().size(u64::from(words) * 8)];
+        // SAFETY: both buffers are live and large enough; the command buffer is recording.
+        unsafe {
+            device.cmd_copy_buffer(
+                cb,
+                self.buffers.counts.buffer,
+                self.buffers.readback.buffer,
+                &region,
+            )
+        };
+    }
+
+    /// The first `words` counts copied by [`Self::record_counts_readback`].
+    fn read_counts(&self, words: u32) -> Result<Vec<u64>, GpuError> {
         let bytes = self
             .buffers
             .readback
             .mapped()
-            .ok_or_else(|| unmapped("chunk readback"))?;
-        Ok(Some(
-            bytemuck::cast_slice::<u8, u64>(&bytes[..read_bytes as usize]).to_vec(),
-        ))
+            .ok_or_else(|| unmapped("readback"))?;
+        Ok(bytemuck::cast_slice::<u8, u64>(&bytes[..words as usize * 8]).to_vec())
     }
 
     fn record_upload(&self, device: &ash::Device, cb: vk::CommandBuffer, bytes: u64) {
@@ -481,7 +488,7 @@ impl VulkanBackend {
         bytes.extend_from_slice(bytemuck::bytes_of(&range));
         bytes.extend_from_slice(bytemuck::bytes_of(&control_block));
         write_mapped(&mut staging, &bytes)?;
-        const PROBED_WORDS: u64 = 13;
+        const PROBED_WORDS: u32 = 13;
         self.context.submit_and_wait(|device, cb| {
             self.record_upload(device, cb, size_of::<GpuBoard>() as u64);
             let to_children = [vk::BufferCopy::default().size(8)];
@@ -505,23 +512,9 @@ impl VulkanBackend {
             self.pipelines
                 .record_dispatch(cb, Stage::LayoutProbe, &step, 1);
             record_barrier(device, cb);
-            let region = [vk::BufferCopy::default().size(PROBED_WORDS * 8)];
-            // SAFETY: as above.
-            unsafe {
-                device.cmd_copy_buffer(
-                    cb,
-                    self.buffers.counts.buffer,
-                    self.buffers.readback.buffer,
-                    &region,
-                )
-            };
+            self.record_counts_readback(device, cb, PROBED_WORDS);
         })?;
-        let bytes = self
-            .buffers
-            .readback
-            .mapped()
-            .ok_or_else(|| unmapped("probe readback"))?;
-        Ok(bytemuck::cast_slice::<u8, u64>(&bytes[..(PROBED_WORDS * 8) as usize]).to_vec())
+        self.read_counts(PROBED_WORDS)
     }
 }
 

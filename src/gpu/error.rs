@@ -7,6 +7,10 @@ use thiserror::Error;
 pub enum GpuError {
     #[error("no Vulkan loader found ({0}); install a Vulkan driver (Debian: mesa-vulkan-drivers)")]
     NoLoader(String),
+    #[error(
+        "no Vulkan driver found; install one (Debian: mesa-vulkan-drivers, or the GPU vendor's)"
+    )]
+    NoDriver,
     #[error("no Vulkan device found")]
     NoDevice,
     #[error("no usable Vulkan device: {0}")]
@@ -39,6 +43,7 @@ impl GpuError {
                 GpuError::OutOfMemory(format!("{call}: {result}"))
             }
             vk::Result::ERROR_DEVICE_LOST => GpuError::DeviceLost,
+            vk::Result::ERROR_INCOMPATIBLE_DRIVER => GpuError::NoDriver,
             _ => GpuError::Vulkan {
                 call,
                 result: result.to_string(),

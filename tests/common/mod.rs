@@ -168,3 +168,31 @@ pub fn tt_divide(
     let counts = divide(pos, depth, threads, &search, zobrist, &control);
     (counts.expect("never cancelled"), Some(table.snapshot()))
 }
+
+/// What one run of the `vkperft` binary printed and returned.
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs the binary with `args` and extra environment variables; no run may panic, whatever its
+/// arguments.
+pub fn run_vkperft(args: &[&str], env: &[(&str, &str)]) -> Run {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_vkperft"))
+        .args(args)
+        .envs(env.iter().copied())
+        .output()
+        .expect("the binary starts");
+    let run = Run {
+        code: output.status.code().expect("exited, not killed"),
+        stdout: String::from_utf8(output.stdout).expect("UTF-8 stdout"),
+        stderr: String::from_utf8(output.stderr).expect("UTF-8 stderr"),
+    };
+    assert!(
+        !run.stdout.contains("panicked") && !run.stderr.contains("panicked"),
+        "{args:?} panicked: {}",
+        run.stderr
+    );
+    run
+}
