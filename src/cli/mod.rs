@@ -4,6 +4,7 @@
 mod args;
 mod bench;
 mod error;
+mod gui;
 mod output;
 mod peer;
 mod perft;
@@ -24,9 +25,11 @@ pub fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
-        Commands::Perft(args) => perft::run_perft(&args),
-        Commands::Perftree(args) => perft::run_perftree(&args),
-        Commands::Bench(args) => bench::run(&args),
+        Some(Commands::Perft(args)) => perft::run_perft(&args),
+        Some(Commands::Perftree(args)) => perft::run_perftree(&args),
+        Some(Commands::Bench(args)) => bench::run(&args),
+        Some(Commands::Gui(args)) => gui::run(&args),
+        None => gui::run(&args::GuiArgs::default()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
