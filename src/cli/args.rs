@@ -15,8 +15,9 @@ const DEFAULT_SEED_TEXT: &str = "0x766b7065726674";
     about = "Exact chess perft on the CPU and Vulkan GPUs, with a transposition table whose trust you choose"
 )]
 pub struct Cli {
+    /// Without a subcommand, the window opens (as `vkperft gui`).
     #[command(subcommand)]
-    pub command: Commands,
+    pub command: Option<Commands>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -29,6 +30,8 @@ pub enum Commands {
     Bench(BenchArgs),
     /// List the Vulkan devices, what they support, and which one vkperft would pick.
     Devices(DevicesArgs),
+    /// Open the window: board editor, runs with live statistics, divide walk and history.
+    Gui(GuiArgs),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -169,6 +172,22 @@ pub struct DevicesArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ThemeArg {
+    Light,
+    Dark,
+}
+
+#[derive(Args, Debug, Default)]
+pub struct GuiArgs {
+    /// Start in this theme instead of the remembered one.
+    #[arg(long, value_enum)]
+    pub theme: Option<ThemeArg>,
+    /// Smoke test: run the default job, save a PNG of the window to this path, and exit.
+    #[arg(long, value_name = "PATH", hide = true)]
+    pub screenshot: Option<std::path::PathBuf>,
 }
 
 fn parse_seed(text: &str) -> Result<u64, String> {

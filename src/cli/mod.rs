@@ -5,6 +5,7 @@ mod args;
 mod bench;
 mod devices;
 mod error;
+mod gui;
 mod output;
 mod peer;
 mod perft;
@@ -25,10 +26,12 @@ pub fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
-        Commands::Perft(args) => perft::run_perft(&args),
-        Commands::Perftree(args) => perft::run_perftree(&args),
-        Commands::Bench(args) => bench::run(&args),
-        Commands::Devices(args) => devices::run(&args),
+        Some(Commands::Perft(args)) => perft::run_perft(&args),
+        Some(Commands::Perftree(args)) => perft::run_perftree(&args),
+        Some(Commands::Bench(args)) => bench::run(&args),
+        Some(Commands::Devices(args)) => devices::run(&args),
+        Some(Commands::Gui(args)) => gui::run(&args),
+        None => gui::run(&args::GuiArgs::default()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,55 @@
+//! The app's handle on the engine thread: jobs go out as commands, events come back over a
+//! channel that the UI drains every frame; the engine's waker repaints the window.
+
+use crate::engine::thread::Waker;
+use crate::engine::{Engine, Event, Job, JobId};
+use std::sync::{Arc, Mutex};
+
+pub struct EngineClient {
+    engine: Engine,
+    /// The context to repaint, known from the first frame on.
+    repaint: Arc<Mutex<Option<egui::Context>>>,
+}
+
+impl EngineClient {
+    pub fn spawn() -> EngineClient {
+        let repaint: Arc<Mutex<Option<egui::Context>>> = Arc::new(Mutex::new(None));
+        let target = repaint.clone();
+        let waker: Waker = Arc::new(move || {
+            if let Ok(slot) = target.lock() {
+                if let Some(ctx) = slot.as_ref() {
+                    ctx.request_repaint();
+                }
+            }
+        });
+        EngineClient {
+            engine: Engine::spawn(Some(waker)),
+            repaint,
+        }
+    }
+
+    pub fn attach(&self, ctx: &egui::Context) {
+        if let Ok(mut slot) = self.repaint.lock() {
+            if slot.is_none() {
+                *slot = Some(ctx.clone());
+            }
+        }
+    }
+
+    pub fn next_job_id(&mut self) -> JobId {
+        self.engine.next_job_id()
+    }
+
+    pub fn run(&self, job: Job) {
+        self.engine.run(job);
+    }
+
+    pub fn cancel(&self, id: JobId) {
+        self.engine.cancel(id);
+    }
+
+    /// Every event that has arrived, without waiting.
+    pub fn drain(&self) -> Vec<Event> {
+        self.engine.events().try_iter().collect()
+    }
+}

@@ -1,0 +1,208 @@
+//! The desktop window (`vkperft gui`): a board editor, a run panel, live statistics, results
+//! with a divide walk, and the history of runs. The UI state is plain data ([`AppState`]);
+//! runs go to the engine thread as commands and come back as events drained every frame, so
+//! the UI never blocks and never calls a backend.
+
+mod backend;
+mod board;
+mod editor;
+mod editor_panel;
+mod engine_client;
+mod export;
+mod fonts;
+mod format;
+mod history;
+mod live;
+mod live_run;
+mod pieces;
+mod results;
+mod run_panel;
+mod settings;
+mod state;
+mod theme;
+mod window;
+
+pub use editor::Editor;
+pub use results::{DivideOrder, Level};
+pub use settings::Settings;
+pub use state::AppState;
+pub use window::{run_window, WindowOptions};
+
+use crate::chess::{Move, Position};
+use engine_client::EngineClient;
+use results::ResultsAction;
+use run_panel::RunAction;
+
+/// The app: its state and its connection to the engine.
+pub struct VkperftApp {
+    state: AppState,
+    engine: EngineClient,
+}
+
+impl VkperftApp {
+    pub fn new(settings: Settings) -> VkperftApp {
+        VkperftApp {
+            state: AppState::new(settings),
+            engine: EngineClient::spawn(),
+        }
+    }
+
+    /// Registers the shipped font; call before the first frame (the window and the tests do).
+    pub fn install_fonts(ctx: &egui::Context) {
+        fonts::install(ctx);
+    }
+
+    pub fn state(&self) -> &AppState {
+        &self.state
+    }
+
+    pub fn state_mut(&mut self) -> &mut AppState {
+        &mut self.state
+    }
+
+    /// One frame: take the engine's events, then draw every panel and act on what was asked.
+    pub fn show(&mut self, ui: &mut egui::Ui) {
+        let ctx = ui.ctx().clone();
+        self.engine.attach(&ctx);
+        for event in self.engine.drain() {
+            self.state.handle(event);
+        }
+        theme::apply(&ctx, self.state.settings.dark_theme);
+
+        egui::Panel::top("top-bar").show(ui, |ui| {
+            ui.horizontal(|ui| {
+                ui.heading("vkperft");
+                ui.weak("exact chess perft");
+                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                    theme::toggle(ui, &mut self.state.settings.dark_theme);
+                });
+            });
+        });
+        egui::Panel::left("editor")
+            .exact_size(470.0)
+            .resizable(false)
+            .show(ui, |ui| {
+                let state = &mut self.state;
+                let side = (ui.available_width() - 4.0).min(ui.available_height() - 190.0);
+                editor_panel::show(ui, &mut state.editor, &mut state.controls, side.max(200.0));
+            });
+        egui::CentralPanel::default().show(ui, |ui| self.central(ui));
+    }
+
+    fn central(&mut self, ui: &mut egui::Ui) {
+        let mut run_action = None;
+        let mut results_action = None;
+        egui::Panel::top("run-and-live")
+            .exact_size(300.0)
+            .show(ui, |ui| {
+                egui::Panel::left("run")
+                    .exact_size(310.0)
+                    .resizable(false)
+                    .show(ui, |ui| {
+                        let state = &mut self.state;
+                        let blocker = state.run_blocker().map(str::to_string);
+                        run_action = run_panel::show(
+                            ui,
+                            &mut state.settings,
+                            &mut state.seed,
+                            blocker.as_deref(),
+                            state.running.is_some(),
+                        );
+                    });
+                egui::CentralPanel::default()
+                    .show(ui, |ui| live::show(ui, self.state.live.as_ref()));
+            });
+        egui::Panel::left("results")
+            .exact_size(310.0)
+            .resizable(false)
+            .show(ui, |ui| {
+                let state = &mut self.state;
+                results_action = results::show(
+                    ui,
+                    &state.levels,
+                    &mut state.divide_order,
+                    state.running.is_some(),
+                );
+            });
+        egui::CentralPanel::default().show(ui, |ui| history::show(ui, &self.state.history));
+
+        match run_action {
+            Some(RunAction::Run) => self.run_from_editor(),
+            Some(RunAction::Cancel) => self.cancel(),
+            None => {}
+        }
+        match results_action {
+            Some(ResultsAction::Descend(mv)) => self.descend(mv),
+            Some(ResultsAction::WalkBack(index)) => self.walk_back(index),
+            None => {}
+        }
+    }
+
+    /// Run: the editor's position at the chosen depth becomes the root of a new walk.
+    pub fn run_from_editor(&mut self) {
+        if self.state.is_running() || self.state.run_blocker().is_some() {
+            return;
+        }
+        let Some(position) = self.state.editor.position().copied() else {
+            return;
+        };
+        let depth = self.state.settings.depth;
+        self.state.levels = vec![Level::new(position, depth, None)];
+        self.start(position, depth);
+    }
+
+    pub fn cancel(&mut self) {
+        if let Some(id) = self.state.running {
+            self.engine.cancel(id);
+        }
+    }
+
+    /// Makes `mv` from the shown level, puts it on the board and searches its subtree one ply
+    /// shallower.
+    pub fn descend(&mut self, mv: Move) {
+        if self.state.is_running() {
+            return;
+        }
+        let Some(level) = self.state.levels.last() else {
+            return;
+        };
+        let Some(depth) = level.depth.checked_sub(1) else {
+            return;
+        };
+        let position = level.position.play(mv);
+        self.state
+            .levels
+            .push(Level::new(position, depth, Some(mv)));
+        self.state.editor.set_position(&position);
+        self.start(position, depth);
+    }
+
+    /// Back to level `index` of the walk, with its result and its position on the board.
+    pub fn walk_back(&mut self, index: usize) {
+        if self.state.is_running() || index >= self.state.levels.len() {
+            return;
+        }
+        self.state.levels.truncate(index + 1);
+        if let Some(level) = self.state.levels.last() {
+            let position: Position = level.position;
+            self.state.editor.set_position(&position);
+        }
+    }
+
+    fn start(&mut self, position: Position, depth: u32) {
+        let id = self.engine.next_job_id();
+        let job = self.state.job(id, position, depth);
+        self.state.started(&job);
+        self.engine.run(job);
+    }
+}
+
+impl eframe::App for VkperftApp {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self.show(ui);
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        self.state.settings_to_save().save(storage);
+    }
+}

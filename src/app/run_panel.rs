@@ -1,0 +1,185 @@
+//! The run panel: depth, backend and threads, TT mode and size, the advanced knobs, and
+//! Run / Cancel. It only edits settings and asks; the app sends the job to the engine.
+
+use super::backend::available_backends;
+use super::settings::Settings;
+use crate::engine::MAX_DEPTH;
+use crate::tt::{TtMode, MAX_VERIFIER_BITS, MIN_VERIFIER_BITS};
+use egui::{RichText, Ui};
+
+pub enum RunAction {
+    Run,
+    Cancel,
+}
+
+/// The seed field's text, kept apart from the parsed seed so that half-typed text survives.
+pub struct SeedField {
+    pub text: String,
+    pub error: Option<String>,
+}
+
+impl SeedField {
+    pub fn new(seed: u64) -> SeedField {
+        SeedField {
+            text: format!("{seed:#x}"),
+            error: None,
+        }
+    }
+}
+
+fn tt_mode_explanation(mode: TtMode) -> &'static str {
+    match mode {
+        TtMode::Off => "No table: every subtree is searched. The ground truth.",
+        TtMode::Fast => "16-byte entries checked by a 64-bit verifier: fastest, with a stated tiny risk of a false hit.",
+        TtMode::Verified => "Entries keyed by the exact position: no false hits, more memory per entry.",
+        TtMode::Certify => "The fast table plus an exact shadow key: counts every false hit the fast table would let through, and corrects it.",
+    }
+}
+
+/// `blocker` says why Run is unavailable (an illegal position, a bad seed), if it is.
+pub fn show(
+    ui: &mut Ui,
+    settings: &mut Settings,
+    seed: &mut SeedField,
+    blocker: Option<&str>,
+    running: bool,
+) -> Option<RunAction> {
+    let mut action = None;
+    ui.heading("Run");
+    ui.add_enabled_ui(!running, |ui| {
+        egui::Grid::new("run-settings")
+            .num_columns(2)
+            .spacing([8.0, 6.0])
+            .show(ui, |ui| {
+                let label = ui.label("Depth");
+                ui.add(egui::DragValue::new(&mut settings.depth).range(0..=MAX_DEPTH))
+                    .labelled_by(label.id);
+                ui.end_row();
+
+                let label = ui.label("Backend");
+                ui.horizontal(|ui| {
+                    egui::ComboBox::from_id_salt("backend")
+                        .selected_text(settings.backend.label())
+                        .show_ui(ui, |ui| {
+                            for backend in available_backends() {
+                                ui.selectable_value(
+                                    &mut settings.backend,
+                                    backend,
+                                    backend.label(),
+                                );
+                            }
+                        })
+                        .response
+                        .labelled_by(label.id);
+                    if settings.backend.uses_threads() {
+                        let label = ui.label("threads");
+                        ui.add(egui::DragValue::new(&mut settings.threads).range(1..=1024))
+                            .labelled_by(label.id);
+                    }
+                });
+                ui.end_row();
+
+                ui.label("TT mode");
+                ui.horizontal(|ui| {
+                    for mode in TtMode::ALL {
+                        ui.selectable_value(&mut settings.tt_mode, mode, mode.name())
+                            .on_hover_text(tt_mode_explanation(mode));
+                    }
+                });
+                ui.end_row();
+
+                let label = ui.label("TT size");
+                ui.add_enabled(
+                    settings.tt_mode != TtMode::Off,
+                    egui::DragValue::new(&mut settings.tt_mb)
+                        .range(1..=1 << 20)
+                        .suffix(" MiB"),
+                )
+                .labelled_by(label.id);
+                ui.end_row();
+            });
+        egui::CollapsingHeader::new("Advanced")
+            .id_salt("run-advanced")
+            .show(ui, |ui| advanced(ui, settings, seed));
+    });
+    ui.add_space(4.0);
+    ui.horizontal(|ui| {
+        let run = ui.add_enabled(
+            blocker.is_none() && !running,
+            egui::Button::new(RichText::new("▶ Run").strong()).min_size([90.0, 28.0].into()),
+        );
+        let run = match blocker {
+            Some(reason) => run.on_disabled_hover_text(reason),
+            None => run,
+        };
+        if run.clicked() {
+            action = Some(RunAction::Run);
+        }
+        if ui
+            .add_enabled(
+                running,
+                egui::Button::new("■ Cancel").min_size([90.0, 28.0].into()),
+            )
+            .clicked()
+        {
+            action = Some(RunAction::Cancel);
+        }
+    });
+    if let Some(reason) = blocker.filter(|_| !running) {
+        ui.label(
+            RichText::new(reason)
+                .color(ui.visuals().error_fg_color)
+                .small(),
+        );
+    }
+    action
+}
+
+fn advanced(ui: &mut Ui, settings: &mut Settings, seed: &mut SeedField) {
+    egui::Grid::new("run-advanced-grid")
+        .num_columns(2)
+        .show(ui, |ui| {
+            let label = ui.label("Verifier bits");
+            ui.add_enabled(
+                matches!(settings.tt_mode, TtMode::Fast | TtMode::Certify),
+                egui::Slider::new(
+                    &mut settings.verifier_bits,
+                    MIN_VERIFIER_BITS..=MAX_VERIFIER_BITS,
+                ),
+            )
+            .labelled_by(label.id)
+            .on_hover_text(
+                "Compare only the low bits of the fast verifier: fewer bits make false hits \
+                 frequent, to watch fast drift and certify catch them",
+            );
+            ui.end_row();
+            let label = ui.label("Zobrist seed");
+            let response = ui
+                .add(egui::TextEdit::singleline(&mut seed.text).desired_width(160.0))
+                .labelled_by(label.id)
+                .on_hover_text("Seed of the 128-bit position keys (decimal or 0x-hex)");
+            if response.changed() {
+                match parse_seed(&seed.text) {
+                    Some(value) => {
+                        settings.zobrist_seed = value;
+                        seed.error = None;
+                    }
+                    None => {
+                        seed.error = Some(format!(
+                            "Zobrist seed '{}' is not a 64-bit number (decimal or 0x-hex)",
+                            seed.text
+                        ))
+                    }
+                }
+            }
+            ui.end_row();
+        });
+}
+
+pub fn parse_seed(text: &str) -> Option<u64> {
+    let text = text.trim();
+    match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16).ok(),
+        None => text.parse().ok(),
+    }
+}

@@ -1,0 +1,91 @@
+//! What the app remembers across restarts (with eframe's storage); eframe itself keeps the
+//! window's size and place.
+
+use super::backend::BackendSelection;
+use crate::chess::fen::START_FEN;
+use crate::chess::zobrist::DEFAULT_SEED;
+use crate::tt::{TtMode, DEFAULT_VERIFIER_BITS};
+use serde::{Deserialize, Serialize};
+
+const STORAGE_KEY: &str = "vkperft-settings";
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    pub depth: u32,
+    pub backend: BackendSelection,
+    pub threads: usize,
+    #[serde(with = "tt_mode_name")]
+    pub tt_mode: TtMode,
+    pub tt_mb: u64,
+    pub verifier_bits: u32,
+    pub zobrist_seed: u64,
+    pub fen: String,
+    pub dark_theme: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            depth: 5,
+            backend: BackendSelection::Cpu,
+            threads: all_cores(),
+            tt_mode: TtMode::Fast,
+            tt_mb: 256,
+            verifier_bits: DEFAULT_VERIFIER_BITS,
+            zobrist_seed: DEFAULT_SEED,
+            fen: START_FEN.to_string(),
+            dark_theme: true,
+        }
+    }
+}
+
+impl Settings {
+    pub fn load(storage: Option<&dyn eframe::Storage>) -> Settings {
+        storage
+            .and_then(|storage| eframe::get_value(storage, STORAGE_KEY))
+            .unwrap_or_default()
+    }
+
+    pub fn save(&self, storage: &mut dyn eframe::Storage) {
+        eframe::set_value(storage, STORAGE_KEY, self);
+    }
+}
+
+pub fn all_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// `TtMode` is stored by its command-line name.
+mod tt_mode_name {
+    use crate::tt::TtMode;
+    use serde::{de::Error, Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(mode: &TtMode, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(mode.name())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<TtMode, D::Error> {
+        String::deserialize(deserializer)?
+            .parse()
+            .map_err(D::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_round_trip_through_json() {
+        let settings = Settings {
+            tt_mode: TtMode::Certify,
+            depth: 7,
+            ..Settings::default()
+        };
+        let text = serde_json::to_string(&settings).unwrap_or_default();
+        assert!(text.contains("\"certify\""));
+        let back: Settings = serde_json::from_str(&text).unwrap_or_default();
+        assert_eq!(back, settings);
+    }
+}

@@ -1,0 +1,137 @@
+//! Everything the window shows, as plain data: settings, the editor, the run in flight, the
+//! results walk and the history. Engine events update it; the panels read and edit it.
+
+use super::editor::Editor;
+use super::editor_panel::EditorControls;
+use super::history::HistoryRow;
+use super::live_run::LiveRun;
+use super::results::{DivideOrder, Level};
+use super::run_panel::SeedField;
+use super::settings::Settings;
+use crate::chess::Position;
+use crate::engine::{Event, Job, JobId};
+use crate::tt::TtConfig;
+use std::sync::Arc;
+
+pub struct AppState {
+    pub settings: Settings,
+    pub editor: Editor,
+    pub controls: EditorControls,
+    pub seed: SeedField,
+    /// The results walk: the searched root, then one level per move made from the divide.
+    pub levels: Vec<Level>,
+    pub divide_order: DivideOrder,
+    /// The run in flight, or the last one (kept on screen after it ends).
+    pub live: Option<LiveRun>,
+    pub running: Option<JobId>,
+    pub history: Vec<HistoryRow>,
+}
+
+impl AppState {
+    pub fn new(settings: Settings) -> AppState {
+        AppState {
+            editor: Editor::from_fen(&settings.fen),
+            controls: EditorControls::default(),
+            seed: SeedField::new(settings.zobrist_seed),
+            levels: Vec::new(),
+            divide_order: DivideOrder::default(),
+            live: None,
+            running: None,
+            history: Vec::new(),
+            settings,
+        }
+    }
+
+    pub fn is_running(&self) -> bool {
+        self.running.is_some()
+    }
+
+    /// Why Run is unavailable, if it is.
+    pub fn run_blocker(&self) -> Option<&str> {
+        self.editor.error().or(self.seed.error.as_deref())
+    }
+
+    /// A job for `position` at `depth` with the run panel's settings.
+    pub fn job(&self, id: JobId, position: Position, depth: u32) -> Job {
+        let settings = &self.settings;
+        Job {
+            id,
+            position,
+            depth,
+            backend: settings.backend.choice(),
+            threads: settings.threads.max(1),
+            zobrist_seed: settings.zobrist_seed,
+            tt: TtConfig {
+                mode: settings.tt_mode,
+                bytes: usize::try_from(settings.tt_mb.saturating_mul(1 << 20))
+                    .unwrap_or(usize::MAX),
+                verifier_bits: settings.verifier_bits,
+            },
+            gpu: settings.backend.gpu_options(),
+        }
+    }
+
+    /// Records that `job` went to the engine for the last level of the walk.
+    pub fn started(&mut self, job: &Job) {
+        self.running = Some(job.id);
+        self.live = Some(LiveRun::new(job.id, job.depth, job.tt.mode));
+    }
+
+    pub fn handle(&mut self, event: Event) {
+        if Some(event.job()) != self.running {
+            return;
+        }
+        match event {
+            Event::Started { .. } => {}
+            Event::Progress { progress, .. } => {
+                if let Some(live) = self.live.as_mut() {
+                    live.record(progress);
+                }
+            }
+            Event::RootMoveDone { .. } => {
+                if let Some(live) = self.live.as_mut() {
+                    live.roots_done += 1;
+                }
+            }
+            Event::Finished { result, .. } => {
+                self.history.push(HistoryRow::of(&result));
+                if let Some(live) = self.live.as_mut() {
+                    live.finish(&result);
+                }
+                if let Some(level) = self.levels.last_mut() {
+                    level.result = Some(Arc::from(result));
+                }
+                self.end_run();
+            }
+            Event::Failed { error, .. } => {
+                self.set_outcome(format!("The run failed: {error}"));
+                self.end_run();
+            }
+            Event::Cancelled { .. } => {
+                self.set_outcome("Cancelled.".to_string());
+                self.end_run();
+            }
+        }
+    }
+
+    fn set_outcome(&mut self, outcome: String) {
+        if let Some(level) = self.levels.last_mut() {
+            level.outcome = Some(outcome);
+        }
+    }
+
+    fn end_run(&mut self) {
+        self.running = None;
+        if let Some(live) = self.live.as_mut() {
+            live.ended = true;
+        }
+    }
+
+    /// The settings as they stand, with the editor's FEN.
+    pub fn settings_to_save(&self) -> Settings {
+        Settings {
+            fen: self.editor.fen_text().to_string(),
+            ..self.settings.clone()
+        }
+    }
+}

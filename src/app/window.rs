@@ -1,0 +1,161 @@
+//! The native window, and the screenshot mode the smoke test uses: start the default run,
+//! wait for its result, capture the window to a PNG and close.
+
+use super::fonts;
+use super::settings::Settings;
+use super::VkperftApp;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+pub struct WindowOptions {
+    /// Capture the window to this PNG once the first run has finished, then close.
+    pub screenshot: Option<PathBuf>,
+    /// Start in this theme instead of the remembered one.
+    pub dark_theme: Option<bool>,
+}
+
+pub const WINDOW_SIZE: [f32; 2] = [1280.0, 800.0];
+
+/// Opens the window and returns when it closes.
+pub fn run_window(options: WindowOptions) -> Result<(), String> {
+    let native = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("vkperft")
+            .with_app_id("vkperft")
+            .with_inner_size(WINDOW_SIZE)
+            .with_min_inner_size([1100.0, 720.0]),
+        // A screenshot run leaves the user's remembered window alone.
+        persist_window: options.screenshot.is_none(),
+        ..Default::default()
+    };
+    let outcome: Arc<Mutex<Option<Result<(), String>>>> = Arc::new(Mutex::new(None));
+    let app_outcome = outcome.clone();
+    eframe::run_native(
+        "vkperft",
+        native,
+        Box::new(move |cc| {
+            fonts::install(&cc.egui_ctx);
+            let mut settings = match options.screenshot {
+                Some(_) => Settings::default(),
+                None => Settings::load(cc.storage),
+            };
+            if let Some(dark) = options.dark_theme {
+                settings.dark_theme = dark;
+            }
+            let app = VkperftApp::new(settings);
+            Ok(match options.screenshot {
+                Some(path) => Box::new(ScreenshotApp::new(app, path, app_outcome)),
+                None => Box::new(app),
+            })
+        }),
+    )
+    .map_err(|err| format!("could not open the window: {err}"))?;
+    let result = outcome.lock().map(|mut slot| slot.take());
+    match result {
+        Ok(Some(result)) => result,
+        _ => Ok(()),
+    }
+}
+
+/// How long the screenshot mode waits for the first run before capturing anyway.
+const RUN_TIMEOUT: Duration = Duration::from_secs(60);
+/// How long it waits for the captured pixels.
+const CAPTURE_TIMEOUT: Duration = Duration::from_secs(30);
+
+enum Capture {
+    WaitingForRun { since: Instant },
+    Requested { since: Instant },
+    Done,
+}
+
+struct ScreenshotApp {
+    app: VkperftApp,
+    path: PathBuf,
+    capture: Capture,
+    frames: u32,
+    /// Written by the screenshot callback, read by the next frame.
+    saved: Arc<Mutex<Option<Result<(), String>>>>,
+    outcome: Arc<Mutex<Option<Result<(), String>>>>,
+}
+
+impl ScreenshotApp {
+    fn new(
+        app: VkperftApp,
+        path: PathBuf,
+        outcome: Arc<Mutex<Option<Result<(), String>>>>,
+    ) -> ScreenshotApp {
+        ScreenshotApp {
+            app,
+            path,
+            capture: Capture::WaitingForRun {
+                since: Instant::now(),
+            },
+            frames: 0,
+            saved: Arc::new(Mutex::new(None)),
+            outcome,
+        }
+    }
+
+    fn close(&mut self, ctx: &egui::Context, result: Result<(), String>) {
+        if let Ok(mut slot) = self.outcome.lock() {
+            *slot = Some(result);
+        }
+        self.capture = Capture::Done;
+        ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+    }
+}
+
+impl eframe::App for ScreenshotApp {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        let ctx = ui.ctx().clone();
+        self.app.show(ui);
+        self.frames += 1;
+        ctx.request_repaint_after(Duration::from_millis(50));
+        match self.capture {
+            Capture::WaitingForRun { since } => {
+                if self.frames == 2 {
+                    self.app.run_from_editor();
+                }
+                let finished = self.frames > 2 && !self.app.state().is_running();
+                if finished || since.elapsed() > RUN_TIMEOUT {
+                    let path = self.path.clone();
+                    let saved = self.saved.clone();
+                    let repaint = ctx.clone();
+                    ctx.request_screenshot(move |image| {
+                        let result = save_png(&image, &path);
+                        if let Ok(mut slot) = saved.lock() {
+                            *slot = Some(result);
+                        }
+                        repaint.request_repaint();
+                    });
+                    self.capture = Capture::Requested {
+                        since: Instant::now(),
+                    };
+                }
+            }
+            Capture::Requested { since } => {
+                let saved = self.saved.lock().ok().and_then(|mut slot| slot.take());
+                match saved {
+                    Some(result) => self.close(&ctx, result),
+                    None if since.elapsed() > CAPTURE_TIMEOUT => self.close(
+                        &ctx,
+                        Err("the window's pixels never arrived for the screenshot".to_string()),
+                    ),
+                    None => {}
+                }
+            }
+            Capture::Done => {}
+        }
+    }
+}
+
+fn save_png(image: &egui::ColorImage, path: &std::path::Path) -> Result<(), String> {
+    let [width, height] = image.size;
+    let pixels: Vec<u8> = image.pixels.iter().flat_map(|c| c.to_array()).collect();
+    let buffer = image::RgbaImage::from_raw(width as u32, height as u32, pixels)
+        .ok_or_else(|| "the screenshot's pixel count does not match its size".to_string())?;
+    buffer
+        .save_with_format(path, image::ImageFormat::Png)
+        .map_err(|err| format!("could not write {}: {err}", path.display()))
+}

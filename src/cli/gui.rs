@@ -1,0 +1,14 @@
+//! `vkperft gui` (and `vkperft` alone): the window.
+
+use super::args::{GuiArgs, ThemeArg};
+use super::error::CliError;
+use super::CliResult;
+use vkperft::app::{run_window, WindowOptions};
+
+pub fn run(args: &GuiArgs) -> CliResult {
+    run_window(WindowOptions {
+        screenshot: args.screenshot.clone(),
+        dark_theme: args.theme.map(|theme| theme == ThemeArg::Dark),
+    })
+    .map_err(|err| CliError::runtime(anyhow::anyhow!(err)))
+}

@@ -1,0 +1,213 @@
+//! The window's behaviour, driven through egui_kittest: widgets are found by their accessible
+//! labels, clicked and typed into, and frames are stepped until the engine's events arrive.
+
+use egui::accesskit::Role;
+use egui_kittest::kittest::{NodeT, Queryable};
+use egui_kittest::Harness;
+use std::time::{Duration, Instant};
+use vkperft::app::{Settings, VkperftApp};
+use vkperft::chess::fen;
+use vkperft::tt::TtMode;
+
+const START_AFTER_E2E4: &str = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+
+fn harness(settings: Settings) -> Harness<'static, VkperftApp> {
+    Harness::builder()
+        .with_size([1280.0, 800.0])
+        .with_context_setup(VkperftApp::install_fonts)
+        .build_ui_state(
+            |ui, app: &mut VkperftApp| app.show(ui),
+            VkperftApp::new(settings),
+        )
+}
+
+/// Small runs: a small table and two threads.
+fn test_settings(depth: u32) -> Settings {
+    Settings {
+        depth,
+        threads: 2,
+        tt_mb: 16,
+        ..Settings::default()
+    }
+}
+
+/// Steps frames until `done` holds, sleeping between frames so the engine can report.
+fn step_until(
+    harness: &mut Harness<'static, VkperftApp>,
+    what: &str,
+    done: impl Fn(&Harness<'static, VkperftApp>) -> bool,
+) {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    harness.step();
+    while !done(harness) {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(10));
+        harness.step();
+    }
+    harness.step();
+}
+
+fn idle(harness: &Harness<'static, VkperftApp>) -> bool {
+    !harness.state().state().is_running()
+}
+
+fn replace_fen(harness: &mut Harness<'static, VkperftApp>, text: &str) {
+    harness.get_by_label("FEN").click();
+    harness.step();
+    harness.key_combination_modifiers(egui::Modifiers::COMMAND, &[egui::Key::A]);
+    harness.step();
+    harness.event(egui::Event::Paste(text.to_string()));
+    harness.step();
+    harness.step();
+}
+
+/// Whether some widget's label contains `text` (the run panel repeats the editor's error).
+fn shows(harness: &Harness<'static, VkperftApp>, text: &str) -> bool {
+    harness.query_all_by_label_contains(text).count() > 0
+}
+
+fn run_button_enabled(harness: &Harness<'static, VkperftApp>) -> bool {
+    !harness
+        .get_by_role_and_label(Role::Button, "▶ Run")
+        .accesskit_node()
+        .is_disabled()
+}
+
+#[test]
+fn pasted_fen_sets_the_board_and_field() {
+    let mut harness = harness(test_settings(3));
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    replace_fen(&mut harness, kiwipete);
+    let app = harness.state().state();
+    assert_eq!(app.editor.fen_text(), kiwipete);
+    let parsed = fen::parse(kiwipete).expect("Kiwipete parses");
+    assert_eq!(app.editor.setup().board, parsed.board);
+    assert!(app.editor.error().is_none());
+    assert!(run_button_enabled(&harness));
+    assert_eq!(
+        harness.get_by_label("FEN").value().as_deref(),
+        Some(kiwipete)
+    );
+}
+
+#[test]
+fn invalid_fen_shows_its_reason_and_disables_run() {
+    let mut harness = harness(test_settings(3));
+    replace_fen(
+        &mut harness,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1",
+    );
+    assert!(shows(
+        &harness,
+        "invalid FEN: placement field: rank 1 has 7 squares, expected 8"
+    ));
+    assert!(!run_button_enabled(&harness));
+
+    replace_fen(&mut harness, "8/8/8/8/8/8/8/K7 w - - 0 1");
+    assert!(shows(&harness, "illegal position: black has no king"));
+    assert!(!run_button_enabled(&harness));
+
+    replace_fen(&mut harness, fen::START_FEN);
+    assert!(run_button_enabled(&harness));
+}
+
+#[test]
+fn start_position_depth_3_matches_the_published_value() {
+    let mut harness = harness(test_settings(3));
+    harness.get_by_label("▶ Run").click();
+    step_until(&mut harness, "the result", |h| {
+        idle(h) && !h.state().state().history.is_empty()
+    });
+    assert!(harness.query_all_by_label("8,902").count() >= 1);
+    harness.get_by_label("✔ published");
+    assert_eq!(
+        harness.state().state().history[0].matches_reference,
+        Some(true)
+    );
+}
+
+#[test]
+fn runs_in_two_modes_make_two_history_rows() {
+    let mut harness = harness(test_settings(3));
+    harness.get_by_label("▶ Run").click();
+    step_until(&mut harness, "the first result", |h| {
+        idle(h) && h.state().state().history.len() == 1
+    });
+    harness.get_by_label("certify").click();
+    harness.step();
+    assert_eq!(harness.state().state().settings.tt_mode, TtMode::Certify);
+    harness.get_by_label("▶ Run").click();
+    step_until(&mut harness, "the second result", |h| {
+        idle(h) && h.state().state().history.len() == 2
+    });
+    let history = &harness.state().state().history;
+    assert_eq!(history[0].tt_mode, "fast");
+    assert_eq!(history[1].tt_mode, "certify");
+    assert_eq!(history[1].nodes, 8902);
+    assert_eq!(history[1].false_hits, Some(0));
+    assert_eq!(harness.get_all_by_label("8,902 ✔").count(), 2);
+}
+
+#[test]
+fn cancelling_a_long_run_returns_to_idle() {
+    let mut settings = test_settings(9);
+    settings.tt_mode = TtMode::Off;
+    let mut harness = harness(settings);
+    harness.get_by_label("▶ Run").click();
+    step_until(&mut harness, "the first progress report", |h| {
+        h.state()
+            .state()
+            .live
+            .as_ref()
+            .is_some_and(|live| live.progress.is_some())
+    });
+    assert!(harness.state().state().is_running());
+    assert!(!run_button_enabled(&harness));
+    harness.get_by_label("■ Cancel").click();
+    step_until(&mut harness, "the cancellation", idle);
+    harness.get_by_label("Cancelled.");
+    assert!(run_button_enabled(&harness));
+    assert!(harness.state().state().history.is_empty());
+}
+
+#[test]
+fn clicking_a_divide_row_makes_the_move_and_searches_its_subtree() {
+    let mut harness = harness(test_settings(3));
+    harness.get_by_label("▶ Run").click();
+    step_until(&mut harness, "the root result", |h| {
+        idle(h) && h.state().state().history.len() == 1
+    });
+    harness.get_by_label("e2e4").click();
+    step_until(&mut harness, "the subtree result", |h| {
+        idle(h) && h.state().state().history.len() == 2
+    });
+    let app = harness.state().state();
+    assert_eq!(app.editor.fen_text(), START_AFTER_E2E4);
+    assert_eq!(app.levels.len(), 2);
+    assert_eq!(app.history[1].nodes, 600);
+    assert!(harness.query_all_by_label("600").count() >= 1);
+
+    harness.get_by_label("root").click();
+    harness.step();
+    harness.step();
+    let app = harness.state().state();
+    assert_eq!(app.levels.len(), 1);
+    assert_eq!(app.editor.fen_text(), fen::START_FEN);
+}
+
+#[test]
+fn divide_sorts_by_count() {
+    let mut harness = harness(test_settings(2));
+    harness.get_by_label("▶ Run").click();
+    step_until(&mut harness, "the result", |h| {
+        idle(h) && h.state().state().history.len() == 1
+    });
+    harness.get_by_role_and_label(Role::Button, "Nodes").click();
+    harness.step();
+    harness.step();
+    assert_eq!(
+        harness.state().state().divide_order,
+        vkperft::app::DivideOrder::NodesDescending
+    );
+    harness.get_by_role_and_label(Role::Button, "Nodes ▼");
+}
