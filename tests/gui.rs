@@ -9,7 +9,7 @@ use vkperft::app::{Settings, VkperftApp};
 use vkperft::chess::fen;
 use vkperft::tt::TtMode;
 
-const START_AFTER_E2E4: &str = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+const START_AFTER_A2A3: &str = "rnbqkbnr/pppppppp/8/8/8/P7/1PPPPPPP/RNBQKBNR b KQkq - 0 1";
 
 fn harness(settings: Settings) -> Harness<'static, VkperftApp> {
     Harness::builder()
@@ -177,15 +177,15 @@ fn clicking_a_divide_row_makes_the_move_and_searches_its_subtree() {
     step_until(&mut harness, "the root result", |h| {
         idle(h) && h.state().state().history.len() == 1
     });
-    harness.get_by_label("e2e4").click();
+    harness.get_by_label("a2a3").click();
     step_until(&mut harness, "the subtree result", |h| {
         idle(h) && h.state().state().history.len() == 2
     });
     let app = harness.state().state();
-    assert_eq!(app.editor.fen_text(), START_AFTER_E2E4);
+    assert_eq!(app.editor.fen_text(), START_AFTER_A2A3);
     assert_eq!(app.levels.len(), 2);
-    assert_eq!(app.history[1].nodes, 600);
-    assert!(harness.query_all_by_label("600").count() >= 1);
+    assert_eq!(app.history[1].nodes, 380);
+    assert!(harness.query_all_by_label("380").count() >= 1);
 
     harness.get_by_label("root").click();
     harness.step();

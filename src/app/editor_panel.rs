@@ -62,10 +62,9 @@ pub fn show(ui: &mut Ui, editor: &mut Editor, controls: &mut EditorControls, sid
             }
         }
         ui.separator();
-        changed |= castling(ui, editor);
-        ui.separator();
         changed |= en_passant(ui, editor);
     });
+    ui.horizontal(|ui| changed |= castling(ui, editor));
     changed |= fen_field(ui, editor);
     changed
 }
@@ -201,19 +200,16 @@ fn en_passant(ui: &mut Ui, editor: &mut Editor) -> bool {
 
 fn fen_field(ui: &mut Ui, editor: &mut Editor) -> bool {
     let mut changed = false;
-    ui.horizontal(|ui| {
-        let label = ui.label("FEN");
-        let response = ui.add(
-            egui::TextEdit::singleline(editor.fen_text_mut())
-                .font(egui::TextStyle::Monospace)
-                .desired_width(ui.available_width()),
-        );
-        let response = response.labelled_by(label.id);
-        if response.changed() {
-            editor.fen_edited();
-            changed = true;
-        }
-    });
+    let label = ui.label("FEN");
+    let response = ui.add(
+        egui::TextEdit::singleline(editor.fen_text_mut())
+            .font(egui::FontId::monospace(12.0))
+            .desired_width(ui.available_width()),
+    );
+    if response.labelled_by(label.id).changed() {
+        editor.fen_edited();
+        changed = true;
+    }
     match editor.error() {
         Some(error) => {
             ui.label(RichText::new(format!("⚠ {error}")).color(ui.visuals().error_fg_color));

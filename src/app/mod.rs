@@ -83,7 +83,7 @@ impl VkperftApp {
             .resizable(false)
             .show(ui, |ui| {
                 let state = &mut self.state;
-                let side = (ui.available_width() - 4.0).min(ui.available_height() - 190.0);
+                let side = (ui.available_width() - 4.0).min(ui.available_height() - 230.0);
                 editor_panel::show(ui, &mut state.editor, &mut state.controls, side.max(200.0));
             });
         egui::CentralPanel::default().show(ui, |ui| self.central(ui));
@@ -93,7 +93,7 @@ impl VkperftApp {
         let mut run_action = None;
         let mut results_action = None;
         egui::Panel::top("run-and-live")
-            .exact_size(300.0)
+            .exact_size(330.0)
             .show(ui, |ui| {
                 egui::Panel::left("run")
                     .exact_size(310.0)
