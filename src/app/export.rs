@@ -3,7 +3,7 @@
 
 use super::format;
 use crate::engine::PerftResult;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 pub fn result_text(result: &PerftResult) -> String {
     let mut text = format!(
@@ -30,23 +30,5 @@ pub fn result_text(result: &PerftResult) -> String {
 }
 
 pub fn result_json(result: &PerftResult) -> Value {
-    json!({
-        "fen": result.position.to_fen(),
-        "depth": result.depth,
-        "nodes": result.counts.nodes.to_string(),
-        "elapsed_s": result.elapsed.as_secs_f64(),
-        "nps": result.nps(),
-        "backend": result.backend,
-        "threads": result.threads,
-        "zobrist_seed": format!("{:#x}", result.zobrist_seed),
-        "tt": result
-            .tt
-            .as_ref()
-            .map(|tt| tt.to_json(result.fast_total(), result.counts.nodes)),
-        "divide": result
-            .divide
-            .iter()
-            .map(|(mv, counts)| json!({"move": mv.to_string(), "nodes": counts.nodes.to_string()}))
-            .collect::<Vec<_>>(),
-    })
+    result.to_json(true)
 }

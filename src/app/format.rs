@@ -2,18 +2,7 @@
 
 use std::time::Duration;
 
-/// `1234567` -> `1,234,567`.
-pub fn thousands(n: u128) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() * 4 / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+pub use crate::count::thousands;
 
 /// A node rate rounded to whole nodes per second, with separators.
 pub fn rate(nodes_per_second: f64) -> String {

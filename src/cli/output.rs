@@ -4,6 +4,7 @@ use super::error::CliError;
 use super::CliResult;
 use serde_json::{json, Value};
 use std::io::{ErrorKind, Write};
+use vkperft::count::thousands;
 use vkperft::engine::PerftResult;
 
 /// Writes to stdout. A closed pipe (`vkperft ... | head`) ends output quietly, as in other
@@ -22,19 +23,6 @@ pub fn write_stdout(text: &str) -> CliResult {
 /// Writes to stderr; there is nowhere left to report a failure to.
 pub fn write_stderr(text: &str) {
     let _ = std::io::stderr().lock().write_all(text.as_bytes());
-}
-
-/// `1234567` -> `1,234,567`.
-pub fn thousands(n: u128) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() * 4 / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// Stockfish's format with `--divide`; otherwise the total, time and node rate.
@@ -92,21 +80,7 @@ pub fn details_text(result: &PerftResult, cross_check: Option<&PerftResult>) -> 
 }
 
 pub fn perft_json(result: &PerftResult, divide: bool, cross_check: Option<&PerftResult>) -> Value {
-    let mut value = json!({
-        "fen": result.position.to_fen(),
-        "depth": result.depth,
-        "nodes": result.counts.nodes.to_string(),
-        "elapsed_s": result.elapsed.as_secs_f64(),
-        "nps": result.nps(),
-        "backend": result.backend,
-        "device": result.device,
-        "threads": result.threads,
-        "zobrist_seed": format!("{:#x}", result.zobrist_seed),
-        "tt": result
-            .tt
-            .as_ref()
-            .map(|tt| tt.to_json(result.fast_total(), result.counts.nodes)),
-    });
+    let mut value = result.to_json(divide);
     if let Some(second) = cross_check {
         value["cross_check"] = json!({
             "zobrist_seed": format!("{:#x}", second.zobrist_seed),
@@ -114,25 +88,5 @@ pub fn perft_json(result: &PerftResult, divide: bool, cross_check: Option<&Perft
             "agrees": second.counts.nodes == result.counts.nodes,
         });
     }
-    if divide {
-        value["divide"] = result
-            .divide
-            .iter()
-            .map(|(m, counts)| json!({"move": m.to_string(), "nodes": counts.nodes.to_string()}))
-            .collect();
-    }
     value
-}
-
-#[cfg(test)]
-mod tests {
-    use super::thousands;
-
-    #[test]
-    fn thousands_separators() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1000), "1,000");
-        assert_eq!(thousands(119060324), "119,060,324");
-    }
 }

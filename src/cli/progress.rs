@@ -42,7 +42,7 @@ impl ProgressDisplay {
         bar.set_position(progress.tasks_done as u64);
         bar.set_message(format!(
             "{} nodes, {:.1} Mnps",
-            super::output::thousands(progress.nodes),
+            vkperft::count::thousands(progress.nodes),
             progress.nps / 1e6
         ));
     }

@@ -57,6 +57,34 @@ impl PerftResult {
         nodes_per_second(self.counts.nodes, self.elapsed)
     }
 
+    /// The result as `vkperft perft --json` prints it (`divide` adds the per-move counts).
+    /// Counts are decimal strings: they can exceed 2^64.
+    pub fn to_json(&self, divide: bool) -> serde_json::Value {
+        let mut value = serde_json::json!({
+            "fen": self.position.to_fen(),
+            "depth": self.depth,
+            "nodes": self.counts.nodes.to_string(),
+            "elapsed_s": self.elapsed.as_secs_f64(),
+            "nps": self.nps(),
+            "backend": self.backend,
+            "device": self.device,
+            "threads": self.threads,
+            "zobrist_seed": format!("{:#x}", self.zobrist_seed),
+            "tt": self
+                .tt
+                .as_ref()
+                .map(|tt| tt.to_json(self.fast_total(), self.counts.nodes)),
+        });
+        if divide {
+            value["divide"] = self
+                .divide
+                .iter()
+                .map(|(m, c)| serde_json::json!({"move": m.to_string(), "nodes": c.nodes.to_string()}))
+                .collect();
+        }
+        value
+    }
+
     /// In `certify` mode, the total the fast table alone would have produced.
     pub fn fast_total(&self) -> Option<u128> {
         (self.tt_mode == TtMode::Certify).then_some(self.counts.fast_nodes)
