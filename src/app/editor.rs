@@ -3,7 +3,6 @@
 
 use crate::chess::position::CastlingSquares;
 use crate::chess::{fen, CastlingRights, Color, Piece, Position, Role, Setup, Square};
-use std::fmt::Write;
 
 pub struct Editor {
     setup: Setup,
@@ -111,7 +110,7 @@ impl Editor {
                 self.setup.ep_square = None;
             }
         }
-        self.fen_text = setup_fen(&self.setup);
+        self.fen_text = fen::format_setup(&self.setup);
         self.validity =
             Position::from_setup(&self.setup).map_err(|err| format!("illegal position: {err}"));
     }
@@ -142,44 +141,6 @@ fn ep_candidates(setup: &Setup) -> Vec<Square> {
 }
 
 /// The FEN of a setup that may not be a legal position (the library formats positions only).
-pub fn setup_fen(setup: &Setup) -> String {
-    let mut text = String::with_capacity(90);
-    for rank in (0..8).rev() {
-        let mut empty = 0u8;
-        for file in 0..8 {
-            match setup.board[Square::from_coords(file, rank).index()] {
-                Some(piece) => {
-                    if empty > 0 {
-                        text.push(char::from(b'0' + empty));
-                        empty = 0;
-                    }
-                    text.push(piece.char());
-                }
-                None => empty += 1,
-            }
-        }
-        if empty > 0 {
-            text.push(char::from(b'0' + empty));
-        }
-        if rank > 0 {
-            text.push('/');
-        }
-    }
-    let ep = setup
-        .ep_square
-        .map_or_else(|| "-".to_string(), |sq| sq.to_string());
-    let _ = write!(
-        text,
-        " {} {} {} {} {}",
-        setup.turn.char(),
-        setup.castling,
-        ep,
-        setup.halfmove_clock,
-        setup.fullmove_number
-    );
-    text
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -190,7 +151,7 @@ mod tests {
     fn fen_round_trips_through_the_setup() {
         let editor = Editor::from_fen(KIWIPETE);
         assert!(editor.position().is_some());
-        assert_eq!(setup_fen(editor.setup()), KIWIPETE);
+        assert_eq!(fen::format_setup(editor.setup()), KIWIPETE);
     }
 
     #[test]

@@ -168,11 +168,16 @@ fn parse_ep(field: &str, turn: Color) -> Result<Option<Square>, FenError> {
 
 /// The FEN of a position, with its canonical en passant square.
 pub fn format(pos: &Position) -> String {
+    format_setup(&pos.to_setup())
+}
+
+/// The FEN of a setup as it stands, valid or not (the board editor shows it while editing).
+pub fn format_setup(setup: &Setup) -> String {
     let mut fen = String::with_capacity(90);
     for rank in (0..8).rev() {
         let mut empty = 0;
         for file in 0..8 {
-            match pos.piece_at(Square::from_coords(file, rank)) {
+            match setup.board[Square::from_coords(file, rank).index()] {
                 Some(piece) => {
                     if empty > 0 {
                         fen.push(char::from(b'0' + empty));
@@ -190,17 +195,17 @@ pub fn format(pos: &Position) -> String {
             fen.push('/');
         }
     }
-    let ep = pos
-        .ep_square()
+    let ep = setup
+        .ep_square
         .map_or_else(|| "-".to_string(), |sq| sq.to_string());
     let _ = write!(
         fen,
         " {} {} {} {} {}",
-        pos.turn().char(),
-        pos.castling(),
+        setup.turn.char(),
+        setup.castling,
         ep,
-        pos.halfmove_clock(),
-        pos.fullmove_number()
+        setup.halfmove_clock,
+        setup.fullmove_number
     );
     fen
 }
