@@ -50,27 +50,6 @@ fn compile_shaders(out: &Path) {
     println!("cargo:rerun-if-changed=src/chess/nybble_codes.rs");
     let glsl = Path::new("glsl");
     let compiler = shaderc::Compiler::new().expect("shaderc compiler");
-    let mut options = shaderc::CompileOptions::new().expect("shaderc options");
-    options.set_target_env(
-        shaderc::TargetEnv::Vulkan,
-        shaderc::EnvVersion::Vulkan1_1 as u32,
-    );
-    options.set_optimization_level(shaderc::OptimizationLevel::Performance);
-    for (name, value) in shader_layout::SHADER_DEFINES {
-        options.add_macro_definition(name, Some(&format!("{value}u")));
-    }
-    for (name, value) in nybble_codes::SHADER_DEFINES {
-        options.add_macro_definition(name, Some(&format!("{value}u")));
-    }
-    options.set_include_callback(|requested, _kind, _from, _depth| {
-        let path = glsl.join("common").join(requested);
-        std::fs::read_to_string(&path)
-            .map(|content| shaderc::ResolvedInclude {
-                resolved_name: path.display().to_string(),
-                content,
-            })
-            .map_err(|err| format!("{}: {err}", path.display()))
-    });
     let mut entries: Vec<PathBuf> = std::fs::read_dir(glsl)
         .expect("glsl/ exists")
         .filter_map(|entry| entry.ok().map(|e| e.path()))
@@ -78,23 +57,49 @@ fn compile_shaders(out: &Path) {
         .collect();
     entries.sort();
     let mut failures = Vec::new();
-    for path in entries {
-        let source = std::fs::read_to_string(&path).expect("shader source is readable");
-        let file_name = path.display().to_string();
-        match compiler.compile_into_spirv(
-            &source,
-            shaderc::ShaderKind::Compute,
-            &file_name,
-            "main",
-            Some(&options),
-        ) {
-            Ok(artifact) => {
-                let stem = path.file_stem().expect("a .comp file has a stem");
-                let target = out.join(stem).with_extension("spv");
-                std::fs::write(target, artifact.as_binary_u8()).expect("OUT_DIR is writable");
+    // Every stage twice: with the GPU transposition table (`<stage>_tt.spv`) for devices with
+    // the features it needs, and without (`<stage>.spv`) for the others.
+    for (suffix, gpu_tt) in [("", 0), ("_tt", 1)] {
+        let mut options = shaderc::CompileOptions::new().expect("shaderc options");
+        options.set_target_env(
+            shaderc::TargetEnv::Vulkan,
+            shaderc::EnvVersion::Vulkan1_1 as u32,
+        );
+        options.set_optimization_level(shaderc::OptimizationLevel::Performance);
+        options.add_macro_definition("GPU_TT", Some(&gpu_tt.to_string()));
+        for (name, value) in shader_layout::SHADER_DEFINES {
+            options.add_macro_definition(name, Some(&format!("{value}u")));
+        }
+        for (name, value) in nybble_codes::SHADER_DEFINES {
+            options.add_macro_definition(name, Some(&format!("{value}u")));
+        }
+        options.set_include_callback(|requested, _kind, _from, _depth| {
+            let path = glsl.join("common").join(requested);
+            std::fs::read_to_string(&path)
+                .map(|content| shaderc::ResolvedInclude {
+                    resolved_name: path.display().to_string(),
+                    content,
+                })
+                .map_err(|err| format!("{}: {err}", path.display()))
+        });
+        for path in &entries {
+            let source = std::fs::read_to_string(path).expect("shader source is readable");
+            let file_name = path.display().to_string();
+            match compiler.compile_into_spirv(
+                &source,
+                shaderc::ShaderKind::Compute,
+                &file_name,
+                "main",
+                Some(&options),
+            ) {
+                Ok(artifact) => {
+                    let stem = path.file_stem().expect("a .comp file has a stem");
+                    let target = out.join(format!("{}{suffix}.spv", stem.to_string_lossy()));
+                    std::fs::write(target, artifact.as_binary_u8()).expect("OUT_DIR is writable");
+                }
+                // shaderc's message already reads `file:line: error: ...`.
+                Err(err) => failures.push(format!("GPU_TT={gpu_tt}: {err}")),
             }
-            // shaderc's message already reads `file:line: error: ...`.
-            Err(err) => failures.push(err.to_string()),
         }
     }
     if !failures.is_empty() {

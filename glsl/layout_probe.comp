@@ -1,26 +1,46 @@
 // Layout probe: writes back, field by field, what the shader sees in the first board, the
-// first children entry, the control block and the push constants, so a test can check that
-// the Rust twins in src/gpu/layouts.rs have the offsets the shaders use.
+// first children entry, the control block, the push constants and the TT parameters, so a test
+// can check that the Rust twins in src/gpu/layouts.rs have the offsets the shaders use. Each
+// value v goes out as the 128-bit count (v, ~v), which checks the `u64vec2` layout as well.
 #version 450
 #extension GL_ARB_gpu_shader_int64 : require
 #extension GL_GOOGLE_include_directive : require
+#include "tt_extensions.glsl"
 
 layout(local_size_x = 1) in;
 
 #include "buffers.glsl"
+#include "tt.glsl"
+
+uint probed = 0u;
+
+void write_back(uint64_t value) {
+    counts[probed] = u64vec2(value, ~value);
+    probed++;
+}
 
 void main() {
     GpuBoard board = boards[0];
     for (uint k = 0u; k < 4u; k++) {
-        counts[k] = board.planes[k];
+        write_back(board.planes[k]);
     }
-    counts[4] = uint64_t(children[0].x);
-    counts[5] = uint64_t(children[0].y);
-    counts[6] = uint64_t(control.appended);
-    counts[7] = uint64_t(control.overflow);
-    counts[8] = uint64_t(step.input_offset);
-    counts[9] = uint64_t(step.input_count);
-    counts[10] = uint64_t(step.output_offset);
-    counts[11] = uint64_t(step.output_capacity);
-    counts[12] = uint64_t(step.leaf_depth);
+    write_back(uint64_t(children[0].x));
+    write_back(uint64_t(children[0].y));
+    write_back(uint64_t(control.appended));
+    write_back(uint64_t(control.overflow));
+    write_back(uint64_t(step.input_offset));
+    write_back(uint64_t(step.input_count));
+    write_back(uint64_t(step.output_offset));
+    write_back(uint64_t(step.output_capacity));
+    write_back(uint64_t(step.remaining));
+    write_back(uint64_t(tt.mode));
+    write_back(uint64_t(tt.segment_shift));
+    write_back(tt.slots);
+    write_back(tt.verifier_mask);
+    write_back(tt.fast_segments[0]);
+    write_back(tt.fast_segments[TT_MAX_SEGMENTS - 1]);
+    write_back(tt.depth_segments[0]);
+    write_back(tt.depth_segments[TT_MAX_SEGMENTS - 1]);
+    write_back(tt.exact_segments[0]);
+    write_back(tt.exact_segments[TT_MAX_SEGMENTS - 1]);
 }

@@ -1,14 +1,16 @@
 // Leaf: the last two plies fused. For remaining depth 2, every move is made and the child's
 // legal moves are counted without being generated; for remaining depth 1, the position's own
-// moves are counted.
+// moves are counted. With a TT, a depth-2 position is probed first and its count stored after.
 #version 450
 #extension GL_ARB_gpu_shader_int64 : require
 #extension GL_GOOGLE_include_directive : require
+#include "tt_extensions.glsl"
 
 layout(local_size_x = WORKGROUP_SIZE) in;
 
 #include "buffers.glsl"
 #include "movegen.glsl"
+#include "tt.glsl"
 
 uint64_t leaf_sum;
 
@@ -18,18 +20,45 @@ void on_move(Pos parent, uint from, uint to, uint kind) {
 
 #include "generate.glsl"
 
-void main() {
-    uint i = gl_GlobalInvocationID.x;
-    if (i >= step.input_count) {
+void count_position(uint index) {
+    GpuBoard board = boards[index];
+    Pos p = decode_board(board);
+    if (step.remaining == 1u) {
+        u64vec2 count = u64vec2(uint64_t(count_legal(p)), uint64_t(0));
+        counts[index] = count;
+        fast_counts[index] = count;
         return;
     }
-    uint index = step.input_offset + i;
-    Pos p = decode_board(boards[index]);
-    if (step.leaf_depth == 1u) {
-        counts[index] = uint64_t(count_legal(p));
-    } else {
-        leaf_sum = uint64_t(0);
-        generate_moves(p);
-        counts[index] = leaf_sum;
+    bool tt_on = tt_enabled(step.remaining);
+    u64vec2 hash = u64vec2(0);
+    bool false_hit = false;
+    uint64_t fast_answer = uint64_t(0);
+    if (tt_on) {
+        hash = tt_hash(p, step.remaining);
+        Probe probe = tt_probe(hash, board, step.remaining);
+        if (probe.kind == PROBE_HIT) {
+            counts[index] = probe.exact;
+            fast_counts[index] = u64vec2(probe.fast, uint64_t(0));
+            return;
+        }
+        false_hit = probe.kind == PROBE_FALSE_HIT;
+        fast_answer = probe.fast;
     }
+    leaf_sum = uint64_t(0);
+    generate_moves(p);
+    u64vec2 count = u64vec2(leaf_sum, uint64_t(0));
+    counts[index] = count;
+    fast_counts[index] = false_hit ? u64vec2(fast_answer, uint64_t(0)) : count;
+    if (tt_on && !false_hit) {
+        tt_store(hash, board, step.remaining, count, count);
+    }
+}
+
+void main() {
+    tt_stats_begin();
+    uint i = gl_GlobalInvocationID.x;
+    if (i < step.input_count) {
+        count_position(step.input_offset + i);
+    }
+    tt_stats_flush(step.remaining);
 }

@@ -1,23 +1,48 @@
 // Upsweep: a position's count is the sum of its children's counts. Children are contiguous
-// (expand appends them together), so a gather needs no atomics.
+// (expand appends them together), so a gather needs no atomics. A position whose count came
+// from the TT keeps it; every other complete count is stored in the TT.
 #version 450
 #extension GL_ARB_gpu_shader_int64 : require
 #extension GL_GOOGLE_include_directive : require
+#include "tt_extensions.glsl"
 
 layout(local_size_x = WORKGROUP_SIZE) in;
 
 #include "buffers.glsl"
+#include "tt.glsl"
 
-void main() {
-    uint i = gl_GlobalInvocationID.x;
-    if (i >= step.input_count) {
+void sum_children(uint index) {
+    uvec2 range = children[index];
+    uint flags = range.y & ~uint(CHILD_COUNT_MASK);
+    if ((flags & uint(CHILD_FLAG_RESOLVED)) != 0u) {
         return;
     }
-    uint index = step.input_offset + i;
-    uvec2 range = children[index];
-    uint64_t sum = uint64_t(0);
-    for (uint c = range.x; c < range.x + range.y; c++) {
-        sum += counts[c];
+    uint end = range.x + (range.y & uint(CHILD_COUNT_MASK));
+    bool certify = tt.mode == TT_MODE_CERTIFY;
+    u64vec2 exact = u64vec2(0);
+    u64vec2 fast = u64vec2(0);
+    for (uint c = range.x; c < end; c++) {
+        exact = add128(exact, counts[c]);
+        if (certify) {
+            fast = add128(fast, fast_counts[c]);
+        }
     }
-    counts[index] = sum;
+    counts[index] = exact;
+    if (certify && (flags & uint(CHILD_FLAG_FAST_FINAL)) == 0u) {
+        fast_counts[index] = fast;
+    }
+    // A false hit's subtree is searched for the exact count, but the fast table would not
+    // have stored it: nothing is stored (as on the CPU).
+    if (tt_enabled(step.remaining) && flags == 0u) {
+        tt_store(hashes[index], boards[index], step.remaining, exact, certify ? fast : exact);
+    }
+}
+
+void main() {
+    tt_stats_begin();
+    uint i = gl_GlobalInvocationID.x;
+    if (i < step.input_count) {
+        sum_children(step.input_offset + i);
+    }
+    tt_stats_flush(step.remaining);
 }

@@ -2,16 +2,20 @@
 
 use crate::chess::Move;
 use crate::count::Counts;
+use crate::tt::TtStatsSnapshot;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 /// What a running perft reports.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct ProgressSample {
     /// Leaves counted by finished tasks.
     pub nodes: u128,
     pub tasks_done: usize,
     pub tasks_total: usize,
+    /// The statistics of a transposition table that the backend keeps itself (the GPU's);
+    /// `None` when there is none or the caller reads the table directly (the CPU's).
+    pub tt: Option<TtStatsSnapshot>,
 }
 
 /// Hooks and limits of one run.

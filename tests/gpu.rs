@@ -11,7 +11,10 @@ use std::time::{Duration, Instant};
 use vkperft::chess::{Move, Position};
 use vkperft::count::Counts;
 use vkperft::cpu::reference;
-use vkperft::gpu::layouts::{ChildRange, Control, GpuBoard, StepConstants};
+use vkperft::gpu::layouts::{
+    ChildRange, Control, GpuBoard, GpuU128, SegmentAddresses, StepConstants, TtParamsHead,
+};
+use vkperft::gpu::shader_layout::TT_MAX_SEGMENTS;
 use vkperft::gpu::{GpuOptions, VulkanBackend};
 use vkperft::reference as published;
 use vkperft::run_control::{ProgressSample, RunControl};
@@ -107,11 +110,11 @@ fn shallow_depths_and_terminal_roots() {
 
 #[test]
 fn a_tiny_memory_budget_splits_chunks_and_items_with_the_same_answer() {
-    // 64 KiB holds about 1,300 positions: start position depth 6 needs 8,902 at its widest
+    // 128 KiB holds about 1,500 positions: start position depth 6 needs 8,902 at its widest
     // level per root move, so chunks shrink to one item and items are split on the host.
     let mut tiny = VulkanBackend::new(&GpuOptions {
         device: None,
-        memory_budget: Some(64 << 10),
+        memory_budget: Some(128 << 10),
     })
     .expect("a small budget opens");
     assert!(tiny.capacity() < 2_000);
@@ -235,10 +238,27 @@ fn shader_layouts_match_the_rust_twins() {
         input_count: 0x9192_9394,
         output_offset: 0xa1a2_a3a4,
         output_capacity: 0xb1b2_b3b4,
-        leaf_depth: 0xc1c2_c3c4,
+        remaining: 0xc1c2_c3c4,
+    };
+    let tt_head = TtParamsHead {
+        mode: 0xd1d2_d3d4,
+        segment_shift: 0xe1e2_e3e4,
+        slots: 0xf1f2_f3f4_f5f6_f7f8,
+        verifier_mask: 0x0a0b_0c0d_0e0f_1a1b,
+    };
+    let last = TT_MAX_SEGMENTS as usize - 1;
+    let segments = |base: u64| {
+        let mut addresses: Vec<u64> = (0..=last as u64).map(|i| base + i).collect();
+        addresses[last] = base ^ 0xffff_0000_0000_0000;
+        addresses
+    };
+    let addresses = SegmentAddresses {
+        fast: segments(0x1000_0000),
+        depths: segments(0x2000_0000),
+        exact: segments(0x3000_0000),
     };
     let seen = gpu
-        .probe_layouts(board, range, control, step)
+        .probe_layouts(board, range, control, step, tt_head, &addresses)
         .expect("the probe runs");
     let expected: Vec<u64> = board
         .planes
@@ -254,10 +274,29 @@ fn shader_layouts_match_the_rust_twins() {
                 step.input_count,
                 step.output_offset,
                 step.output_capacity,
-                step.leaf_depth,
+                step.remaining,
+                tt_head.mode,
+                tt_head.segment_shift,
             ]
             .map(u64::from),
         )
+        .chain([
+            tt_head.slots,
+            tt_head.verifier_mask,
+            addresses.fast[0],
+            addresses.fast[last],
+            addresses.depths[0],
+            addresses.depths[last],
+            addresses.exact[0],
+            addresses.exact[last],
+        ])
+        .collect();
+    let expected: Vec<GpuU128> = expected
+        .into_iter()
+        .map(|value| GpuU128 {
+            low: value,
+            high: !value,
+        })
         .collect();
     assert_eq!(seen, expected);
 }

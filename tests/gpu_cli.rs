@@ -90,9 +90,10 @@ fn auto_says_which_backend_it_chose() {
     assert_eq!(value["backend"], "vulkan");
     assert!(run.stderr.contains("auto: using Vulkan"), "{}", run.stderr);
     let (value, run) = json(&["perft", "--depth", "3", "--tt", "fast", "--json"]);
-    assert_eq!(value["backend"], "cpu");
-    assert!(run.stderr.contains("auto: using the CPU"), "{}", run.stderr);
+    assert_eq!(value["backend"], "vulkan");
+    assert!(run.stderr.contains("auto: using Vulkan"), "{}", run.stderr);
     assert_eq!(value["nodes"], "8902");
+    assert_eq!(value["tt"]["mode"], "fast");
 }
 
 #[test]
@@ -117,12 +118,15 @@ fn a_tiny_gpu_budget_gives_the_same_count() {
 #[test]
 fn vulkan_input_errors_exit_2() {
     for args in [
+        // More table than the device has memory.
         &[
             "perft",
             "--backend",
             "vulkan",
             "--tt",
             "fast",
+            "--tt-mb",
+            "100000000",
             "--depth",
             "3",
         ][..],
@@ -197,6 +201,32 @@ fn no_validation_layer_messages() {
     assert!(!text.contains("Validation Error"), "{text}");
     assert!(!text.contains("VUID-"), "{text}");
     assert!(text.contains("\"nodes\":\"4865609\""), "{text}");
+}
+
+#[test]
+fn no_validation_layer_messages_with_a_gpu_table() {
+    for mode in ["fast", "verified", "certify"] {
+        let run = run_vkperft(
+            &[
+                "perft",
+                "--backend",
+                "vulkan",
+                "--tt",
+                mode,
+                "--tt-mb",
+                "4",
+                "--depth",
+                "5",
+                "--json",
+            ],
+            &[("VKPERFT_VALIDATION", "1")],
+        );
+        let text = format!("{}{}", run.stdout, run.stderr);
+        assert_eq!(run.code, 0, "{mode}: {text}");
+        assert!(!text.contains("Validation Error"), "{mode}: {text}");
+        assert!(!text.contains("VUID-"), "{mode}: {text}");
+        assert!(text.contains("\"nodes\":\"4865609\""), "{mode}: {text}");
+    }
 }
 
 #[test]

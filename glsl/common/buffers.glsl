@@ -9,14 +9,27 @@ layout(std430, set = 0, binding = BINDING_BOARDS) buffer Boards {
     GpuBoard boards[];
 };
 
-// Per position: index of its first child and number of children (written by expand).
+// Per position: index of its first child, and in `y` the number of children (low bits,
+// CHILD_COUNT_MASK) with the CHILD_FLAG_* flags above them (written by expand).
 layout(std430, set = 0, binding = BINDING_CHILDREN) buffer Children {
     uvec2 children[];
 };
 
-// Per position: leaf count of its subtree (written by leaf, summed up by upsweep).
+// Per position: the 128-bit leaf count of its subtree as (low, high) words (written by leaf or
+// by a TT hit, summed up by upsweep).
 layout(std430, set = 0, binding = BINDING_COUNTS) buffer Counts {
-    uint64_t counts[];
+    u64vec2 counts[];
+};
+
+// certify only: per position, what the fast table alone would have counted, as `counts`.
+layout(std430, set = 0, binding = BINDING_FAST_COUNTS) buffer FastCounts {
+    u64vec2 fast_counts[];
+};
+
+// Per position of an expanded level (TT on): its TT key hash, (low, high) words, so that
+// upsweep can store without hashing again.
+layout(std430, set = 0, binding = BINDING_HASHES) buffer Hashes {
+    u64vec2 hashes[];
 };
 
 layout(std430, set = 0, binding = BINDING_CONTROL) buffer Control {
@@ -33,8 +46,8 @@ layout(push_constant) uniform Step {
     // Where expand appends children, and how many fit there.
     uint output_offset;
     uint output_capacity;
-    // leaf: remaining depth of the input positions (1 or 2).
-    uint leaf_depth;
+    // Plies below the input positions: the TT depth of expand and upsweep, and 1 or 2 for leaf.
+    uint remaining;
 } step;
 
 #endif

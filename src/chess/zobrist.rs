@@ -90,6 +90,18 @@ impl Zobrist {
         self.seed
     }
 
+    /// Every key in one list, for the GPU: the 12 x 64 piece keys (white pawn..king, then
+    /// black, each by square), black to move, the 16 castling-rights keys, the 8 ep-file keys
+    /// and the per-depth keys.
+    pub fn key_table(&self) -> Vec<Hash128> {
+        let mut keys: Vec<Hash128> = self.pieces.iter().flatten().copied().collect();
+        keys.push(self.black_to_move);
+        keys.extend_from_slice(&self.castling);
+        keys.extend_from_slice(&self.ep_file);
+        keys.extend_from_slice(&self.depth);
+        keys
+    }
+
     #[inline]
     fn piece(&self, color: Color, role: Role, sq: Square) -> Hash128 {
         self.pieces[Piece::new(color, role).index()][sq.index()]

@@ -44,15 +44,21 @@ fn device_text(device: &DeviceInfo, chosen: bool) -> String {
             format!("{}{local}", gib(h.bytes))
         })
         .collect();
-    let status = if device.usable() {
-        "usable".to_string()
-    } else {
+    let status = if !device.usable() {
         format!("cannot run: lacks {}", device.missing.join(", "))
+    } else if device.supports_tt() {
+        "usable, with every TT mode".to_string()
+    } else {
+        format!(
+            "usable with --tt off only: the GPU TT needs {}",
+            device.tt_missing.join(", ")
+        )
     };
     format!(
         "{marker} device {index}: {name} ({kind})\n    driver: {driver}, Vulkan {api}\n    \
          memory heaps: {heaps}\n    shaderInt64: {int64}, 64-bit buffer atomics: {atomics}, \
-         subgroup size: {subgroup}, max storage buffer range: {range} MiB\n    {status}\n",
+         buffer device address: {address}, subgroup size: {subgroup} (arithmetic: {arithmetic}), \
+         max storage buffer range: {range} MiB\n    {status}\n",
         marker = if chosen { "*" } else { " " },
         index = device.index,
         name = device.name,
@@ -62,7 +68,9 @@ fn device_text(device: &DeviceInfo, chosen: bool) -> String {
         heaps = heaps.join(", "),
         int64 = yes_no(device.shader_int64),
         atomics = yes_no(device.buffer_int64_atomics),
+        address = yes_no(device.buffer_device_address),
         subgroup = device.subgroup_size,
+        arithmetic = yes_no(device.subgroup_arithmetic),
         range = device.max_storage_buffer_range >> 20,
     )
 }
@@ -77,9 +85,13 @@ fn device_json(device: &DeviceInfo) -> serde_json::Value {
         "heaps": device.heaps.iter().map(|h| json!({"bytes": h.bytes, "device_local": h.device_local})).collect::<Vec<_>>(),
         "shader_int64": device.shader_int64,
         "buffer_int64_atomics": device.buffer_int64_atomics,
+        "buffer_device_address": device.buffer_device_address,
         "subgroup_size": device.subgroup_size,
+        "subgroup_arithmetic": device.subgroup_arithmetic,
         "max_storage_buffer_range": device.max_storage_buffer_range,
         "usable": device.usable(),
         "missing": device.missing,
+        "tt": device.supports_tt(),
+        "tt_missing": device.tt_missing,
     })
 }

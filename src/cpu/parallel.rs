@@ -166,6 +166,7 @@ pub fn divide<S: SubtreeSearch>(
                 nodes: shared.nodes_done,
                 tasks_done: shared.tasks_done,
                 tasks_total: frontier.tasks.len(),
+                tt: None,
             });
         };
         let mut running = threads;

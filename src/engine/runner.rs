@@ -6,7 +6,7 @@ use crate::chess::{attacks, Move, Zobrist};
 use crate::count::Counts;
 use crate::cpu::parallel;
 use crate::cpu::search::{PlainSearch, SubtreeSearch, TtSearch};
-use crate::gpu::backend::GpuRunError;
+use crate::gpu::backend::{GpuRunError, PrepareError};
 use crate::gpu::{GpuOptions, VulkanBackend};
 use crate::run_control::{Cancelled, ProgressSample, RunControl};
 use crate::tt::{TranspositionTable, TtMode};
@@ -53,23 +53,22 @@ enum Resolved<'a> {
 }
 
 fn resolve<'a>(job: &Job, backends: &'a mut Backends) -> Result<Resolved<'a>, EngineError> {
-    let gpu_tt_note = "the Vulkan backend has no transposition table yet";
+    let tt = job.tt.mode != TtMode::Off;
     match job.backend {
         BackendChoice::Cpu => Ok(Resolved::Cpu { note: None }),
-        BackendChoice::Vulkan if job.tt.mode != TtMode::Off => Err(EngineError::Unsupported(
-            format!("--tt {}: {gpu_tt_note}; use --tt off", job.tt.mode),
-        )),
         BackendChoice::Vulkan => Ok(Resolved::Vulkan {
             backend: backends.vulkan(&job.gpu)?,
             note: None,
         }),
-        BackendChoice::Auto if job.tt.mode != TtMode::Off => Ok(Resolved::Cpu {
-            note: Some(format!(
-                "auto: using the CPU because --tt {} was asked and {gpu_tt_note}",
-                job.tt.mode
-            )),
-        }),
         BackendChoice::Auto => match backends.vulkan(&job.gpu) {
+            Ok(backend) if tt && !backend.supports_tt() => Ok(Resolved::Cpu {
+                note: Some(format!(
+                    "auto: using the CPU because --tt {} needs what {} lacks ({})",
+                    job.tt.mode,
+                    backend.device_name(),
+                    backend.device_info().tt_missing.join(", ")
+                )),
+            }),
             Ok(backend) => {
                 let note = Some(format!("auto: using Vulkan on {}", backend.device_name()));
                 Ok(Resolved::Vulkan { backend, note })
@@ -100,10 +99,21 @@ pub fn run_job(
         });
     }
     attacks::init();
-    let resolved = match resolve(job, backends) {
+    let zobrist = Zobrist::new(job.zobrist_seed);
+    let mut resolved = match resolve(job, backends) {
         Ok(resolved) => resolved,
         Err(error) => return fail(error),
     };
+    if let Resolved::Vulkan { backend, .. } = &mut resolved {
+        match backend.prepare_tt(&job.tt, &zobrist) {
+            Ok(()) => {}
+            Err(PrepareError::Tt(error)) => return fail(error.into()),
+            Err(PrepareError::Gpu(error)) => {
+                backends.vulkan = None;
+                return fail(error.into());
+            }
+        }
+    }
     let table = match (job.tt.mode, &resolved) {
         (TtMode::Off, _) | (_, Resolved::Vulkan { .. }) => None,
         _ => match TranspositionTable::new(&job.tt) {
@@ -123,7 +133,6 @@ pub fn run_job(
         device: device.clone(),
         note,
     });
-    let zobrist = Zobrist::new(job.zobrist_seed);
     let start = Instant::now();
     let on_progress = |sample: ProgressSample| {
         let elapsed = start.elapsed();
@@ -135,7 +144,9 @@ pub fn run_job(
                 nps: nodes_per_second(sample.nodes, elapsed),
                 tasks_done: sample.tasks_done,
                 tasks_total: sample.tasks_total,
-                tt: table.as_ref().map(TranspositionTable::snapshot),
+                tt: sample
+                    .tt
+                    .or_else(|| table.as_ref().map(TranspositionTable::snapshot)),
             },
         });
     };
@@ -153,20 +164,24 @@ pub fn run_job(
         on_root_done: &on_root_done,
     };
     let outcome = match (resolved, &table) {
-        (Resolved::Cpu { .. }, None) => {
-            cpu_divide(job, &PlainSearch, &zobrist, &control).map_err(GpuRunError::from)
-        }
+        (Resolved::Cpu { .. }, None) => cpu_divide(job, &PlainSearch, &zobrist, &control)
+            .map(|divide| (divide, None))
+            .map_err(GpuRunError::from),
         (Resolved::Cpu { .. }, Some(table)) => {
             let search = TtSearch {
                 table,
                 zobrist: &zobrist,
             };
-            cpu_divide(job, &search, &zobrist, &control).map_err(GpuRunError::from)
+            cpu_divide(job, &search, &zobrist, &control)
+                .map(|divide| (divide, Some(table.snapshot())))
+                .map_err(GpuRunError::from)
         }
-        (Resolved::Vulkan { backend, .. }, _) => backend.divide(&job.position, job.depth, &control),
+        (Resolved::Vulkan { backend, .. }, _) => backend
+            .divide(&job.position, job.depth, &control)
+            .and_then(|divide| Ok((divide, backend.tt_snapshot()?))),
     };
     match outcome {
-        Ok(mut divide) => {
+        Ok((mut divide, tt)) => {
             let counts = if job.depth == 0 {
                 Counts::exact(1)
             } else {
@@ -185,8 +200,8 @@ pub fn run_job(
                     device,
                     threads: job.threads,
                     zobrist_seed: job.zobrist_seed,
-                    tt_mode: table.as_ref().map_or(TtMode::Off, |t| t.mode()),
-                    tt: table.as_ref().map(TranspositionTable::snapshot),
+                    tt_mode: job.tt.mode,
+                    tt,
                 }),
             });
         }

@@ -11,18 +11,32 @@
 //! redone, and a single item that still does not fit is expanded one ply on the host. Nothing
 //! of an overflowed chunk is used. Chunk sizes adapt so that each takes a fraction of a second:
 //! progress is reported and cancellation checked between chunks.
+//!
+//! With a transposition table (`tt_table.rs`, `glsl/common/tt.glsl`), expand probes each
+//! position before generating its children (a hit gives its counts and no children), the leaf
+//! probes and stores depth-2 positions, and upsweep stores every count it completes. Only
+//! complete counts are ever stored: overflow can only happen in an expand, before the leaf and
+//! upsweep of its chunk run, and a cancelled run stops between submissions, never inside the
+//! one submission that holds a chunk's leaf and upsweep.
 
 use super::buffer::GpuBuffer;
 use super::context::Context;
+use super::device::DeviceInfo;
 use super::error::GpuError;
-use super::layouts::{ChildRange, Control, GpuBoard, StepConstants, BYTES_PER_POSITION};
+use super::layouts::{
+    tt_params_bytes, ChildRange, Control, GpuBoard, GpuU128, SegmentAddresses, StepConstants,
+    TtParamsHead, BYTES_PER_POSITION, TT_PARAMS_BYTES,
+};
 use super::pipelines::{record_barrier, Bindings, Pipelines, Stage};
+use super::shader_layout::{TT_STATS_MAX_DEPTH, TT_STAT_FIELDS, ZOBRIST_KEYS};
 use super::tables::table_words;
+use super::tt_table::GpuTable;
 use crate::chess::movegen::legal_moves;
 use crate::chess::moves::MAX_MOVES;
-use crate::chess::{Move, NybbleBoard, Position};
+use crate::chess::{Hash128, Move, NybbleBoard, Position, Zobrist};
 use crate::count::Counts;
 use crate::run_control::{Cancelled, ProgressSample, RunControl};
+use crate::tt::{slot_bytes, TtConfig, TtError, TtMode, TtStatsSnapshot};
 use ash::vk;
 use gpu_allocator::MemoryLocation;
 use std::collections::VecDeque;
@@ -70,20 +84,57 @@ impl From<Cancelled> for GpuRunError {
     }
 }
 
+/// Why a transposition table could not be set up.
+#[derive(Debug)]
+pub enum PrepareError {
+    /// The table the user asked for cannot be had (size, knobs, device features or memory).
+    Tt(TtError),
+    Gpu(GpuError),
+}
+
+impl From<TtError> for PrepareError {
+    fn from(err: TtError) -> PrepareError {
+        PrepareError::Tt(err)
+    }
+}
+
+impl From<GpuError> for PrepareError {
+    fn from(err: GpuError) -> PrepareError {
+        PrepareError::Gpu(err)
+    }
+}
+
 /// Buffers of one chunk's levels, sized for `capacity` positions.
 struct ChunkBuffers {
     boards: GpuBuffer,
     children: GpuBuffer,
     counts: GpuBuffer,
+    fast_counts: GpuBuffer,
+    hashes: GpuBuffer,
     control: GpuBuffer,
     upload: GpuBuffer,
+    /// A chunk's item counts, then its items' fast counts.
     readback: GpuBuffer,
 }
+
+/// The transposition table's parameters, keys and statistics (bound whether a table is in use
+/// or not), and the table itself when the current run has one.
+struct TtBuffers {
+    params: GpuBuffer,
+    zobrist: GpuBuffer,
+    stats: GpuBuffer,
+    stats_readback: GpuBuffer,
+    table: Option<GpuTable>,
+}
+
+/// Counter words of the statistics buffer.
+const TT_STAT_WORDS: usize = (TT_STATS_MAX_DEPTH as usize + 1) * TT_STAT_FIELDS as usize;
 
 pub struct VulkanBackend {
     // Dropped in declaration order: pipelines and buffers before the context.
     pipelines: Pipelines,
     buffers: ChunkBuffers,
+    tt: TtBuffers,
     _tables: GpuBuffer,
     context: Context,
     capacity: u32,
@@ -160,7 +211,19 @@ impl VulkanBackend {
             counts: GpuBuffer::new(
                 shared,
                 "counts",
-                position_bytes(size_of::<u64>()),
+                position_bytes(size_of::<GpuU128>()),
+                MemoryLocation::GpuOnly,
+            )?,
+            fast_counts: GpuBuffer::new(
+                shared,
+                "fast counts",
+                position_bytes(size_of::<GpuU128>()),
+                MemoryLocation::GpuOnly,
+            )?,
+            hashes: GpuBuffer::new(
+                shared,
+                "hashes",
+                position_bytes(size_of::<GpuU128>()),
                 MemoryLocation::GpuOnly,
             )?,
             control: GpuBuffer::new(
@@ -178,26 +241,64 @@ impl VulkanBackend {
             readback: GpuBuffer::new(
                 shared,
                 "chunk readback",
-                position_bytes(size_of::<u64>()) / 4,
+                position_bytes(2 * size_of::<GpuU128>()) / 4,
                 MemoryLocation::GpuToCpu,
             )?,
         };
-        let pipelines = Pipelines::new(shared)?;
+        let stat_bytes = (TT_STAT_WORDS * size_of::<u64>()) as u64;
+        let zobrist_bytes = (ZOBRIST_KEYS as usize * size_of::<GpuU128>()) as u64;
+        let tt = TtBuffers {
+            params: GpuBuffer::new(
+                shared,
+                "TT parameters",
+                TT_PARAMS_BYTES as u64,
+                MemoryLocation::GpuOnly,
+            )?,
+            zobrist: GpuBuffer::new(
+                shared,
+                "Zobrist keys",
+                zobrist_bytes,
+                MemoryLocation::GpuOnly,
+            )?,
+            stats: GpuBuffer::new(shared, "TT statistics", stat_bytes, MemoryLocation::GpuOnly)?,
+            stats_readback: GpuBuffer::new(
+                shared,
+                "TT statistics readback",
+                stat_bytes,
+                MemoryLocation::GpuToCpu,
+            )?,
+            table: None,
+        };
+        let pipelines = Pipelines::new(shared, info.supports_tt())?;
         pipelines.bind(&Bindings {
             tables: tables.buffer,
             boards: buffers.boards.buffer,
             children: buffers.children.buffer,
             counts: buffers.counts.buffer,
             control: buffers.control.buffer,
+            fast_counts: buffers.fast_counts.buffer,
+            hashes: buffers.hashes.buffer,
+            tt_params: tt.params.buffer,
+            zobrist: tt.zobrist.buffer,
+            tt_stats: tt.stats.buffer,
         });
         let mut backend = VulkanBackend {
             pipelines,
             buffers,
+            tt,
             _tables: tables,
             context,
             capacity: capacity as u32,
             chunk_items: FIRST_CHUNK_ITEMS,
         };
+        // Parameters of "no table" (mode off) until a run asks for one.
+        backend.context.submit_and_wait(|device, cb| {
+            // SAFETY: the buffers are live; the command buffer is recording.
+            unsafe {
+                device.cmd_fill_buffer(cb, backend.tt.params.buffer, 0, vk::WHOLE_SIZE, 0);
+                device.cmd_fill_buffer(cb, backend.tt.stats.buffer, 0, vk::WHOLE_SIZE, 0);
+            }
+        })?;
         backend.warm_up()?;
         Ok(backend)
     }
@@ -214,7 +315,7 @@ impl VulkanBackend {
             on_root_done: &|_, _| {},
         };
         match self.run_chunk(&[start], 3, &control) {
-            Ok(Some(counts)) if counts == [8_902] => Ok(()),
+            Ok(Some(counts)) if counts == [Counts::exact(8_902)] => Ok(()),
             Ok(other) => Err(GpuError::Vulkan {
                 call: "warm-up",
                 result: format!("start position perft(3) gave {other:?}, expected 8902"),
@@ -226,6 +327,161 @@ impl VulkanBackend {
 
     pub fn device_name(&self) -> &str {
         &self.context.info().name
+    }
+
+    pub fn device_info(&self) -> &DeviceInfo {
+        self.context.info()
+    }
+
+    /// Whether this device runs the TT modes (see `vkperft devices`).
+    pub fn supports_tt(&self) -> bool {
+        self.context.info().supports_tt()
+    }
+
+    /// Sets up the transposition table of the next runs: none for `off`, else a cleared table
+    /// of `config` (reallocated only when the configuration changed) with the keys of
+    /// `zobrist`, and zeroed statistics.
+    pub fn prepare_tt(&mut self, config: &TtConfig, zobrist: &Zobrist) -> Result<(), PrepareError> {
+        if config.mode == TtMode::Off {
+            self.tt.table = None;
+            self.upload(
+                &self.tt.params,
+                &tt_params_bytes(&TtParamsHead::default(), &SegmentAddresses::default()),
+            )?;
+            return Ok(());
+        }
+        let info = self.context.info();
+        if !info.supports_tt() {
+            return Err(PrepareError::Tt(TtError::DeviceLacks {
+                mode: config.mode,
+                device: info.name.clone(),
+                missing: info.tt_missing.join(", "),
+            }));
+        }
+        let reusable = self
+            .tt
+            .table
+            .as_ref()
+            .is_some_and(|table| table.config() == config);
+        if !reusable {
+            self.tt.table = None;
+            let needed = config
+                .slots()?
+                .saturating_mul(slot_bytes(config.mode).unwrap_or(0));
+            let search_bytes = u64::from(self.capacity) * BYTES_PER_POSITION;
+            let available = info.memory_bytes().saturating_sub(search_bytes) as usize;
+            if needed > available {
+                return Err(PrepareError::Tt(TtError::MoreThanDeviceMemory {
+                    needed,
+                    available,
+                    device: info.name.clone(),
+                }));
+            }
+            let max_segment_bytes = u64::from(info.max_storage_buffer_range);
+            self.tt.table = Some(GpuTable::new(
+                &self.context.shared,
+                config,
+                max_segment_bytes,
+            )?);
+        }
+        let Some(table) = &self.tt.table else {
+            unreachable!("created just above");
+        };
+        let params = tt_params_bytes(&table.head(), &table.addresses());
+        let keys: Vec<GpuU128> = zobrist.key_table().into_iter().map(key_words).collect();
+        self.upload(&self.tt.params, &params)?;
+        self.upload(&self.tt.zobrist, bytemuck::cast_slice(&keys))?;
+        self.context.submit_and_wait(|device, cb| {
+            for buffer in table.buffers().chain([&self.tt.stats]) {
+                // SAFETY: the buffers are live; the command buffer is recording.
+                unsafe { device.cmd_fill_buffer(cb, buffer.buffer, 0, vk::WHOLE_SIZE, 0) };
+            }
+            record_barrier(device, cb);
+            self.record_stats_readback(device, cb);
+        })?;
+        Ok(())
+    }
+
+    /// The table's statistics as of the last finished chunk; `None` without a table.
+    pub fn tt_snapshot(&self) -> Result<Option<TtStatsSnapshot>, GpuError> {
+        let Some(table) = &self.tt.table else {
+            return Ok(None);
+        };
+        let bytes = self
+            .tt
+            .stats_readback
+            .mapped()
+            .ok_or_else(|| unmapped("TT statistics readback"))?;
+        let words: Vec<u64> = bytemuck::pod_collect_to_vec(bytes);
+        Ok(Some(table.snapshot(&words)))
+    }
+
+    /// Segments per table array of the current table (0 without one).
+    pub fn tt_segments(&self) -> usize {
+        self.tt.table.as_ref().map_or(0, GpuTable::segments)
+    }
+
+    fn record_stats_readback(&self, device: &ash::Device, cb: vk::CommandBuffer) {
+        let region = [vk::BufferCopy::default().size(self.tt.stats.size)];
+        // SAFETY: both buffers are live and of this size; the command buffer is recording.
+        unsafe {
+            device.cmd_copy_buffer(
+                cb,
+                self.tt.stats.buffer,
+                self.tt.stats_readback.buffer,
+                &region,
+            )
+        };
+    }
+
+    /// Copies `bytes` to the start of the device-local `target` through a staging buffer.
+    fn upload(&self, target: &GpuBuffer, bytes: &[u8]) -> Result<(), GpuError> {
+        let mut staging = GpuBuffer::new(
+            &self.context.shared,
+            "staging",
+            bytes.len() as u64,
+            MemoryLocation::CpuToGpu,
+        )?;
+        write_mapped(&mut staging, bytes)?;
+        self.context.submit_and_wait(|device, cb| {
+            let region = [vk::BufferCopy::default().size(bytes.len() as u64)];
+            // SAFETY: both buffers are live and large enough; the command buffer is recording.
+            unsafe { device.cmd_copy_buffer(cb, staging.buffer, target.buffer, &region) };
+        })
+    }
+
+    /// The TT hashes the shaders compute for `boards` at `depth` plies remaining with the keys
+    /// of `zobrist` (as `Zobrist::hash(position) ^ zobrist.depth_key(depth)` on the CPU).
+    pub fn key_hashes(
+        &mut self,
+        zobrist: &Zobrist,
+        boards: &[GpuBoard],
+        depth: u32,
+    ) -> Result<Vec<Hash128>, GpuError> {
+        let keys: Vec<GpuU128> = zobrist.key_table().into_iter().map(key_words).collect();
+        self.upload(&self.tt.zobrist, bytemuck::cast_slice(&keys))?;
+        write_mapped(&mut self.buffers.upload, bytemuck::cast_slice(boards))?;
+        let count = boards.len() as u32;
+        let step = StepConstants {
+            input_count: count,
+            remaining: depth,
+            ..StepConstants::default()
+        };
+        self.context.submit_and_wait(|device, cb| {
+            self.record_upload(device, cb, std::mem::size_of_val(boards) as u64);
+            self.pipelines
+                .record_dispatch(cb, Stage::KeyProbe, &step, count);
+            record_barrier(device, cb);
+            self.record_readback(device, cb, &self.buffers.hashes, count, 0);
+        })?;
+        Ok(self
+            .read_back(count, 0)?
+            .into_iter()
+            .map(|words| Hash128 {
+                hi: words.high,
+                lo: words.low,
+            })
+            .collect())
     }
 
     /// Positions a chunk's levels can hold together.
@@ -256,7 +512,7 @@ impl VulkanBackend {
         for (index, &m) in root_moves.iter().enumerate() {
             expand_on_host(index, root.play(m), depth - 1, host_plies - 1, &mut items);
         }
-        let mut root_counts = vec![0u128; root_moves.len()];
+        let mut root_counts = vec![Counts::default(); root_moves.len()];
         let mut items_left = vec![0usize; root_moves.len()];
         for item in &items {
             items_left[item.root] += 1;
@@ -270,6 +526,7 @@ impl VulkanBackend {
             nodes: 0,
             tasks_done: 0,
             tasks_total: items.len(),
+            tt: None,
         };
         let mut last_report = Instant::now();
         while !items.is_empty() {
@@ -284,7 +541,7 @@ impl VulkanBackend {
                 .count();
             let started = Instant::now();
             let counts = if remaining == 0 {
-                Some(vec![1u64; take])
+                Some(vec![Counts::exact(1); take])
             } else {
                 let boards: Vec<GpuBoard> = items.iter().take(take).map(|i| i.board).collect();
                 self.run_chunk(&boards, remaining, control)?
@@ -306,10 +563,7 @@ impl VulkanBackend {
                     done.tasks_total += added;
                     done.tasks_total -= 1;
                     if items_left[item.root] == 0 {
-                        (control.on_root_done)(
-                            root_moves[item.root],
-                            Counts::exact(root_counts[item.root]),
-                        );
+                        (control.on_root_done)(root_moves[item.root], root_counts[item.root]);
                     }
                 }
                 continue;
@@ -319,28 +573,23 @@ impl VulkanBackend {
                 let Some(item) = items.pop_front() else {
                     break;
                 };
-                root_counts[item.root] += u128::from(count);
+                root_counts[item.root] += count;
                 items_left[item.root] -= 1;
-                done.nodes += u128::from(count);
+                done.nodes += count.nodes;
                 done.tasks_done += 1;
                 if items_left[item.root] == 0 {
-                    (control.on_root_done)(
-                        root_moves[item.root],
-                        Counts::exact(root_counts[item.root]),
-                    );
+                    (control.on_root_done)(root_moves[item.root], root_counts[item.root]);
                 }
             }
             if last_report.elapsed() >= control.progress_interval {
-                (control.on_progress)(done);
+                done.tt = self.tt_snapshot()?;
+                (control.on_progress)(done.clone());
                 last_report = Instant::now();
             }
         }
+        done.tt = self.tt_snapshot()?;
         (control.on_progress)(done);
-        Ok(root_moves
-            .into_iter()
-            .zip(root_counts)
-            .map(|(m, nodes)| (m, Counts::exact(nodes)))
-            .collect())
+        Ok(root_moves.into_iter().zip(root_counts).collect())
     }
 
     fn adapt_chunk_size(&mut self, items: usize, took: Duration) {
@@ -358,14 +607,16 @@ impl VulkanBackend {
         boards: &[GpuBoard],
         remaining: u32,
         control: &RunControl<'_>,
-    ) -> Result<Option<Vec<u64>>, GpuRunError> {
+    ) -> Result<Option<Vec<Counts>>, GpuRunError> {
         let count = boards.len() as u32;
         write_mapped(&mut self.buffers.upload, bytemuck::cast_slice(boards))?;
         let upload_bytes = std::mem::size_of_val(boards) as u64;
-        // (offset, count) of every level; level 0 is the chunk itself.
+        // (offset, count) of every level; level 0 is the chunk itself, level k is
+        // `remaining - k` plies deep.
         let mut levels: Vec<(u32, u32)> = vec![(0, count)];
+        let level_remaining = |level: usize| remaining - level as u32;
         let mut first_submission = true;
-        while remaining - (levels.len() as u32 - 1) > 2 {
+        while level_remaining(levels.len() - 1) > 2 {
             if control.cancel.load(Ordering::Relaxed) {
                 return Err(GpuRunError::Cancelled);
             }
@@ -376,7 +627,7 @@ impl VulkanBackend {
                 input_count: level_count,
                 output_offset,
                 output_capacity: self.capacity - output_offset,
-                leaf_depth: 0,
+                remaining: level_remaining(levels.len() - 1),
             };
             let upload = first_submission.then_some(upload_bytes);
             first_submission = false;
@@ -399,59 +650,94 @@ impl VulkanBackend {
             }
             levels.push((output_offset, control_block.appended));
         }
-        let leaf_depth = remaining.min(2);
         let upload = first_submission.then_some(upload_bytes);
+        let certify = self
+            .tt
+            .table
+            .as_ref()
+            .is_some_and(|table| table.config().mode == TtMode::Certify);
         self.context.submit_and_wait(|device, cb| {
             if let Some(bytes) = upload {
                 self.record_upload(device, cb, bytes);
             }
-            let &(offset, level_count) = levels.last().unwrap_or(&(0, count));
+            let leaf_level = levels.len() - 1;
+            let (offset, level_count) = levels[leaf_level];
             let leaf = StepConstants {
                 input_offset: offset,
                 input_count: level_count,
-                leaf_depth,
+                remaining: level_remaining(leaf_level),
                 ..StepConstants::default()
             };
             self.pipelines
                 .record_dispatch(cb, Stage::Leaf, &leaf, level_count);
-            for &(offset, level_count) in levels.iter().rev().skip(1) {
+            for (level, &(offset, level_count)) in levels.iter().enumerate().rev().skip(1) {
                 record_barrier(device, cb);
                 let up = StepConstants {
                     input_offset: offset,
                     input_count: level_count,
+                    remaining: level_remaining(level),
                     ..StepConstants::default()
                 };
                 self.pipelines
                     .record_dispatch(cb, Stage::Upsweep, &up, level_count);
             }
             record_barrier(device, cb);
-            self.record_counts_readback(device, cb, count);
+            self.record_readback(device, cb, &self.buffers.counts, count, 0);
+            if certify {
+                self.record_readback(device, cb, &self.buffers.fast_counts, count, count);
+            }
+            if self.tt.table.is_some() {
+                self.record_stats_readback(device, cb);
+            }
         })?;
-        Ok(Some(self.read_counts(count)?))
-    }
-
-    /// Records a copy of the first `words` counts to the host-visible readback buffer.
-    fn record_counts_readback(&self, device: &ash::Device, cb: vk::CommandBuffer, words: u32) {
-        let region = [vk::BufferCopy::default().size(u64::from(words) * 8)];
-        // SAFETY: both buffers are live and large enough; the command buffer is recording.
-        unsafe {
-            device.cmd_copy_buffer(
-                cb,
-                self.buffers.counts.buffer,
-                self.buffers.readback.buffer,
-                &region,
-            )
+        let exact = self.read_back(count, 0)?;
+        let fast = if certify {
+            self.read_back(count, count)?
+        } else {
+            exact.clone()
         };
+        Ok(Some(
+            exact
+                .into_iter()
+                .zip(fast)
+                .map(|(exact, fast)| Counts {
+                    nodes: exact.into(),
+                    fast_nodes: fast.into(),
+                })
+                .collect(),
+        ))
     }
 
-    /// The first `words` counts copied by [`Self::record_counts_readback`].
-    fn read_counts(&self, words: u32) -> Result<Vec<u64>, GpuError> {
+    /// Records a copy of the first `values` 128-bit values of `source` to the host-visible
+    /// readback buffer, from its value `at` on.
+    fn record_readback(
+        &self,
+        device: &ash::Device,
+        cb: vk::CommandBuffer,
+        source: &GpuBuffer,
+        values: u32,
+        at: u32,
+    ) {
+        let value_bytes = size_of::<GpuU128>() as u64;
+        let region = [vk::BufferCopy::default()
+            .dst_offset(u64::from(at) * value_bytes)
+            .size(u64::from(values) * value_bytes)];
+        // SAFETY: both buffers are live and large enough; the command buffer is recording.
+        unsafe { device.cmd_copy_buffer(cb, source.buffer, self.buffers.readback.buffer, &region) };
+    }
+
+    /// `values` 128-bit values copied by [`Self::record_readback`] from value `at` on.
+    fn read_back(&self, values: u32, at: u32) -> Result<Vec<GpuU128>, GpuError> {
         let bytes = self
             .buffers
             .readback
             .mapped()
             .ok_or_else(|| unmapped("readback"))?;
-        Ok(bytemuck::cast_slice::<u8, u64>(&bytes[..words as usize * 8]).to_vec())
+        let value_bytes = size_of::<GpuU128>();
+        let start = at as usize * value_bytes;
+        Ok(bytemuck::pod_collect_to_vec(
+            &bytes[start..start + values as usize * value_bytes],
+        ))
     }
 
     fn record_upload(&self, device: &ash::Device, cb: vk::CommandBuffer, bytes: u64) {
@@ -469,52 +755,43 @@ impl VulkanBackend {
     }
 
     /// Runs the layout probe on the given values and returns what the shader saw, in the
-    /// order of `glsl/layout_probe.comp`.
+    /// order of `glsl/layout_probe.comp`, each value v as the 128-bit (v, !v).
     pub fn probe_layouts(
         &mut self,
         board: GpuBoard,
         range: ChildRange,
         control_block: Control,
         step: StepConstants,
-    ) -> Result<Vec<u64>, GpuError> {
+        tt_head: TtParamsHead,
+        segments: &SegmentAddresses,
+    ) -> Result<Vec<GpuU128>, GpuError> {
         write_mapped(&mut self.buffers.upload, bytemuck::bytes_of(&board))?;
-        let mut staging = GpuBuffer::new(
-            &self.context.shared,
-            "probe staging",
-            16,
-            MemoryLocation::CpuToGpu,
-        )?;
-        let mut bytes = Vec::new();
-        bytes.extend_from_slice(bytemuck::bytes_of(&range));
-        bytes.extend_from_slice(bytemuck::bytes_of(&control_block));
-        write_mapped(&mut staging, &bytes)?;
-        const PROBED_WORDS: u32 = 13;
-        self.context.submit_and_wait(|device, cb| {
+        self.upload(&self.buffers.children, bytemuck::bytes_of(&range))?;
+        self.upload(&self.buffers.control, bytemuck::bytes_of(&control_block))?;
+        self.upload(&self.tt.params, &tt_params_bytes(&tt_head, segments))?;
+        const PROBED_VALUES: u32 = 23;
+        let probed = self.context.submit_and_wait(|device, cb| {
             self.record_upload(device, cb, size_of::<GpuBoard>() as u64);
-            let to_children = [vk::BufferCopy::default().size(8)];
-            let to_control = [vk::BufferCopy::default().src_offset(8).size(8)];
-            // SAFETY: all buffers are live and large enough; the command buffer is recording.
-            unsafe {
-                device.cmd_copy_buffer(
-                    cb,
-                    staging.buffer,
-                    self.buffers.children.buffer,
-                    &to_children,
-                );
-                device.cmd_copy_buffer(
-                    cb,
-                    staging.buffer,
-                    self.buffers.control.buffer,
-                    &to_control,
-                );
-            }
-            record_barrier(device, cb);
             self.pipelines
                 .record_dispatch(cb, Stage::LayoutProbe, &step, 1);
             record_barrier(device, cb);
-            self.record_counts_readback(device, cb, PROBED_WORDS);
-        })?;
-        self.read_counts(PROBED_WORDS)
+            self.record_readback(device, cb, &self.buffers.counts, PROBED_VALUES, 0);
+        });
+        // Back to "no table" whatever happened.
+        let restored = self.upload(
+            &self.tt.params,
+            &tt_params_bytes(&TtParamsHead::default(), &SegmentAddresses::default()),
+        );
+        probed?;
+        restored?;
+        self.read_back(PROBED_VALUES, 0)
+    }
+}
+
+fn key_words(key: Hash128) -> GpuU128 {
+    GpuU128 {
+        low: key.lo,
+        high: key.hi,
     }
 }
 

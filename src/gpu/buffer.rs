@@ -21,14 +21,36 @@ impl GpuBuffer {
         size: u64,
         location: MemoryLocation,
     ) -> Result<GpuBuffer, GpuError> {
+        GpuBuffer::create(shared, name, size, location, false)
+    }
+
+    /// A device-local buffer in its own allocation that shaders reach by its device address
+    /// (the device must have been created with buffer device addresses).
+    pub fn new_addressable(
+        shared: &Arc<DeviceShared>,
+        name: &str,
+        size: u64,
+    ) -> Result<GpuBuffer, GpuError> {
+        GpuBuffer::create(shared, name, size, MemoryLocation::GpuOnly, true)
+    }
+
+    fn create(
+        shared: &Arc<DeviceShared>,
+        name: &str,
+        size: u64,
+        location: MemoryLocation,
+        addressable: bool,
+    ) -> Result<GpuBuffer, GpuError> {
         let device = &shared.device;
+        let mut usage = vk::BufferUsageFlags::STORAGE_BUFFER
+            | vk::BufferUsageFlags::TRANSFER_SRC
+            | vk::BufferUsageFlags::TRANSFER_DST;
+        if addressable {
+            usage |= vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS;
+        }
         let info = vk::BufferCreateInfo::default()
             .size(size.max(4))
-            .usage(
-                vk::BufferUsageFlags::STORAGE_BUFFER
-                    | vk::BufferUsageFlags::TRANSFER_SRC
-                    | vk::BufferUsageFlags::TRANSFER_DST,
-            )
+            .usage(usage)
             .sharing_mode(vk::SharingMode::EXCLUSIVE);
         // SAFETY: valid device and create info.
         let buffer =
@@ -44,7 +66,11 @@ impl GpuBuffer {
                 requirements,
                 location,
                 linear: true,
-                allocation_scheme: AllocationScheme::GpuAllocatorManaged,
+                allocation_scheme: if addressable {
+                    AllocationScheme::DedicatedBuffer(buffer)
+                } else {
+                    AllocationScheme::GpuAllocatorManaged
+                },
             });
         let allocation = match allocated {
             Ok(allocation) => allocation,
@@ -68,6 +94,14 @@ impl GpuBuffer {
         };
         bound.map_err(vk_error("vkBindBufferMemory"))?;
         Ok(gpu_buffer)
+    }
+
+    /// The address shaders reach an addressable buffer by.
+    pub fn device_address(&self) -> u64 {
+        let info = vk::BufferDeviceAddressInfo::default().buffer(self.buffer);
+        // SAFETY: the buffer is live, was created with SHADER_DEVICE_ADDRESS usage and its
+        // memory is bound.
+        unsafe { self.shared.device.get_buffer_device_address(&info) }
     }
 
     /// The host-visible bytes of a buffer allocated in host-visible memory.

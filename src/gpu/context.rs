@@ -75,10 +75,20 @@ impl Context {
         let queue_info = [vk::DeviceQueueCreateInfo::default()
             .queue_family_index(family)
             .queue_priorities(&priorities)];
-        let features = vk::PhysicalDeviceFeatures::default().shader_int64(true);
+        // The TT build of the shaders needs 64-bit buffer atomics and device addresses; enable
+        // them wherever the device has them.
+        let with_tt = info.supports_tt();
+        let mut vulkan12 = vk::PhysicalDeviceVulkan12Features::default()
+            .shader_buffer_int64_atomics(with_tt)
+            .buffer_device_address(with_tt);
+        let mut features = vk::PhysicalDeviceFeatures2::default()
+            .features(vk::PhysicalDeviceFeatures::default().shader_int64(true));
+        if with_tt {
+            features = features.push_next(&mut vulkan12);
+        }
         let device_info = vk::DeviceCreateInfo::default()
             .queue_create_infos(&queue_info)
-            .enabled_features(&features);
+            .push_next(&mut features);
         // SAFETY: `physical` belongs to `instance`; the create info outlives the call.
         let device = unsafe {
             instance
@@ -91,7 +101,7 @@ impl Context {
             device: device.clone(),
             physical_device: physical,
             debug_settings: Default::default(),
-            buffer_device_address: false,
+            buffer_device_address: with_tt,
             allocation_sizes: Default::default(),
         });
         let allocator = match allocator {

@@ -53,16 +53,25 @@ pub struct DeviceInfo {
     pub heaps: Vec<MemoryHeap>,
     pub shader_int64: bool,
     pub buffer_int64_atomics: bool,
+    pub buffer_device_address: bool,
+    /// Subgroup add/min and elect in compute shaders.
+    pub subgroup_arithmetic: bool,
     pub subgroup_size: u32,
     pub max_storage_buffer_range: u32,
     pub has_compute_queue: bool,
     /// Why vkperft cannot run on it; empty when it can.
     pub missing: Vec<String>,
+    /// Why the transposition table cannot run on it (only `--tt off` can); empty when it can.
+    pub tt_missing: Vec<String>,
 }
 
 impl DeviceInfo {
     pub fn usable(&self) -> bool {
         self.missing.is_empty()
+    }
+
+    pub fn supports_tt(&self) -> bool {
+        self.usable() && self.tt_missing.is_empty()
     }
 
     /// The largest device-local heap (or the largest heap when none is device-local).
@@ -92,7 +101,7 @@ impl Instance {
             unsafe { ash::Entry::load() }.map_err(|err| GpuError::NoLoader(err.to_string()))?;
         let app_info = vk::ApplicationInfo::default()
             .application_name(c"vkperft")
-            .api_version(vk::API_VERSION_1_1);
+            .api_version(vk::API_VERSION_1_2);
         let layers = validation_layers(&entry)?;
         let layer_names: Vec<*const std::ffi::c_char> = layers.iter().map(|l| l.as_ptr()).collect();
         let create_info = vk::InstanceCreateInfo::default()
@@ -126,15 +135,23 @@ impl Instance {
         unsafe { instance.get_physical_device_properties2(physical, &mut properties2) };
         let properties = properties2.properties;
 
-        let mut atomics = vk::PhysicalDeviceShaderAtomicInt64Features::default();
+        // Vulkan 1.2 core features: 64-bit buffer atomics and buffer device addresses.
+        let mut vulkan12 = vk::PhysicalDeviceVulkan12Features::default();
         let mut features2 = vk::PhysicalDeviceFeatures2::default();
         if has_driver_properties {
-            features2 = features2.push_next(&mut atomics);
+            features2 = features2.push_next(&mut vulkan12);
         }
         // SAFETY: as above.
         unsafe { instance.get_physical_device_features2(physical, &mut features2) };
         let shader_int64 = features2.features.shader_int64 == vk::TRUE;
-        let buffer_int64_atomics = atomics.shader_buffer_int64_atomics == vk::TRUE;
+        let buffer_int64_atomics = vulkan12.shader_buffer_int64_atomics == vk::TRUE;
+        let buffer_device_address = vulkan12.buffer_device_address == vk::TRUE;
+        let subgroup_arithmetic = subgroup
+            .supported_stages
+            .contains(vk::ShaderStageFlags::COMPUTE)
+            && subgroup
+                .supported_operations
+                .contains(vk::SubgroupFeatureFlags::BASIC | vk::SubgroupFeatureFlags::ARITHMETIC);
 
         // SAFETY: as above.
         let memory = unsafe { instance.get_physical_device_memory_properties(physical) };
@@ -168,6 +185,19 @@ impl Instance {
         if !has_compute_queue {
             missing.push("a compute queue".to_string());
         }
+        let mut tt_missing = Vec::new();
+        if !has_driver_properties {
+            tt_missing.push("Vulkan 1.2".to_string());
+        }
+        if !buffer_int64_atomics {
+            tt_missing.push("shaderBufferInt64Atomics (64-bit buffer atomics)".to_string());
+        }
+        if !buffer_device_address {
+            tt_missing.push("bufferDeviceAddress".to_string());
+        }
+        if !subgroup_arithmetic {
+            tt_missing.push("subgroup arithmetic in compute shaders".to_string());
+        }
         DeviceInfo {
             index,
             name: c_text(properties.device_name_as_c_str()),
@@ -182,10 +212,13 @@ impl Instance {
             heaps,
             shader_int64,
             buffer_int64_atomics,
+            buffer_device_address,
+            subgroup_arithmetic,
             subgroup_size: subgroup.subgroup_size,
             max_storage_buffer_range: properties.limits.max_storage_buffer_range,
             has_compute_queue,
             missing,
+            tt_missing,
         }
     }
 }

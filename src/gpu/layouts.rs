@@ -2,6 +2,7 @@
 //! with their sizes pinned. The `layout_probe` shader checks the offsets at run time (see the
 //! tests of the backend).
 
+use super::shader_layout::TT_MAX_SEGMENTS;
 use crate::chess::NybbleBoard;
 use bytemuck::{Pod, Zeroable};
 
@@ -50,11 +51,75 @@ pub struct StepConstants {
     pub input_count: u32,
     pub output_offset: u32,
     pub output_capacity: u32,
-    pub leaf_depth: u32,
+    /// Plies below the input positions.
+    pub remaining: u32,
 }
 
 const _: () = assert!(size_of::<StepConstants>() == 20);
 
-/// Device memory one position takes in a chunk: its board, child range and count.
+/// A 128-bit count or hash as the shaders hold it (`u64vec2`): low word, high word.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
+pub struct GpuU128 {
+    pub low: u64,
+    pub high: u64,
+}
+
+const _: () = assert!(size_of::<GpuU128>() == 16);
+
+impl From<GpuU128> for u128 {
+    fn from(value: GpuU128) -> u128 {
+        u128::from(value.high) << 64 | u128::from(value.low)
+    }
+}
+
+impl From<u128> for GpuU128 {
+    fn from(value: u128) -> GpuU128 {
+        GpuU128 {
+            low: value as u64,
+            high: (value >> 64) as u64,
+        }
+    }
+}
+
+/// Device memory one position takes in a chunk: its board, child range, count, fast count and
+/// TT hash.
 pub const BYTES_PER_POSITION: u64 =
-    (size_of::<GpuBoard>() + size_of::<ChildRange>() + size_of::<u64>()) as u64;
+    (size_of::<GpuBoard>() + size_of::<ChildRange>() + 3 * size_of::<GpuU128>()) as u64;
+
+/// The head of the `TtParams` block; the three arrays of `TT_MAX_SEGMENTS` segment addresses
+/// (fast entries, fast depth bytes, exact entries) follow it (see [`tt_params_bytes`]).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
+pub struct TtParamsHead {
+    pub mode: u32,
+    pub segment_shift: u32,
+    pub slots: u64,
+    pub verifier_mask: u64,
+}
+
+const _: () = assert!(size_of::<TtParamsHead>() == 24);
+
+/// Device addresses of each array's segments (0 past the last one).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SegmentAddresses {
+    pub fast: Vec<u64>,
+    pub depths: Vec<u64>,
+    pub exact: Vec<u64>,
+}
+
+/// Bytes of the whole `TtParams` block.
+pub const TT_PARAMS_BYTES: usize =
+    size_of::<TtParamsHead>() + 3 * TT_MAX_SEGMENTS as usize * size_of::<u64>();
+
+/// The `TtParams` block as the shaders read it.
+pub fn tt_params_bytes(head: &TtParamsHead, segments: &SegmentAddresses) -> Vec<u8> {
+    let mut bytes = bytemuck::bytes_of(head).to_vec();
+    for addresses in [&segments.fast, &segments.depths, &segments.exact] {
+        let mut words = addresses.clone();
+        words.resize(TT_MAX_SEGMENTS as usize, 0);
+        bytes.extend_from_slice(bytemuck::cast_slice(&words));
+    }
+    debug_assert_eq!(bytes.len(), TT_PARAMS_BYTES);
+    bytes
+}

@@ -7,6 +7,7 @@
 //! - [`pipelines`]: the compute stages compiled from `glsl/` by `build.rs`;
 //! - [`layouts`]: Rust twins of the structs the shaders see;
 //! - [`tables`]: the attack tables uploaded for the shaders;
+//! - [`tt_table`]: the transposition table in device memory;
 //! - [`backend`]: the breadth-first perft driver.
 
 pub mod backend;
@@ -18,6 +19,7 @@ pub mod layouts;
 pub mod pipelines;
 pub mod shader_layout;
 pub mod tables;
+pub mod tt_table;
 
 pub use backend::{GpuOptions, VulkanBackend};
 pub use device::{list_devices, DeviceInfo, DeviceKind};

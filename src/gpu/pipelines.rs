@@ -1,12 +1,15 @@
 //! The compute stages: SPIR-V compiled by `build.rs` from `glsl/*.comp`, one pipeline each,
-//! sharing one descriptor set layout (the five storage buffers) and the `Step` push constants.
+//! sharing one descriptor set layout (the storage buffers of `shader_layout::BINDING_*`) and the
+//! `Step` push constants. Every stage exists in two builds, with and without the GPU
+//! transposition table; a backend uses one of them for all its stages.
 
 use super::context::DeviceShared;
 use super::error::{vk_error, GpuError};
 use super::layouts::StepConstants;
 use super::shader_layout::{
     BINDING_BOARDS, BINDING_CHILDREN, BINDING_CONTROL, BINDING_COUNT, BINDING_COUNTS,
-    BINDING_TABLES,
+    BINDING_FAST_COUNTS, BINDING_HASHES, BINDING_TABLES, BINDING_TT_PARAMS, BINDING_TT_STATS,
+    BINDING_ZOBRIST,
 };
 use ash::vk;
 use std::io::Cursor;
@@ -24,22 +27,30 @@ pub enum Stage {
     Leaf,
     Upsweep,
     LayoutProbe,
+    KeyProbe,
 }
 
 impl Stage {
-    const ALL: [Stage; 4] = [
+    const ALL: [Stage; 5] = [
         Stage::Expand,
         Stage::Leaf,
         Stage::Upsweep,
         Stage::LayoutProbe,
+        Stage::KeyProbe,
     ];
 
-    fn spirv(self) -> &'static [u8] {
-        match self {
-            Stage::Expand => spirv!("expand"),
-            Stage::Leaf => spirv!("leaf"),
-            Stage::Upsweep => spirv!("upsweep"),
-            Stage::LayoutProbe => spirv!("layout_probe"),
+    fn spirv(self, with_tt: bool) -> &'static [u8] {
+        match (self, with_tt) {
+            (Stage::Expand, false) => spirv!("expand"),
+            (Stage::Expand, true) => spirv!("expand_tt"),
+            (Stage::Leaf, false) => spirv!("leaf"),
+            (Stage::Leaf, true) => spirv!("leaf_tt"),
+            (Stage::Upsweep, false) => spirv!("upsweep"),
+            (Stage::Upsweep, true) => spirv!("upsweep_tt"),
+            (Stage::LayoutProbe, false) => spirv!("layout_probe"),
+            (Stage::LayoutProbe, true) => spirv!("layout_probe_tt"),
+            (Stage::KeyProbe, false) => spirv!("key_probe"),
+            (Stage::KeyProbe, true) => spirv!("key_probe_tt"),
         }
     }
 }
@@ -51,6 +62,11 @@ pub struct Bindings {
     pub children: vk::Buffer,
     pub counts: vk::Buffer,
     pub control: vk::Buffer,
+    pub fast_counts: vk::Buffer,
+    pub hashes: vk::Buffer,
+    pub tt_params: vk::Buffer,
+    pub zobrist: vk::Buffer,
+    pub tt_stats: vk::Buffer,
 }
 
 pub struct Pipelines {
@@ -63,7 +79,9 @@ pub struct Pipelines {
 }
 
 impl Pipelines {
-    pub fn new(shared: &Arc<DeviceShared>) -> Result<Pipelines, GpuError> {
+    /// The pipelines of every stage, in the build with the GPU transposition table if
+    /// `with_tt` (the device must have the features it needs).
+    pub fn new(shared: &Arc<DeviceShared>, with_tt: bool) -> Result<Pipelines, GpuError> {
         let mut pipelines = Pipelines {
             shared: shared.clone(),
             set_layout: vk::DescriptorSetLayout::null(),
@@ -73,11 +91,11 @@ impl Pipelines {
             pipelines: Vec::new(),
         };
         // Filled in step by step; Drop destroys whatever was created if a step fails.
-        pipelines.create()?;
+        pipelines.create(with_tt)?;
         Ok(pipelines)
     }
 
-    fn create(&mut self) -> Result<(), GpuError> {
+    fn create(&mut self, with_tt: bool) -> Result<(), GpuError> {
         let device = &self.shared.device;
         let bindings: Vec<vk::DescriptorSetLayoutBinding> = (0..BINDING_COUNT)
             .map(|binding| {
@@ -122,12 +140,13 @@ impl Pipelines {
                 .allocate_descriptor_sets(&alloc_info)
                 .map_err(vk_error("vkAllocateDescriptorSets"))?[0];
             for stage in Stage::ALL {
-                let code = ash::util::read_spv(&mut Cursor::new(stage.spirv())).map_err(|err| {
-                    GpuError::Vulkan {
-                        call: "read_spv",
-                        result: err.to_string(),
-                    }
-                })?;
+                let code =
+                    ash::util::read_spv(&mut Cursor::new(stage.spirv(with_tt))).map_err(|err| {
+                        GpuError::Vulkan {
+                            call: "read_spv",
+                            result: err.to_string(),
+                        }
+                    })?;
                 let module_info = vk::ShaderModuleCreateInfo::default().code(&code);
                 let module = device
                     .create_shader_module(&module_info, None)
@@ -166,6 +185,11 @@ impl Pipelines {
             (BINDING_CHILDREN, bindings.children),
             (BINDING_COUNTS, bindings.counts),
             (BINDING_CONTROL, bindings.control),
+            (BINDING_FAST_COUNTS, bindings.fast_counts),
+            (BINDING_HASHES, bindings.hashes),
+            (BINDING_TT_PARAMS, bindings.tt_params),
+            (BINDING_ZOBRIST, bindings.zobrist),
+            (BINDING_TT_STATS, bindings.tt_stats),
         ];
         let infos: Vec<[vk::DescriptorBufferInfo; 1]> = buffers
             .iter()
@@ -201,9 +225,7 @@ impl Pipelines {
         invocations: u32,
     ) {
         let device = &self.shared.device;
-        let groups = invocations
-            .div_ceil(super::shader_layout::WORKGROUP_SIZE)
-            .max(1);
+        let groups = invocations.div_ceil(super::shader_layout::WORKGROUP_SIZE);
         // SAFETY: the command buffer is recording; the pipeline, layout and set are live.
         unsafe {
             device.cmd_bind_pipeline(

@@ -10,7 +10,12 @@ pub const BINDING_BOARDS: u32 = 1;
 pub const BINDING_CHILDREN: u32 = 2;
 pub const BINDING_COUNTS: u32 = 3;
 pub const BINDING_CONTROL: u32 = 4;
-pub const BINDING_COUNT: u32 = 5;
+pub const BINDING_FAST_COUNTS: u32 = 5;
+pub const BINDING_HASHES: u32 = 6;
+pub const BINDING_TT_PARAMS: u32 = 7;
+pub const BINDING_ZOBRIST: u32 = 8;
+pub const BINDING_TT_STATS: u32 = 9;
+pub const BINDING_COUNT: u32 = 10;
 
 /// Layout of the attack tables buffer, in 64-bit words.
 pub const TABLE_KNIGHT: u32 = 0;
@@ -22,13 +27,61 @@ pub const TABLE_LINE: u32 = TABLE_BETWEEN + 64 * 64;
 pub const TABLE_MAGICS: u32 = TABLE_LINE + 64 * 64;
 pub const TABLE_SLIDERS: u32 = TABLE_MAGICS + 128 * 3;
 
-pub const SHADER_DEFINES: [(&str, u32); 14] = [
+/// Layout of the Zobrist key buffer, in 128-bit keys (`Zobrist::key_table`): 12 x 64 piece
+/// keys (white pawn..king, black pawn..king), black to move, 16 castling-rights keys, 8 ep-file
+/// keys, then the per-depth keys.
+pub const ZOBRIST_PIECES: u32 = 0;
+pub const ZOBRIST_BLACK_TO_MOVE: u32 = ZOBRIST_PIECES + 12 * 64;
+pub const ZOBRIST_CASTLING: u32 = ZOBRIST_BLACK_TO_MOVE + 1;
+pub const ZOBRIST_EP_FILE: u32 = ZOBRIST_CASTLING + 16;
+pub const ZOBRIST_DEPTH: u32 = ZOBRIST_EP_FILE + 8;
+pub const ZOBRIST_DEPTH_KEYS: u32 = 64;
+pub const ZOBRIST_KEYS: u32 = ZOBRIST_DEPTH + ZOBRIST_DEPTH_KEYS;
+
+/// `TtParams.mode`: which table the shaders probe and store (as `TtMode`).
+pub const TT_MODE_OFF: u32 = 0;
+pub const TT_MODE_FAST: u32 = 1;
+pub const TT_MODE_VERIFIED: u32 = 2;
+pub const TT_MODE_CERTIFY: u32 = 3;
+/// Positions with fewer plies remaining are neither probed nor stored (as on the CPU).
+pub const TT_MIN_DEPTH: u32 = 2;
+/// Segments of each table array (device addresses in `TtParams`).
+pub const TT_MAX_SEGMENTS: u32 = 256;
+
+/// The statistics buffer: per remaining depth 0..=TT_STATS_MAX_DEPTH, `TT_STAT_FIELDS` 64-bit
+/// counters in this order (the CPU's `DepthCounters` order).
+pub const TT_STATS_MAX_DEPTH: u32 = 64;
+pub const TT_STAT_HITS: u32 = 0;
+pub const TT_STAT_MISSES: u32 = 1;
+pub const TT_STAT_STORES: u32 = 2;
+pub const TT_STAT_OVERWRITES: u32 = 3;
+pub const TT_STAT_USED_DELTA: u32 = 4;
+pub const TT_STAT_WRONG_OCCUPIED: u32 = 5;
+pub const TT_STAT_FALSE_HITS: u32 = 6;
+pub const TT_STAT_PAYLOAD_SKIPS: u32 = 7;
+pub const TT_STAT_FIELDS: u32 = 8;
+
+/// `ChildRange.count` holds the number of children in its low bits and these flags above them.
+pub const CHILD_COUNT_MASK: u32 = 0xffff;
+/// The position's counts were final before expansion (a TT hit): it has no children.
+pub const CHILD_FLAG_RESOLVED: u32 = 1 << 16;
+/// certify: the fast table gave another position's count (a false hit); the children give the
+/// exact count, the fast count is already final, and nothing is stored.
+pub const CHILD_FLAG_FAST_FINAL: u32 = 1 << 17;
+
+pub const SHADER_DEFINES: [(&str, u32); 45] = [
     ("WORKGROUP_SIZE", WORKGROUP_SIZE),
     ("BINDING_TABLES", BINDING_TABLES),
     ("BINDING_BOARDS", BINDING_BOARDS),
     ("BINDING_CHILDREN", BINDING_CHILDREN),
     ("BINDING_COUNTS", BINDING_COUNTS),
     ("BINDING_CONTROL", BINDING_CONTROL),
+    ("BINDING_FAST_COUNTS", BINDING_FAST_COUNTS),
+    ("BINDING_HASHES", BINDING_HASHES),
+    ("BINDING_TT_PARAMS", BINDING_TT_PARAMS),
+    ("BINDING_ZOBRIST", BINDING_ZOBRIST),
+    ("BINDING_TT_STATS", BINDING_TT_STATS),
+    ("BINDING_COUNT", BINDING_COUNT),
     ("TABLE_KNIGHT", TABLE_KNIGHT),
     ("TABLE_KING", TABLE_KING),
     ("TABLE_PAWN", TABLE_PAWN),
@@ -36,5 +89,30 @@ pub const SHADER_DEFINES: [(&str, u32); 14] = [
     ("TABLE_LINE", TABLE_LINE),
     ("TABLE_MAGICS", TABLE_MAGICS),
     ("TABLE_SLIDERS", TABLE_SLIDERS),
-    ("BINDING_COUNT", BINDING_COUNT),
+    ("ZOBRIST_PIECES", ZOBRIST_PIECES),
+    ("ZOBRIST_BLACK_TO_MOVE", ZOBRIST_BLACK_TO_MOVE),
+    ("ZOBRIST_CASTLING", ZOBRIST_CASTLING),
+    ("ZOBRIST_EP_FILE", ZOBRIST_EP_FILE),
+    ("ZOBRIST_DEPTH", ZOBRIST_DEPTH),
+    ("ZOBRIST_DEPTH_KEYS", ZOBRIST_DEPTH_KEYS),
+    ("ZOBRIST_KEYS", ZOBRIST_KEYS),
+    ("TT_MODE_OFF", TT_MODE_OFF),
+    ("TT_MODE_FAST", TT_MODE_FAST),
+    ("TT_MODE_VERIFIED", TT_MODE_VERIFIED),
+    ("TT_MODE_CERTIFY", TT_MODE_CERTIFY),
+    ("TT_MAX_SEGMENTS", TT_MAX_SEGMENTS),
+    ("TT_STATS_MAX_DEPTH", TT_STATS_MAX_DEPTH),
+    ("TT_STAT_HITS", TT_STAT_HITS),
+    ("TT_STAT_MISSES", TT_STAT_MISSES),
+    ("TT_STAT_STORES", TT_STAT_STORES),
+    ("TT_STAT_OVERWRITES", TT_STAT_OVERWRITES),
+    ("TT_STAT_USED_DELTA", TT_STAT_USED_DELTA),
+    ("TT_STAT_WRONG_OCCUPIED", TT_STAT_WRONG_OCCUPIED),
+    ("TT_STAT_FALSE_HITS", TT_STAT_FALSE_HITS),
+    ("TT_STAT_PAYLOAD_SKIPS", TT_STAT_PAYLOAD_SKIPS),
+    ("TT_STAT_FIELDS", TT_STAT_FIELDS),
+    ("CHILD_COUNT_MASK", CHILD_COUNT_MASK),
+    ("CHILD_FLAG_RESOLVED", CHILD_FLAG_RESOLVED),
+    ("CHILD_FLAG_FAST_FINAL", CHILD_FLAG_FAST_FINAL),
+    ("TT_MIN_DEPTH", TT_MIN_DEPTH),
 ];

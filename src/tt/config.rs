@@ -1,6 +1,7 @@
 //! What the caller asks of the table, and every way that request can fail.
 
 use super::mode::TtMode;
+use super::table::slot_bytes;
 use thiserror::Error;
 
 /// The verifier width used unless `--verifier-bits` narrows it.
@@ -24,6 +25,29 @@ impl TtConfig {
             mode,
             bytes,
             verifier_bits: DEFAULT_VERIFIER_BITS,
+        }
+    }
+
+    /// How many slots of `slot_bytes` the budget holds, after checking every knob; the CPU and
+    /// the GPU table size themselves alike.
+    pub fn slots(&self) -> Result<usize, TtError> {
+        let mode = self.mode;
+        let slot_bytes = slot_bytes(mode).ok_or(TtError::ModeOff)?;
+        if !(MIN_VERIFIER_BITS..=MAX_VERIFIER_BITS).contains(&self.verifier_bits) {
+            return Err(TtError::VerifierBits {
+                bits: self.verifier_bits,
+            });
+        }
+        if self.bytes == 0 {
+            return Err(TtError::ZeroSize { mode });
+        }
+        match self.bytes / slot_bytes {
+            0 => Err(TtError::TooSmall {
+                mode,
+                bytes: self.bytes,
+                slot_bytes,
+            }),
+            slots => Ok(slots),
         }
     }
 }
@@ -69,4 +93,39 @@ pub enum TtError {
         mib(*bytes)
     )]
     AllocationFailed { bytes: usize },
+    #[error(
+        "the transposition table needs {:.1} MiB (--tt-mb) but {device} has {:.1} MiB of \
+         device memory left beside the search buffers (--gpu-mem-mb); choose a smaller --tt-mb",
+        mib(*needed),
+        mib(*available)
+    )]
+    MoreThanDeviceMemory {
+        needed: usize,
+        available: usize,
+        device: String,
+    },
+    #[error(
+        "could not allocate {:.1} MiB of device memory for the transposition table ({reason}); \
+         choose a smaller --tt-mb",
+        mib(*bytes)
+    )]
+    DeviceAllocationFailed { bytes: usize, reason: String },
+    #[error(
+        "a transposition table of {:.1} MiB needs {segments} buffers on this device, more than \
+         the {max} vkperft binds; choose a smaller --tt-mb",
+        mib(*bytes)
+    )]
+    TooManySegments {
+        bytes: usize,
+        segments: usize,
+        max: usize,
+    },
+    #[error(
+        "--tt {mode} on the GPU needs {missing}, which {device} lacks; use --tt off or the CPU"
+    )]
+    DeviceLacks {
+        mode: TtMode,
+        device: String,
+        missing: String,
+    },
 }

@@ -30,5 +30,5 @@ pub use memory::available_memory;
 pub use mode::{ParseTtModeError, TtMode};
 pub use report::{TtReport, TtStatsSnapshot};
 pub use risk::{p_at_least_one, Risk};
-pub use stats::{DepthStats, ThreadStats, TtCounters, MAX_DEPTH};
+pub use stats::{DepthStats, ThreadStats, TtCounters, DEPTH_COUNTER_WORDS, MAX_DEPTH};
 pub use table::{slot_bytes, Probe, TranspositionTable};

@@ -3,7 +3,7 @@
 use super::mode::TtMode;
 use super::risk::Risk;
 use super::serde_u128;
-use super::stats::{DepthStats, TtCounters};
+use super::stats::{summarize_depth_words, DepthStats, TtCounters};
 use serde::Serialize;
 use std::fmt::Write;
 
@@ -36,6 +36,25 @@ pub struct TtReport<'a> {
 }
 
 impl TtStatsSnapshot {
+    /// A snapshot from per-depth counter words (see [`summarize_depth_words`]).
+    pub fn from_depth_words(
+        mode: TtMode,
+        slots: u64,
+        bytes: u64,
+        verifier_bits: u32,
+        words: &[u64],
+    ) -> TtStatsSnapshot {
+        let (total, per_depth) = summarize_depth_words(words, slots);
+        TtStatsSnapshot {
+            mode,
+            slots,
+            bytes,
+            verifier_bits,
+            total,
+            per_depth,
+        }
+    }
+
     /// The risk model for a run of `nodes` nodes, from this snapshot's wrong-occupied probes.
     pub fn risk(&self, nodes: u128) -> Risk {
         Risk::new(

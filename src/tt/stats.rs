@@ -43,6 +43,7 @@ struct DepthCounters {
 }
 
 const _: () = assert!(size_of::<DepthCounters>() == 64);
+const _: () = assert!(size_of::<DepthCounters>() == DEPTH_COUNTER_WORDS * 8);
 
 #[derive(Debug)]
 struct StatsBlock {
@@ -203,22 +204,50 @@ impl StatsRegistry {
                 sum.add(counters);
             }
         }
-        let per_depth: Vec<DepthStats> = (0..=MAX_DEPTH)
-            .zip(&raw)
-            .map(|(depth, raw)| DepthStats {
-                depth,
-                counts: raw.counts(slots),
-            })
-            .filter(|stats| stats.counts.probes > 0 || stats.counts.stores > 0)
-            .collect();
-        let mut total = per_depth
-            .iter()
-            .fold(TtCounters::default(), |total, stats| {
-                total.plus(&stats.counts)
-            });
-        total = TtCounters::new(total, total.used_slots.min(slots), slots);
-        (total, per_depth)
+        summarize(&raw, slots)
     }
+}
+
+/// Counters of one depth as 64-bit words in [`DepthCounters`] order (hits, misses, stores,
+/// overwrites, used slots delta, wrong-occupied probes, false hits, payload skips): the layout
+/// of the GPU's statistics buffer.
+pub const DEPTH_COUNTER_WORDS: usize = 8;
+
+/// Totals and per-depth counts from per-depth counter words, `DEPTH_COUNTER_WORDS` per depth
+/// from depth 0 up, as the GPU counts them.
+pub fn summarize_depth_words(words: &[u64], slots: u64) -> (TtCounters, Vec<DepthStats>) {
+    let mut raw = [RawCounts::default(); DEPTHS];
+    for (sum, depth) in raw.iter_mut().zip(words.chunks_exact(DEPTH_COUNTER_WORDS)) {
+        *sum = RawCounts {
+            hits: depth[0],
+            misses: depth[1],
+            stores: depth[2],
+            overwrites: depth[3],
+            used_delta: depth[4],
+            wrong_occupied_probes: depth[5],
+            false_hits: depth[6],
+            payload_skips: depth[7],
+        };
+    }
+    summarize(&raw, slots)
+}
+
+fn summarize(raw: &[RawCounts; DEPTHS], slots: u64) -> (TtCounters, Vec<DepthStats>) {
+    let per_depth: Vec<DepthStats> = (0..=MAX_DEPTH)
+        .zip(raw)
+        .map(|(depth, raw)| DepthStats {
+            depth,
+            counts: raw.counts(slots),
+        })
+        .filter(|stats| stats.counts.probes > 0 || stats.counts.stores > 0)
+        .collect();
+    let mut total = per_depth
+        .iter()
+        .fold(TtCounters::default(), |total, stats| {
+            total.plus(&stats.counts)
+        });
+    total = TtCounters::new(total, total.used_slots.min(slots), slots);
+    (total, per_depth)
 }
 
 /// Summed counters of one depth or of all depths.

@@ -20,7 +20,7 @@
 //!   Both are written under the shadow's seqlock and read under it, so the two always belong
 //!   to the same store.
 
-use super::config::{TtConfig, TtError, MAX_VERIFIER_BITS, MIN_VERIFIER_BITS};
+use super::config::{TtConfig, TtError};
 use super::exact::{tag_of, ExactContents, ExactEntry, Occupant};
 use super::fast::{fast_check, verifier_mask, FastContents, FastEntry};
 use super::memory::{allocate, check_available};
@@ -118,23 +118,8 @@ impl TranspositionTable {
     /// the caller creates none for it.
     pub fn new(config: &TtConfig) -> Result<TranspositionTable, TtError> {
         let mode = config.mode;
+        let slots = config.slots()?;
         let slot_bytes = slot_bytes(mode).ok_or(TtError::ModeOff)?;
-        if !(MIN_VERIFIER_BITS..=MAX_VERIFIER_BITS).contains(&config.verifier_bits) {
-            return Err(TtError::VerifierBits {
-                bits: config.verifier_bits,
-            });
-        }
-        if config.bytes == 0 {
-            return Err(TtError::ZeroSize { mode });
-        }
-        let slots = config.bytes / slot_bytes;
-        if slots == 0 {
-            return Err(TtError::TooSmall {
-                mode,
-                bytes: config.bytes,
-                slot_bytes,
-            });
-        }
         let bytes = slots * slot_bytes;
         check_available(bytes)?;
         let storage = Storage::allocate(mode, slots)?;

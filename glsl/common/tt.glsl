@@ -1,0 +1,449 @@
+// The transposition table on the GPU: the CPU's entry layouts (src/tt/fast.rs, src/tt/exact.rs),
+// probe and store rules and statistics (src/tt/table.rs, src/tt/stats.rs), byte for byte.
+//
+// The table's arrays are split into segments, each its own buffer, reached through device
+// addresses (`TtParams`): slot s lives in segment s >> segment_shift. So a table may exceed
+// maxStorageBufferRange and any single allocation limit.
+//
+// Hashes are 128-bit as (low, high) words: `Zobrist::hash` of the position XOR the key of its
+// remaining depth, computed here from the decoded position and the uploaded Zobrist keys.
+//
+// Concurrency (every invocation of a dispatch may probe and store at once):
+// - fast: the two words are stored separately; a reader that sees the verification of one
+//   store and the count of another fails the (hash ^ count) check.
+// - verified and certify: the exact entry is guarded by its sequence word, as on the CPU. A
+//   writer takes the slot with a compare-and-swap from an even to the next odd value (another
+//   writer busy: the store is skipped, never waited for), writes the fields, then publishes
+//   the next even value; memoryBarrierBuffer orders the sequence and field accesses on both
+//   sides. A reader reads the sequence, the fields, then the sequence again and treats an odd
+//   or changed value as a miss: a torn entry (fields of two stores, or of a store in progress)
+//   always comes with a sequence change, so it is never accepted. certify's fast entry is read
+//   and written inside the same protocol.
+//
+// build.rs builds every stage twice: with GPU_TT = 1 for devices that have buffer device
+// addresses, 64-bit buffer atomics and subgroup arithmetic, and with GPU_TT = 0, where the table
+// functions below are stubs and only `--tt off` runs. The hash is in both.
+#ifndef TT_GLSL
+#define TT_GLSL
+
+#include "board.glsl"
+
+layout(std430, set = 0, binding = BINDING_TT_PARAMS) readonly buffer TtParams {
+    uint mode;
+    // Slots per segment: 1 << segment_shift.
+    uint segment_shift;
+    uint64_t slots;
+    // The low verifier bits a fast probe compares.
+    uint64_t verifier_mask;
+    uint64_t fast_segments[TT_MAX_SEGMENTS];
+    uint64_t depth_segments[TT_MAX_SEGMENTS];
+    uint64_t exact_segments[TT_MAX_SEGMENTS];
+} tt;
+
+layout(std430, set = 0, binding = BINDING_ZOBRIST) readonly buffer ZobristKeys {
+    u64vec2 zobrist[ZOBRIST_KEYS];
+};
+
+// Per remaining depth, TT_STAT_FIELDS counters (the order of TT_STAT_*).
+layout(std430, set = 0, binding = BINDING_TT_STATS) buffer TtStats {
+    uint64_t tt_stats[];
+};
+
+u64vec2 add128(u64vec2 a, u64vec2 b) {
+    uint64_t low = a.x + b.x;
+    return u64vec2(low, a.y + b.y + (low < a.x ? uint64_t(1) : uint64_t(0)));
+}
+
+// `Zobrist::hash(p) ^ Zobrist::depth_key(depth)`.
+u64vec2 tt_hash(Pos p, uint depth) {
+    u64vec2 hash = zobrist[ZOBRIST_DEPTH + depth % ZOBRIST_DEPTH_KEYS];
+    for (uint r = 0u; r < 6u; r++) {
+        uint64_t white = p.role[r] & p.color[WHITE];
+        while (white != uint64_t(0)) {
+            hash ^= zobrist[ZOBRIST_PIECES + r * 64u + lsb64(white)];
+            white &= white - uint64_t(1);
+        }
+        uint64_t black = p.role[r] & p.color[BLACK];
+        while (black != uint64_t(0)) {
+            hash ^= zobrist[ZOBRIST_PIECES + (6u + r) * 64u + lsb64(black)];
+            black &= black - uint64_t(1);
+        }
+    }
+    if (p.turn == BLACK) {
+        hash ^= zobrist[ZOBRIST_BLACK_TO_MOVE];
+    }
+    hash ^= zobrist[ZOBRIST_CASTLING + p.castling];
+    if (p.ep != NO_SQUARE) {
+        hash ^= zobrist[ZOBRIST_EP_FILE + (p.ep & 7u)];
+    }
+    return hash;
+}
+
+// --- Probe
+
+const uint PROBE_MISS = 0u;
+const uint PROBE_HIT = 1u;
+// certify: the fast table accepted another position's entry.
+const uint PROBE_FALSE_HIT = 2u;
+
+struct Probe {
+    uint kind;
+    // HIT: the true count.
+    u64vec2 exact;
+    // HIT and FALSE_HIT: what the fast table answered.
+    uint64_t fast;
+};
+
+#if GPU_TT
+
+layout(buffer_reference, std430, buffer_reference_align = 16) coherent buffer FastSegment {
+    // Per slot: verification, count.
+    uint64_t words[];
+};
+
+layout(buffer_reference, std430, buffer_reference_align = 4) coherent buffer DepthSegment {
+    // fast: per slot one byte, remaining depth + 1 of its entry (0 = empty), four per word.
+    uint words[];
+};
+
+layout(buffer_reference, std430, buffer_reference_align = 64) coherent buffer ExactSegment {
+    // Per slot: sequence, tag, count low, count high, key planes 0-3.
+    uint64_t words[];
+};
+
+const uint FAST_WORDS = 2u;
+const uint EXACT_WORDS = 8u;
+const uint EXACT_SEQUENCE = 0u;
+const uint EXACT_TAG = 1u;
+const uint EXACT_COUNT = 2u;
+const uint EXACT_KEY = 4u;
+const uint64_t TAG_DEPTH_MASK = uint64_t(0xff);
+
+// The high 64 bits of a * b.
+uint64_t mul_high64(uint64_t a, uint64_t b) {
+    uint64_t mask = uint64_t(0xffffffffu);
+    uint64_t a_low = a & mask;
+    uint64_t a_high = a >> 32;
+    uint64_t b_low = b & mask;
+    uint64_t b_high = b >> 32;
+    uint64_t low_low = a_low * b_low;
+    uint64_t high_low = a_high * b_low;
+    uint64_t low_high = a_low * b_high;
+    uint64_t cross = (low_low >> 32) + (high_low & mask) + low_high;
+    return a_high * b_high + (high_low >> 32) + (cross >> 32);
+}
+
+bool tt_enabled(uint depth) {
+    return tt.mode != TT_MODE_OFF && depth >= TT_MIN_DEPTH && depth <= TT_STATS_MAX_DEPTH;
+}
+
+// --- Statistics: each invocation counts its own probe and store, the subgroup adds them up
+// and one invocation adds the sums to the buffer, so counters are not fought over.
+
+uint tt_counted[TT_STAT_FIELDS];
+// Remaining depth of the entry a store replaced, or NO_DEPTH.
+const uint NO_DEPTH = 0xffffffffu;
+uint tt_vacated_depth;
+
+void tt_stats_begin() {
+    for (uint f = 0u; f < uint(TT_STAT_FIELDS); f++) {
+        tt_counted[f] = 0u;
+    }
+    tt_vacated_depth = NO_DEPTH;
+}
+
+void tt_count(uint field) {
+    for (uint f = 0u; f < uint(TT_STAT_FIELDS); f++) {
+        if (f == field) {
+            tt_counted[f] += 1u;
+        }
+    }
+}
+
+// Every invocation of the dispatch calls this at the end of main, outside any branch that
+// depends on the invocation; `depth` is the dispatch's remaining depth.
+void tt_stats_flush(uint depth) {
+    if (tt.mode == TT_MODE_OFF || depth > TT_STATS_MAX_DEPTH) {
+        return;
+    }
+    for (uint f = 0u; f < uint(TT_STAT_FIELDS); f++) {
+        uint total = subgroupAdd(tt_counted[f]);
+        if (total != 0u && subgroupElect()) {
+            atomicAdd(tt_stats[depth * TT_STAT_FIELDS + f], uint64_t(total));
+        }
+    }
+    // Vacated slots leave the depth of the entry they held: one pass per distinct depth.
+    uint pending = tt_vacated_depth;
+    for (uint d = subgroupMin(pending); d != NO_DEPTH; d = subgroupMin(pending)) {
+        uint vacated = subgroupAdd(pending == d ? 1u : 0u);
+        if (subgroupElect()) {
+            atomicAdd(tt_stats[d * TT_STAT_FIELDS + TT_STAT_USED_DELTA], uint64_t(0) - uint64_t(vacated));
+        }
+        if (pending == d) {
+            pending = NO_DEPTH;
+        }
+    }
+}
+
+// A store filled a slot at `depth` that held an entry of depth `previous` (NO_DEPTH: empty).
+void tt_count_store(uint previous, bool overwrite) {
+    tt_count(TT_STAT_STORES);
+    tt_count(TT_STAT_USED_DELTA);
+    if (overwrite) {
+        tt_count(TT_STAT_OVERWRITES);
+    }
+    tt_vacated_depth = previous;
+}
+
+// --- Slots
+
+struct Slot {
+    uint segment;
+    uint index;
+};
+
+Slot tt_slot(u64vec2 hash) {
+    uint64_t slot = mul_high64(hash.x, tt.slots);
+    Slot s;
+    s.segment = uint(slot >> tt.segment_shift);
+    s.index = uint(slot & ((uint64_t(1) << tt.segment_shift) - uint64_t(1)));
+    return s;
+}
+
+FastSegment fast_segment(Slot s) {
+    return FastSegment(tt.fast_segments[s.segment]);
+}
+
+ExactSegment exact_segment(Slot s) {
+    return ExactSegment(tt.exact_segments[s.segment]);
+}
+
+uint64_t fast_check(u64vec2 hash) {
+    return hash.x ^ hash.y;
+}
+
+uint64_t tag_of(u64vec2 hash, uint depth) {
+    return (hash.y & ~TAG_DEPTH_MASK) | uint64_t(depth + 1u);
+}
+
+// What a consistent read of an exact entry found (and, for certify, its fast entry beside it).
+struct ExactRead {
+    bool consistent;
+    uint64_t tag;
+    u64vec2 count;
+    GpuBoard key;
+    uint64_t fast_verification;
+    uint64_t fast_count;
+};
+
+ExactRead read_exact(Slot s, bool with_fast) {
+    ExactSegment entries = exact_segment(s);
+    uint base = s.index * EXACT_WORDS;
+    ExactRead read;
+    uint64_t before = entries.words[base + EXACT_SEQUENCE];
+    memoryBarrierBuffer();
+    read.tag = entries.words[base + EXACT_TAG];
+    read.count = u64vec2(entries.words[base + EXACT_COUNT], entries.words[base + EXACT_COUNT + 1u]);
+    for (uint k = 0u; k < 4u; k++) {
+        read.key.planes[k] = entries.words[base + EXACT_KEY + k];
+    }
+    read.fast_verification = uint64_t(0);
+    read.fast_count = uint64_t(0);
+    if (with_fast) {
+        FastSegment fast = fast_segment(s);
+        read.fast_verification = fast.words[s.index * FAST_WORDS];
+        read.fast_count = fast.words[s.index * FAST_WORDS + 1u];
+    }
+    memoryBarrierBuffer();
+    uint64_t after = entries.words[base + EXACT_SEQUENCE];
+    read.consistent = (before & uint64_t(1)) == uint64_t(0) && after == before;
+    return read;
+}
+
+bool same_key(GpuBoard a, GpuBoard b) {
+    return a.planes[0] == b.planes[0] && a.planes[1] == b.planes[1]
+        && a.planes[2] == b.planes[2] && a.planes[3] == b.planes[3];
+}
+
+// The entry holds the position whose tag and key are given (exact entries).
+bool holds(ExactRead read, uint64_t tag, GpuBoard key) {
+    return read.tag == tag && same_key(read.key, key);
+}
+
+bool exact_empty(uint64_t tag) {
+    return (tag & TAG_DEPTH_MASK) == uint64_t(0);
+}
+
+// Whether a fast entry with these words accepts a probe whose check is `check`.
+bool fast_accepts(uint64_t verification, uint64_t count, uint64_t check) {
+    bool empty = verification == uint64_t(0) && count == uint64_t(0);
+    return !empty && ((verification ^ count ^ check) & tt.verifier_mask) == uint64_t(0);
+}
+
+Probe tt_probe(u64vec2 hash, GpuBoard key, uint depth) {
+    Probe probe;
+    probe.kind = PROBE_MISS;
+    probe.exact = u64vec2(0);
+    probe.fast = uint64_t(0);
+    Slot s = tt_slot(hash);
+    uint64_t check = fast_check(hash);
+    if (tt.mode == TT_MODE_FAST) {
+        FastSegment entries = fast_segment(s);
+        uint64_t verification = entries.words[s.index * FAST_WORDS];
+        uint64_t count = entries.words[s.index * FAST_WORDS + 1u];
+        bool empty = verification == uint64_t(0) && count == uint64_t(0);
+        // Judged by the full 64 bits, whatever the verifier width.
+        if (!empty && (verification ^ count) != check) {
+            tt_count(TT_STAT_WRONG_OCCUPIED);
+        }
+        if (fast_accepts(verification, count, check)) {
+            probe.kind = PROBE_HIT;
+            probe.exact = u64vec2(count, uint64_t(0));
+            probe.fast = count;
+        }
+    } else {
+        bool certify = tt.mode == TT_MODE_CERTIFY;
+        ExactRead read = read_exact(s, certify);
+        if (read.consistent) {
+            bool same = holds(read, tag_of(hash, depth), key);
+            if (!exact_empty(read.tag) && !same) {
+                tt_count(TT_STAT_WRONG_OCCUPIED);
+            }
+            if (!certify) {
+                if (same) {
+                    probe.kind = PROBE_HIT;
+                    probe.exact = read.count;
+                    probe.fast = read.count.x;
+                }
+            } else if (fast_accepts(read.fast_verification, read.fast_count, check)) {
+                probe.kind = same ? PROBE_HIT : PROBE_FALSE_HIT;
+                probe.exact = read.count;
+                probe.fast = read.fast_count;
+            }
+        }
+    }
+    if (probe.kind == PROBE_HIT) {
+        tt_count(TT_STAT_HITS);
+    } else {
+        // A false hit is also a miss: it does not give the count.
+        tt_count(TT_STAT_MISSES);
+        if (probe.kind == PROBE_FALSE_HIT) {
+            tt_count(TT_STAT_FALSE_HITS);
+        }
+    }
+    return probe;
+}
+
+// --- Store
+
+// Swaps the depth byte of a fast slot; returns the previous byte.
+uint swap_depth_byte(Slot s, uint value) {
+    DepthSegment depths = DepthSegment(tt.depth_segments[s.segment]);
+    uint word = s.index >> 2;
+    uint shift = (s.index & 3u) * 8u;
+    uint old = depths.words[word];
+    for (;;) {
+        uint desired = (old & ~(0xffu << shift)) | (value << shift);
+        uint seen = atomicCompSwap(depths.words[word], old, desired);
+        if (seen == old) {
+            return (old >> shift) & 0xffu;
+        }
+        old = seen;
+    }
+}
+
+// Takes an exact slot's write lock: false when another writer holds it (skip the store).
+bool lock_exact(ExactSegment entries, uint base, out uint64_t stable) {
+    stable = entries.words[base + EXACT_SEQUENCE];
+    if ((stable & uint64_t(1)) != uint64_t(0)) {
+        return false;
+    }
+    if (atomicCompSwap(entries.words[base + EXACT_SEQUENCE], stable, stable + uint64_t(1)) != stable) {
+        return false;
+    }
+    memoryBarrierBuffer();
+    return true;
+}
+
+void unlock_exact(ExactSegment entries, uint base, uint64_t stable) {
+    memoryBarrierBuffer();
+    atomicExchange(entries.words[base + EXACT_SEQUENCE], stable + uint64_t(2));
+}
+
+// Records the counts of `key` at `depth` remaining plies: fast keeps `fast`, verified keeps
+// `exact`, certify keeps `fast` in the fast entry and `exact` in the shadow. A fast count that
+// does not fit 64 bits is never stored (a payload skip).
+void tt_store(u64vec2 hash, GpuBoard key, uint depth, u64vec2 exact, u64vec2 fast) {
+    Slot s = tt_slot(hash);
+    uint64_t check = fast_check(hash);
+    bool has_fast = tt.mode != TT_MODE_VERIFIED;
+    if (has_fast && fast.y != uint64_t(0)) {
+        tt_count(TT_STAT_PAYLOAD_SKIPS);
+        return;
+    }
+    if (tt.mode == TT_MODE_FAST) {
+        FastSegment entries = fast_segment(s);
+        uint word = s.index * FAST_WORDS;
+        uint64_t old_verification = entries.words[word];
+        uint64_t old_count = entries.words[word + 1u];
+        entries.words[word] = check ^ fast.x;
+        entries.words[word + 1u] = fast.x;
+        uint previous = swap_depth_byte(s, depth + 1u);
+        bool old_empty = old_verification == uint64_t(0) && old_count == uint64_t(0);
+        tt_count_store(previous == 0u ? NO_DEPTH : previous - 1u,
+            !old_empty && (old_verification ^ old_count) != check);
+        return;
+    }
+    ExactSegment entries = exact_segment(s);
+    uint base = s.index * EXACT_WORDS;
+    uint64_t stable;
+    if (!lock_exact(entries, base, stable)) {
+        return;
+    }
+    uint64_t tag = tag_of(hash, depth);
+    uint64_t old_tag = entries.words[base + EXACT_TAG];
+    bool same = old_tag == tag;
+    for (uint k = 0u; k < 4u; k++) {
+        same = same && entries.words[base + EXACT_KEY + k] == key.planes[k];
+    }
+    if (has_fast) {
+        FastSegment fast_entries = fast_segment(s);
+        fast_entries.words[s.index * FAST_WORDS] = check ^ fast.x;
+        fast_entries.words[s.index * FAST_WORDS + 1u] = fast.x;
+    }
+    entries.words[base + EXACT_TAG] = tag;
+    entries.words[base + EXACT_COUNT] = exact.x;
+    entries.words[base + EXACT_COUNT + 1u] = exact.y;
+    for (uint k = 0u; k < 4u; k++) {
+        entries.words[base + EXACT_KEY + k] = key.planes[k];
+    }
+    unlock_exact(entries, base, stable);
+    bool old_empty = exact_empty(old_tag);
+    tt_count_store(old_empty ? NO_DEPTH : uint(old_tag & TAG_DEPTH_MASK) - 1u, !old_empty && !same);
+}
+
+#else
+
+// Built for a device without device addresses, 64-bit atomics or subgroup arithmetic: no TT.
+
+bool tt_enabled(uint depth) {
+    return false;
+}
+
+void tt_stats_begin() {}
+
+void tt_stats_flush(uint depth) {}
+
+Probe tt_probe(u64vec2 hash, GpuBoard key, uint depth) {
+    Probe probe;
+    probe.kind = PROBE_MISS;
+    probe.exact = u64vec2(0);
+    probe.fast = uint64_t(0);
+    return probe;
+}
+
+void tt_store(u64vec2 hash, GpuBoard key, uint depth, u64vec2 exact, u64vec2 fast) {}
+
+#endif
+
+#endif

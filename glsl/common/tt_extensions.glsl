@@ -1,0 +1,8 @@
+// The extensions the TT build of a stage needs (GPU_TT = 1); included right after #version and
+// the include directive, before any other token.
+#if GPU_TT
+#extension GL_EXT_shader_atomic_int64 : require
+#extension GL_EXT_buffer_reference : require
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#endif

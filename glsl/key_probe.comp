@@ -1,0 +1,19 @@
+// Key probe: writes the TT hash of every input position at `step.remaining` plies, so a test
+// can check it against the CPU's Zobrist hash.
+#version 450
+#extension GL_ARB_gpu_shader_int64 : require
+#extension GL_GOOGLE_include_directive : require
+#include "tt_extensions.glsl"
+
+layout(local_size_x = WORKGROUP_SIZE) in;
+
+#include "buffers.glsl"
+#include "tt.glsl"
+
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    if (i < step.input_count) {
+        uint index = step.input_offset + i;
+        hashes[index] = tt_hash(decode_board(boards[index]), step.remaining);
+    }
+}

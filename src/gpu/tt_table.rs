@@ -1,0 +1,165 @@
+//! The transposition table in device memory: the CPU's slot layouts (`src/tt/fast.rs`,
+//! `src/tt/exact.rs`), split into segments that shaders reach by device address, so that a
+//! table may exceed `maxStorageBufferRange` (128 MiB on lavapipe) and any one allocation.
+//!
+//! Arrays per mode, each in segments of `1 << segment_shift` slots:
+//! - `fast`: 16-byte fast entries, and one byte per slot with the depth + 1 of its entry (for
+//!   per-depth occupancy, as on the CPU: 17 bytes per slot).
+//! - `verified`: 64-byte exact entries.
+//! - `certify`: 16-byte fast entries and their 64-byte exact shadows (80 bytes per slot).
+
+use super::buffer::GpuBuffer;
+use super::context::DeviceShared;
+use super::error::GpuError;
+use super::layouts::{SegmentAddresses, TtParamsHead};
+use super::shader_layout::{
+    TT_MAX_SEGMENTS, TT_MODE_CERTIFY, TT_MODE_FAST, TT_MODE_OFF, TT_MODE_VERIFIED,
+};
+use crate::tt::exact::ExactEntry;
+use crate::tt::fast::{verifier_mask, FastEntry};
+use crate::tt::{slot_bytes, TtConfig, TtError, TtMode, TtStatsSnapshot};
+use std::sync::Arc;
+
+/// No segment is larger than this, whatever the device allows.
+const MAX_SEGMENT_BYTES: u64 = 1 << 31;
+
+pub fn mode_code(mode: TtMode) -> u32 {
+    match mode {
+        TtMode::Off => TT_MODE_OFF,
+        TtMode::Fast => TT_MODE_FAST,
+        TtMode::Verified => TT_MODE_VERIFIED,
+        TtMode::Certify => TT_MODE_CERTIFY,
+    }
+}
+
+pub struct GpuTable {
+    config: TtConfig,
+    slots: u64,
+    segment_shift: u32,
+    fast: Vec<GpuBuffer>,
+    depths: Vec<GpuBuffer>,
+    exact: Vec<GpuBuffer>,
+}
+
+impl GpuTable {
+    /// A table for `config` (a mode other than `off`) with segments of at most
+    /// `max_segment_bytes` (the device's storage buffer range).
+    pub fn new(
+        shared: &Arc<DeviceShared>,
+        config: &TtConfig,
+        max_segment_bytes: u64,
+    ) -> Result<GpuTable, TtError> {
+        let slots = config.slots()? as u64;
+        let bytes = (slots as usize).saturating_mul(slot_bytes(config.mode).unwrap_or(0));
+        let has_fast = config.mode != TtMode::Verified;
+        let has_exact = config.mode != TtMode::Fast;
+        let largest_entry = if has_exact {
+            size_of::<ExactEntry>()
+        } else {
+            size_of::<FastEntry>()
+        } as u64;
+        let segment_bytes = max_segment_bytes.min(MAX_SEGMENT_BYTES);
+        let segment_shift = (segment_bytes / largest_entry).max(4).ilog2();
+        let segment_slots = 1u64 << segment_shift;
+        let segments = slots.div_ceil(segment_slots) as usize;
+        if segments > TT_MAX_SEGMENTS as usize {
+            return Err(TtError::TooManySegments {
+                bytes,
+                segments,
+                max: TT_MAX_SEGMENTS as usize,
+            });
+        }
+        let allocation_failed = |err: GpuError| TtError::DeviceAllocationFailed {
+            bytes,
+            reason: err.to_string(),
+        };
+        let mut table = GpuTable {
+            config: *config,
+            slots,
+            segment_shift,
+            fast: Vec::new(),
+            depths: Vec::new(),
+            exact: Vec::new(),
+        };
+        for segment in 0..segments as u64 {
+            let first = segment * segment_slots;
+            let in_segment = (slots - first).min(segment_slots);
+            let add = |array: &mut Vec<GpuBuffer>, name: &str, bytes: u64| {
+                GpuBuffer::new_addressable(shared, name, bytes)
+                    .map(|buffer| array.push(buffer))
+                    .map_err(allocation_failed)
+            };
+            if has_fast {
+                add(
+                    &mut table.fast,
+                    "TT fast entries",
+                    in_segment * size_of::<FastEntry>() as u64,
+                )?;
+            }
+            if config.mode == TtMode::Fast {
+                // Depth bytes are read and swapped as 32-bit words.
+                add(
+                    &mut table.depths,
+                    "TT depths",
+                    in_segment.next_multiple_of(4),
+                )?;
+            }
+            if has_exact {
+                add(
+                    &mut table.exact,
+                    "TT exact entries",
+                    in_segment * size_of::<ExactEntry>() as u64,
+                )?;
+            }
+        }
+        Ok(table)
+    }
+
+    pub fn config(&self) -> &TtConfig {
+        &self.config
+    }
+
+    /// What the slots take, as the CPU table counts it.
+    pub fn bytes(&self) -> u64 {
+        self.slots * slot_bytes(self.config.mode).unwrap_or(0) as u64
+    }
+
+    pub fn head(&self) -> TtParamsHead {
+        TtParamsHead {
+            mode: mode_code(self.config.mode),
+            segment_shift: self.segment_shift,
+            slots: self.slots,
+            verifier_mask: verifier_mask(self.config.verifier_bits),
+        }
+    }
+
+    pub fn addresses(&self) -> SegmentAddresses {
+        let addresses = |array: &[GpuBuffer]| array.iter().map(GpuBuffer::device_address).collect();
+        SegmentAddresses {
+            fast: addresses(&self.fast),
+            depths: addresses(&self.depths),
+            exact: addresses(&self.exact),
+        }
+    }
+
+    /// Every segment buffer, to clear them.
+    pub fn buffers(&self) -> impl Iterator<Item = &GpuBuffer> {
+        self.fast.iter().chain(&self.depths).chain(&self.exact)
+    }
+
+    /// Segments per array.
+    pub fn segments(&self) -> usize {
+        self.slots.div_ceil(1 << self.segment_shift) as usize
+    }
+
+    /// The statistics from the shaders' counter words.
+    pub fn snapshot(&self, words: &[u64]) -> TtStatsSnapshot {
+        TtStatsSnapshot::from_depth_words(
+            self.config.mode,
+            self.slots,
+            self.bytes(),
+            self.config.verifier_bits,
+            words,
+        )
+    }
+}
