@@ -4,7 +4,10 @@
 
 mod common;
 
-use common::{random_positions, silent_control, tt_divide};
+use common::{
+    assert_consistent, config, fast_nodes, nodes, position, random_positions, silent_control,
+    total_fast_nodes, total_nodes, tt_divide,
+};
 use vkperft::chess::zobrist::DEFAULT_SEED;
 use vkperft::chess::{Move, Position, Zobrist};
 use vkperft::count::Counts;
@@ -12,30 +15,12 @@ use vkperft::cpu::parallel::divide;
 use vkperft::cpu::reference::perft;
 use vkperft::cpu::search::TtSearch;
 use vkperft::tt::{
-    slot_bytes, Probe, TranspositionTable, TtConfig, TtCounters, TtMode, TtStatsSnapshot,
-    DEFAULT_VERIFIER_BITS,
+    Probe, TranspositionTable, TtConfig, TtMode, TtStatsSnapshot, DEFAULT_VERIFIER_BITS,
 };
 
 const KIB: usize = 1024;
 const MIB: usize = 1024 * KIB;
 const TABLE_MODES: [TtMode; 3] = [TtMode::Fast, TtMode::Verified, TtMode::Certify];
-
-fn position(name: &str) -> Position {
-    let fen = vkperft::reference::positions()
-        .into_iter()
-        .find(|&(n, _)| n == name)
-        .map(|(_, fen)| fen)
-        .unwrap_or_else(|| panic!("no reference position {name}"));
-    Position::from_fen(fen).expect("published FEN")
-}
-
-fn config(mode: TtMode, bytes: usize, verifier_bits: u32) -> TtConfig {
-    TtConfig {
-        mode,
-        bytes,
-        verifier_bits,
-    }
-}
 
 /// The exact divide: `--tt off`.
 fn plain_divide(pos: &Position, depth: u32) -> Vec<(Move, Counts)> {
@@ -47,22 +32,6 @@ fn plain_divide(pos: &Position, depth: u32) -> Vec<(Move, Counts)> {
         &Zobrist::default(),
     )
     .0
-}
-
-fn nodes(divide: &[(Move, Counts)]) -> Vec<(Move, u128)> {
-    divide.iter().map(|&(m, c)| (m, c.nodes)).collect()
-}
-
-fn fast_nodes(divide: &[(Move, Counts)]) -> Vec<(Move, u128)> {
-    divide.iter().map(|&(m, c)| (m, c.fast_nodes)).collect()
-}
-
-fn total_nodes(divide: &[(Move, Counts)]) -> u128 {
-    divide.iter().map(|&(_, c)| c.nodes).sum()
-}
-
-fn total_fast_nodes(divide: &[(Move, Counts)]) -> u128 {
-    divide.iter().map(|&(_, c)| c.fast_nodes).sum()
 }
 
 /// Runs `config` and checks that it counts exactly `expected` per root move and that its
@@ -85,57 +54,6 @@ fn exact_run(
     );
     assert_consistent(&stats, config, depth);
     (divide, stats)
-}
-
-/// Every statistics invariant that holds whatever the search did.
-fn assert_consistent(stats: &TtStatsSnapshot, config: &TtConfig, depth: u32) {
-    let total = &stats.total;
-    let context = format!("{config:?}: {stats:?}");
-    assert_eq!(stats.mode, config.mode, "{context}");
-    assert_eq!(stats.verifier_bits, config.verifier_bits, "{context}");
-    let per_slot = slot_bytes(config.mode).expect("a mode with a table") as u64;
-    assert_eq!(stats.slots, config.bytes as u64 / per_slot, "{context}");
-    assert_eq!(stats.bytes, stats.slots * per_slot, "{context}");
-
-    for counts in stats.per_depth.iter().map(|d| &d.counts).chain([total]) {
-        assert_eq!(counts.probes, counts.hits + counts.misses, "{context}");
-        assert!(counts.stores >= counts.overwrites, "{context}");
-        assert!(counts.used_slots <= stats.slots, "{context}");
-        assert!((0.0..=1.0).contains(&counts.occupancy), "{context}");
-        assert_eq!(
-            counts.occupancy,
-            counts.used_slots as f64 / stats.slots as f64,
-            "{context}"
-        );
-        assert!(counts.wrong_occupied_probes <= counts.probes, "{context}");
-        assert!(counts.false_hits <= counts.misses, "{context}");
-        if config.mode != TtMode::Certify {
-            assert_eq!(counts.false_hits, 0, "{context}");
-        }
-    }
-
-    // Shallowest first, each depth once, and only depths the search probes: the driver's tasks
-    // are at most `depth - 1` deep, and depth-1 subtrees are counted without the table.
-    let depths: Vec<u32> = stats.per_depth.iter().map(|d| d.depth).collect();
-    assert!(depths.windows(2).all(|w| w[0] < w[1]), "{context}");
-    assert!(depths.iter().all(|d| (2..depth).contains(d)), "{context}");
-
-    let sum = |field: fn(&TtCounters) -> u64| -> u64 {
-        stats.per_depth.iter().map(|d| field(&d.counts)).sum()
-    };
-    assert_eq!(sum(|c| c.probes), total.probes, "{context}");
-    assert_eq!(sum(|c| c.hits), total.hits, "{context}");
-    assert_eq!(sum(|c| c.misses), total.misses, "{context}");
-    assert_eq!(sum(|c| c.stores), total.stores, "{context}");
-    assert_eq!(sum(|c| c.overwrites), total.overwrites, "{context}");
-    assert_eq!(sum(|c| c.used_slots), total.used_slots, "{context}");
-    assert_eq!(
-        sum(|c| c.wrong_occupied_probes),
-        total.wrong_occupied_probes,
-        "{context}"
-    );
-    assert_eq!(sum(|c| c.false_hits), total.false_hits, "{context}");
-    assert_eq!(sum(|c| c.payload_skips), total.payload_skips, "{context}");
 }
 
 /// Each mode at full width, against `off`, per root move. Depths are chosen so that the driver's

@@ -13,7 +13,7 @@ use vkperft::cpu::parallel::divide;
 use vkperft::cpu::search::{PlainSearch, TtSearch};
 use vkperft::reference;
 use vkperft::run_control::{ProgressSample, RunControl};
-use vkperft::tt::{TranspositionTable, TtConfig, TtMode, TtStatsSnapshot};
+use vkperft::tt::{slot_bytes, TranspositionTable, TtConfig, TtCounters, TtMode, TtStatsSnapshot};
 
 /// Positions rich in what move generators get wrong: promotions (with capture and
 /// underpromotion), castling with attacked squares, en passant (pins along the rank, checks),
@@ -128,6 +128,91 @@ pub fn random_positions(seed: u64, count: usize, max_plies: usize) -> Vec<Positi
             }
         })
         .collect()
+}
+
+/// A published position by its name in the reference table.
+pub fn position(name: &str) -> Position {
+    let fen = vkperft::reference::positions()
+        .into_iter()
+        .find(|&(n, _)| n == name)
+        .map(|(_, fen)| fen)
+        .unwrap_or_else(|| panic!("no reference position {name}"));
+    Position::from_fen(fen).expect("published FEN")
+}
+
+pub fn config(mode: TtMode, bytes: usize, verifier_bits: u32) -> TtConfig {
+    TtConfig {
+        mode,
+        bytes,
+        verifier_bits,
+    }
+}
+
+pub fn nodes(divide: &[(Move, Counts)]) -> Vec<(Move, u128)> {
+    divide.iter().map(|&(m, c)| (m, c.nodes)).collect()
+}
+
+pub fn fast_nodes(divide: &[(Move, Counts)]) -> Vec<(Move, u128)> {
+    divide.iter().map(|&(m, c)| (m, c.fast_nodes)).collect()
+}
+
+pub fn total_nodes(divide: &[(Move, Counts)]) -> u128 {
+    divide.iter().map(|&(_, c)| c.nodes).sum()
+}
+
+pub fn total_fast_nodes(divide: &[(Move, Counts)]) -> u128 {
+    divide.iter().map(|&(_, c)| c.fast_nodes).sum()
+}
+
+/// Every statistics invariant that holds whatever the search did.
+pub fn assert_consistent(stats: &TtStatsSnapshot, config: &TtConfig, depth: u32) {
+    let total = &stats.total;
+    let context = format!("{config:?}: {stats:?}");
+    assert_eq!(stats.mode, config.mode, "{context}");
+    assert_eq!(stats.verifier_bits, config.verifier_bits, "{context}");
+    let per_slot = slot_bytes(config.mode).expect("a mode with a table") as u64;
+    assert_eq!(stats.slots, config.bytes as u64 / per_slot, "{context}");
+    assert_eq!(stats.bytes, stats.slots * per_slot, "{context}");
+
+    for counts in stats.per_depth.iter().map(|d| &d.counts).chain([total]) {
+        assert_eq!(counts.probes, counts.hits + counts.misses, "{context}");
+        assert!(counts.stores >= counts.overwrites, "{context}");
+        assert!(counts.used_slots <= stats.slots, "{context}");
+        assert!((0.0..=1.0).contains(&counts.occupancy), "{context}");
+        assert_eq!(
+            counts.occupancy,
+            counts.used_slots as f64 / stats.slots as f64,
+            "{context}"
+        );
+        assert!(counts.wrong_occupied_probes <= counts.probes, "{context}");
+        assert!(counts.false_hits <= counts.misses, "{context}");
+        if config.mode != TtMode::Certify {
+            assert_eq!(counts.false_hits, 0, "{context}");
+        }
+    }
+
+    // Shallowest first, each depth once, and only depths the search probes: the driver's tasks
+    // are at most `depth - 1` deep, and depth-1 subtrees are counted without the table.
+    let depths: Vec<u32> = stats.per_depth.iter().map(|d| d.depth).collect();
+    assert!(depths.windows(2).all(|w| w[0] < w[1]), "{context}");
+    assert!(depths.iter().all(|d| (2..depth).contains(d)), "{context}");
+
+    let sum = |field: fn(&TtCounters) -> u64| -> u64 {
+        stats.per_depth.iter().map(|d| field(&d.counts)).sum()
+    };
+    assert_eq!(sum(|c| c.probes), total.probes, "{context}");
+    assert_eq!(sum(|c| c.hits), total.hits, "{context}");
+    assert_eq!(sum(|c| c.misses), total.misses, "{context}");
+    assert_eq!(sum(|c| c.stores), total.stores, "{context}");
+    assert_eq!(sum(|c| c.overwrites), total.overwrites, "{context}");
+    assert_eq!(sum(|c| c.used_slots), total.used_slots, "{context}");
+    assert_eq!(
+        sum(|c| c.wrong_occupied_probes),
+        total.wrong_occupied_probes,
+        "{context}"
+    );
+    assert_eq!(sum(|c| c.false_hits), total.false_hits, "{context}");
+    assert_eq!(sum(|c| c.payload_skips), total.payload_skips, "{context}");
 }
 
 static NEVER_CANCEL: AtomicBool = AtomicBool::new(false);

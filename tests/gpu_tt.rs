@@ -1,0 +1,318 @@
+//! The transposition table on the GPU, against `--tt off` and the CPU per root move: every mode
+//! exact, `certify` catching what a narrowed verifier lets through, tables over
+//! maxStorageBufferRange, tiny tables under the contention of a whole dispatch, the GPU's hash
+//! against the CPU's Zobrist hash, and statistics that add up.
+
+mod common;
+
+use common::{
+    assert_consistent, config, position, random_positions, total_fast_nodes, total_nodes,
+};
+use std::collections::BTreeMap;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Mutex, MutexGuard, OnceLock};
+use std::time::Duration;
+use vkperft::chess::{Move, NybbleBoard, Position, Zobrist};
+use vkperft::count::Counts;
+use vkperft::cpu::reference;
+use vkperft::gpu::layouts::GpuBoard;
+use vkperft::gpu::{GpuOptions, VulkanBackend};
+use vkperft::run_control::{ProgressSample, RunControl};
+use vkperft::tt::{TtConfig, TtMode, TtStatsSnapshot, DEFAULT_VERIFIER_BITS};
+
+const KIB: usize = 1024;
+const MIB: usize = 1024 * KIB;
+const TABLE_MODES: [TtMode; 3] = [TtMode::Fast, TtMode::Verified, TtMode::Certify];
+
+/// One backend for the whole test binary (opening a device and building pipelines is slow).
+fn backend() -> MutexGuard<'static, VulkanBackend> {
+    static BACKEND: OnceLock<Mutex<VulkanBackend>> = OnceLock::new();
+    BACKEND
+        .get_or_init(|| {
+            let backend = VulkanBackend::new(&GpuOptions::default()).unwrap_or_else(|err| {
+                panic!("no usable Vulkan device ({err}); install mesa-vulkan-drivers")
+            });
+            assert!(
+                backend.supports_tt(),
+                "the test device runs no GPU table: {:?}",
+                backend.device_info().tt_missing
+            );
+            Mutex::new(backend)
+        })
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+}
+
+/// Nodes per root move, by UCI notation.
+fn nodes(divide: &[(Move, Counts)]) -> BTreeMap<String, u128> {
+    divide
+        .iter()
+        .map(|(m, c)| (m.to_string(), c.nodes))
+        .collect()
+}
+
+/// The CPU's exact divide.
+fn cpu_divide(pos: &Position, depth: u32) -> Vec<(Move, Counts)> {
+    reference::divide(pos, depth)
+        .into_iter()
+        .map(|(m, n)| (m, Counts::exact(n)))
+        .collect()
+}
+
+/// A GPU run with `config`, its divide and statistics.
+fn gpu_run(
+    gpu: &mut VulkanBackend,
+    pos: &Position,
+    depth: u32,
+    config: &TtConfig,
+    zobrist: &Zobrist,
+    control: &RunControl<'_>,
+) -> (Vec<(Move, Counts)>, Option<TtStatsSnapshot>) {
+    gpu.prepare_tt(config, zobrist)
+        .unwrap_or_else(|err| panic!("{config:?}: {err:?}"));
+    let divide = gpu
+        .divide(pos, depth, control)
+        .unwrap_or_else(|err| panic!("{config:?} on {}: {err:?}", pos.to_fen()));
+    let stats = gpu.tt_snapshot().expect("statistics read back");
+    (divide, stats)
+}
+
+/// Runs `config` on the GPU and checks it counts exactly `expected` per root move and that its
+/// statistics add up.
+fn exact_gpu_run(
+    gpu: &mut VulkanBackend,
+    pos: &Position,
+    depth: u32,
+    config: &TtConfig,
+    expected: &[(Move, Counts)],
+) -> (Vec<(Move, Counts)>, TtStatsSnapshot) {
+    let (divide, stats) = gpu_run(
+        gpu,
+        pos,
+        depth,
+        config,
+        &Zobrist::default(),
+        &common::silent_control(),
+    );
+    let stats = stats.expect("a mode with a table");
+    assert_eq!(
+        nodes(&divide),
+        nodes(expected),
+        "{config:?} on {} depth {depth}",
+        pos.to_fen()
+    );
+    assert_consistent(&stats, config, depth);
+    (divide, stats)
+}
+
+/// Positions with many transpositions, at depths where the GPU's chunks see them again.
+#[test]
+fn every_mode_equals_off_and_the_cpu_per_root_move() {
+    let mut gpu = backend();
+    for (name, depth) in [
+        ("startpos", 5),
+        ("kiwipete", 4),
+        ("position3", 6),
+        ("position4", 5),
+        ("position5", 4),
+    ] {
+        let pos = position(name);
+        let expected = cpu_divide(&pos, depth);
+        let (off, stats) = gpu_run(
+            &mut gpu,
+            &pos,
+            depth,
+            &TtConfig::new(TtMode::Off, 0),
+            &Zobrist::default(),
+            &common::silent_control(),
+        );
+        assert!(stats.is_none());
+        assert_eq!(nodes(&off), nodes(&expected), "off, {name}");
+        for mode in TABLE_MODES {
+            let table = config(mode, 16 * MIB, DEFAULT_VERIFIER_BITS);
+            let (divide, stats) = exact_gpu_run(&mut gpu, &pos, depth, &table, &expected);
+            assert_eq!(
+                total_fast_nodes(&divide),
+                total_nodes(&divide),
+                "{mode} {name}: a full verifier has no false hits"
+            );
+            assert!(stats.total.hits > 0, "{mode} {name}: {stats:?}");
+            assert_eq!(stats.total.false_hits, 0, "{mode} {name}");
+        }
+    }
+}
+
+#[test]
+fn random_positions_in_every_mode_equal_the_cpu() {
+    let mut gpu = backend();
+    for (i, pos) in random_positions(0x6770_755f_7474, 40, 30)
+        .iter()
+        .enumerate()
+    {
+        let depth = 3 + (i % 2) as u32;
+        let expected = cpu_divide(pos, depth);
+        for mode in TABLE_MODES {
+            let table = config(mode, MIB, DEFAULT_VERIFIER_BITS);
+            exact_gpu_run(&mut gpu, pos, depth, &table, &expected);
+        }
+    }
+}
+
+/// With a 12-bit verifier and a small table, certify counts false hits and stays exact,
+/// verified stays exact, and fast finishes (its total may drift).
+#[test]
+fn narrowed_verifier_on_the_gpu() {
+    let mut gpu = backend();
+    let pos = position("kiwipete");
+    let depth = 5;
+    let expected = cpu_divide(&pos, depth);
+    let exact: u128 = total_nodes(&expected);
+
+    let certify = config(TtMode::Certify, MIB, 12);
+    let (divide, stats) = exact_gpu_run(&mut gpu, &pos, depth, &certify, &expected);
+    assert!(stats.total.false_hits > 0, "certify: {stats:?}");
+    let certify_fast = total_fast_nodes(&divide);
+
+    let verified = config(TtMode::Verified, MIB, 12);
+    let (_, stats) = exact_gpu_run(&mut gpu, &pos, depth, &verified, &expected);
+    assert!(stats.total.wrong_occupied_probes > 0, "verified: {stats:?}");
+
+    let fast = config(TtMode::Fast, MIB, 12);
+    let (divide, stats) = gpu_run(
+        &mut gpu,
+        &pos,
+        depth,
+        &fast,
+        &Zobrist::default(),
+        &common::silent_control(),
+    );
+    let stats = stats.expect("a fast table");
+    assert_consistent(&stats, &fast, depth);
+    println!(
+        "exact {exact}, certify's fast total {certify_fast}, fast {}",
+        total_nodes(&divide)
+    );
+}
+
+/// Tables over lavapipe's 128 MiB maxStorageBufferRange are split into several buffers and
+/// give the same answers.
+#[test]
+fn tables_larger_than_one_storage_buffer() {
+    let mut gpu = backend();
+    let pos = position("position3");
+    let depth = 6;
+    let expected = cpu_divide(&pos, depth);
+    for mode in TABLE_MODES {
+        let table = config(mode, 400 * MIB, DEFAULT_VERIFIER_BITS);
+        let (_, stats) = exact_gpu_run(&mut gpu, &pos, depth, &table, &expected);
+        assert!(
+            gpu.tt_segments() >= 3,
+            "{mode}: {} segments",
+            gpu.tt_segments()
+        );
+        assert!(stats.total.hits > 0, "{mode}: {stats:?}");
+    }
+}
+
+/// A few slots written by a whole dispatch at once: heavy replacement and lock contention, and
+/// every total still exact.
+#[test]
+fn tiny_tables_under_contention() {
+    let mut gpu = backend();
+    for (name, depth) in [("kiwipete", 4), ("position4", 5)] {
+        let pos = position(name);
+        let expected = cpu_divide(&pos, depth);
+        for mode in TABLE_MODES {
+            for slots in [1, 16, 256] {
+                let bytes = slots * vkperft::tt::slot_bytes(mode).expect("a table mode");
+                let table = config(mode, bytes, DEFAULT_VERIFIER_BITS);
+                let (_, stats) = exact_gpu_run(&mut gpu, &pos, depth, &table, &expected);
+                assert_eq!(stats.slots, slots as u64);
+                assert!(stats.total.overwrites > 0, "{mode} {slots}: {stats:?}");
+            }
+        }
+    }
+}
+
+/// The shaders' TT hash is the CPU's `Zobrist::hash ^ depth_key`, for several seeds and depths.
+#[test]
+fn gpu_hashes_equal_the_cpu_zobrist_hashes() {
+    let mut gpu = backend();
+    let positions = random_positions(0x6861_7368, 500, 40);
+    let boards: Vec<GpuBoard> = positions
+        .iter()
+        .map(|pos| NybbleBoard::from_position(pos).into())
+        .collect();
+    for (seed, depth) in [(1, 2), (0x766b, 7), (u64::MAX, 63), (42, 64)] {
+        let zobrist = Zobrist::new(seed);
+        let hashes = gpu
+            .key_hashes(&zobrist, &boards, depth)
+            .expect("the key probe runs");
+        for (pos, hash) in positions.iter().zip(hashes) {
+            assert_eq!(
+                hash,
+                zobrist.hash(pos) ^ zobrist.depth_key(depth),
+                "seed {seed:#x}, depth {depth}: {}",
+                pos.to_fen()
+            );
+        }
+    }
+}
+
+/// Progress samples carry the GPU table's statistics while the run goes on.
+#[test]
+fn progress_reports_the_gpu_table_statistics() {
+    let mut gpu = backend();
+    let samples = Mutex::new(Vec::<ProgressSample>::new());
+    let never = AtomicBool::new(false);
+    let record = |sample: ProgressSample| samples.lock().expect("unpoisoned").push(sample);
+    let control = RunControl {
+        cancel: &never,
+        progress_interval: Duration::ZERO,
+        on_progress: &record,
+        on_root_done: &|_, _| {},
+    };
+    let pos = Position::startpos();
+    let table = config(TtMode::Certify, 16 * MIB, DEFAULT_VERIFIER_BITS);
+    let (divide, stats) = gpu_run(&mut gpu, &pos, 5, &table, &Zobrist::default(), &control);
+    assert_eq!(total_nodes(&divide), 4_865_609);
+    let samples = samples.into_inner().expect("unpoisoned");
+    assert!(samples.len() > 2, "{} samples", samples.len());
+    let probes: Vec<u64> = samples
+        .iter()
+        .map(|s| {
+            s.tt.as_ref()
+                .expect("statistics in every sample")
+                .total
+                .probes
+        })
+        .collect();
+    assert!(probes.windows(2).all(|w| w[0] <= w[1]), "{probes:?}");
+    let last = samples.last().and_then(|s| s.tt.as_ref());
+    assert_eq!(last, stats.as_ref());
+}
+
+/// After a run with a table, `off` runs without one.
+#[test]
+fn off_after_a_table_has_no_table() {
+    let mut gpu = backend();
+    let pos = position("position4");
+    let expected = cpu_divide(&pos, 4);
+    exact_gpu_run(
+        &mut gpu,
+        &pos,
+        4,
+        &config(TtMode::Verified, MIB, DEFAULT_VERIFIER_BITS),
+        &expected,
+    );
+    let (divide, stats) = gpu_run(
+        &mut gpu,
+        &pos,
+        4,
+        &TtConfig::new(TtMode::Off, 0),
+        &Zobrist::default(),
+        &common::silent_control(),
+    );
+    assert!(stats.is_none());
+    assert_eq!(nodes(&divide), nodes(&expected));
+}
