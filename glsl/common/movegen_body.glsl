@@ -4,8 +4,8 @@
 //   SINK_PAWNS(targets, offset, kind)  pawn moves landing on targets, from `to - offset`
 //   SINK_PROMOS(targets, offset)       promotions landing on targets (four moves each)
 //   SINK_SINGLE(from, to, kind)        one move
-// Including it twice with different sinks gives the bulk counter and the generator from one
-// source, as the Rust generator does with its two sinks.
+// generate.glsl includes it with sinks that visit every move. (The bulk counter, count_legal
+// in movegen.glsl, works on whole sets of pieces instead.)
 {
     uint us = p.turn;
     uint them = us ^ 1u;

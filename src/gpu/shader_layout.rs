@@ -12,29 +12,19 @@ pub const BINDING_COUNTS: u32 = 3;
 pub const BINDING_CONTROL: u32 = 4;
 pub const BINDING_COUNT: u32 = 5;
 
-/// Layout of the attack tables buffer, in 64-bit words.
-pub const TABLE_KNIGHT: u32 = 0;
-pub const TABLE_KING: u32 = TABLE_KNIGHT + 64;
-pub const TABLE_PAWN: u32 = TABLE_KING + 64;
-pub const TABLE_BETWEEN: u32 = TABLE_PAWN + 2 * 64;
+/// Layout of the ray tables buffer, in 64-bit words: squares between two squares, then the
+/// line through them. (Attack sets are computed in the shaders.)
+pub const TABLE_BETWEEN: u32 = 0;
 pub const TABLE_LINE: u32 = TABLE_BETWEEN + 64 * 64;
-/// 128 magics (rook squares, then bishop squares) of 3 words: mask, magic, offset | shift << 32.
-pub const TABLE_MAGICS: u32 = TABLE_LINE + 64 * 64;
-pub const TABLE_SLIDERS: u32 = TABLE_MAGICS + 128 * 3;
 
-pub const SHADER_DEFINES: [(&str, u32); 14] = [
+pub const SHADER_DEFINES: [(&str, u32); 9] = [
     ("WORKGROUP_SIZE", WORKGROUP_SIZE),
     ("BINDING_TABLES", BINDING_TABLES),
     ("BINDING_BOARDS", BINDING_BOARDS),
     ("BINDING_CHILDREN", BINDING_CHILDREN),
     ("BINDING_COUNTS", BINDING_COUNTS),
     ("BINDING_CONTROL", BINDING_CONTROL),
-    ("TABLE_KNIGHT", TABLE_KNIGHT),
-    ("TABLE_KING", TABLE_KING),
-    ("TABLE_PAWN", TABLE_PAWN),
     ("TABLE_BETWEEN", TABLE_BETWEEN),
     ("TABLE_LINE", TABLE_LINE),
-    ("TABLE_MAGICS", TABLE_MAGICS),
-    ("TABLE_SLIDERS", TABLE_SLIDERS),
     ("BINDING_COUNT", BINDING_COUNT),
 ];
