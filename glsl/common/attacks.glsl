@@ -1,20 +1,19 @@
 // Attack sets. Leapers and sliders are computed with shifts and fills rather than read from
 // tables: an invocation's table reads go to addresses that differ from its neighbours', which
-// costs a gather (on CPU drivers such as lavapipe, one load per invocation). Between and line
-// rays, needed only for pins and checks while generating moves, come from the tables the host
-// uploads (src/gpu/tables.rs builds them from the same data as the CPU's src/chess/attacks.rs).
+// costs a gather (on CPU drivers such as lavapipe, one load per invocation). Lines through two
+// squares, needed only for pinned pieces while generating moves, come from the table the host
+// uploads (src/gpu/tables.rs builds it from the same data as the CPU's src/chess/attacks.rs).
 #ifndef ATTACKS_GLSL
 #define ATTACKS_GLSL
 
 #include "bitboard.glsl"
 
 // Layout of the `tables` buffer, in 64-bit words (offsets passed as macros from Rust):
-// TABLE_BETWEEN[64][64], TABLE_LINE[64][64].
+// TABLE_LINE[64][64].
 layout(std430, set = 0, binding = BINDING_TABLES) readonly buffer Tables {
     uint64_t tables[];
 };
 
-uint64_t between_bb(uint a, uint b) { return tables[TABLE_BETWEEN + a * 64u + b]; }
 uint64_t line_bb(uint a, uint b) { return tables[TABLE_LINE + a * 64u + b]; }
 
 // Squares the knights on `knights` attack.

@@ -1,5 +1,5 @@
-// Legal move generation on the GPU: the bulk counter and copy-make. The generator that visits
-// every move is in generate.glsl; both must agree on which moves are legal.
+// Legal move generation on the GPU: the analysis of a position's legal moves as sets, the bulk
+// counter and copy-make. The generator that visits every move is in generate.glsl.
 #ifndef MOVEGEN_GLSL
 #define MOVEGEN_GLSL
 
@@ -50,12 +50,127 @@ uint64_t scan_line(uint64_t king, uint64_t sliders, uint64_t ours, uint64_t empt
     return ((king_forward & sliders_backward) | (king_backward & sliders_forward)) & ours;
 }
 
-// Moves of `movers` along both directions of a line, to `targets`.
-uint count_sliding(uint64_t movers, uint64_t empty, uint64_t targets, int dir) {
-    return popcount64(slide(movers, empty, dir) & targets) + popcount64(slide(movers, empty, -dir) & targets);
+// Everything about the side to move that its legal moves depend on, computed on whole sets
+// of pieces with shifts and fills: no loops over pieces and no table reads, so invocations
+// running in lockstep stay together whatever their positions.
+struct Moves {
+    uint64_t ours;
+    uint64_t empty;
+    uint64_t king;
+    // Squares the opponent attacks, seen through our king.
+    uint64_t attacked;
+    uint64_t checkers;
+    // Squares a move other than the king's must land on: all but ours, and when in check,
+    // the checker or a square between it and the king.
+    uint64_t targets;
+    // Our pieces pinned along each line through the king: they move only along it.
+    uint64_t pinned_on_file;
+    uint64_t pinned_on_rank;
+    uint64_t pinned_on_diagonal;
+    uint64_t pinned_on_anti_diagonal;
+    uint64_t king_moves;
+    // Pawn moves by the square they land on. Pushes land on empty squares and captures on
+    // theirs, and a single and a double push never share a square, so these are disjoint but
+    // for the two capture sets. A target on the last rank is four promotions.
+    uint64_t pushes;
+    uint64_t double_pushes;
+    uint64_t captures_east;
+    uint64_t captures_west;
+    uint64_t ep_capturers;
+    // Where the king lands when castling.
+    uint64_t castles;
+};
+
+Moves analyze_moves(Pos p) {
+    Moves m;
+    uint us = p.turn;
+    uint them = us ^ 1u;
+    m.ours = side(p, us);
+    uint64_t theirs = side(p, them);
+    m.empty = ~(m.ours | theirs);
+    m.king = p.role[KING] & m.ours;
+    uint64_t queens = p.role[QUEEN];
+    uint64_t their_rooks = (p.role[ROOK] | queens) & theirs;
+    uint64_t their_bishops = (p.role[BISHOP] | queens) & theirs;
+
+    m.attacked = pawn_spread(them, p.role[PAWN] & theirs)
+        | knight_spread(p.role[KNIGHT] & theirs)
+        | king_spread(p.role[KING] & theirs);
+    m.checkers = ((knight_spread(m.king) & p.role[KNIGHT]) | (pawn_spread(us, m.king) & p.role[PAWN])) & theirs;
+    uint64_t check_rays = uint64_t(0);
+    m.pinned_on_file = scan_line(m.king, their_rooks, m.ours, m.empty, NORTH, m.attacked, m.checkers, check_rays);
+    m.pinned_on_rank = scan_line(m.king, their_rooks, m.ours, m.empty, EAST, m.attacked, m.checkers, check_rays);
+    m.pinned_on_diagonal = scan_line(m.king, their_bishops, m.ours, m.empty, NORTH_EAST, m.attacked, m.checkers, check_rays);
+    m.pinned_on_anti_diagonal = scan_line(m.king, their_bishops, m.ours, m.empty, NORTH_WEST, m.attacked, m.checkers, check_rays);
+    m.king_moves = king_spread(m.king) & ~m.ours & ~m.attacked;
+    uint64_t check_mask = m.checkers == uint64_t(0) ? ~uint64_t(0) : check_rays | m.checkers;
+    // In double check only the king moves.
+    m.targets = more_than_one(m.checkers) ? uint64_t(0) : ~m.ours & check_mask;
+    uint64_t unpinned = ~(m.pinned_on_file | m.pinned_on_rank | m.pinned_on_diagonal | m.pinned_on_anti_diagonal);
+
+    uint64_t pawns = p.role[PAWN] & m.ours;
+    bool white = us == WHITE;
+    uint64_t pushers = pawns & (unpinned | m.pinned_on_file);
+    uint64_t single = (white ? pushers << 8 : pushers >> 8) & m.empty;
+    uint64_t single_on_3rd = single & (white ? RANK_3 : RANK_6);
+    m.double_pushes = (white ? single_on_3rd << 8 : single_on_3rd >> 8) & m.empty & m.targets;
+    m.pushes = single & m.targets;
+    // East captures run along the diagonal for white (+9) and the anti-diagonal for black (-7).
+    uint64_t east_capturers = pawns & (unpinned | (white ? m.pinned_on_diagonal : m.pinned_on_anti_diagonal));
+    uint64_t west_capturers = pawns & (unpinned | (white ? m.pinned_on_anti_diagonal : m.pinned_on_diagonal));
+    m.captures_east = ((white ? east_capturers << 9 : east_capturers >> 7) & ~FILE_A) & theirs & m.targets;
+    m.captures_west = ((white ? west_capturers << 7 : west_capturers >> 9) & ~FILE_H) & theirs & m.targets;
+
+    m.ep_capturers = uint64_t(0);
+    if (p.ep != NO_SQUARE && m.targets != uint64_t(0)) {
+        uint captured = white ? p.ep - 8u : p.ep + 8u;
+        uint64_t candidates = pawn_attacks(them, p.ep) & pawns;
+        while (candidates != uint64_t(0)) {
+            uint from = lsb64(candidates);
+            candidates &= candidates - uint64_t(1);
+            if (ep_capture_is_legal(p, from, p.ep, captured)) m.ep_capturers |= square_bb(from);
+        }
+    }
+
+    m.castles = uint64_t(0);
+    if (m.checkers == uint64_t(0)) {
+        uint base = white ? 0u : 56u;
+        uint king_side_right = white ? WHITE_KING_SIDE : BLACK_KING_SIDE;
+        uint queen_side_right = white ? WHITE_QUEEN_SIDE : BLACK_QUEEN_SIDE;
+        // King side: f and g empty and not attacked.
+        if ((p.castling & king_side_right) != 0u
+            && (~m.empty & (uint64_t(0x60ul) << base)) == uint64_t(0)
+            && (m.attacked & (uint64_t(0x60ul) << base)) == uint64_t(0)) {
+            m.castles |= square_bb(base + 6u);
+        }
+        // Queen side: b, c and d empty; c and d not attacked.
+        if ((p.castling & queen_side_right) != 0u
+            && (~m.empty & (uint64_t(0x0eul) << base)) == uint64_t(0)
+            && (m.attacked & (uint64_t(0x0cul) << base)) == uint64_t(0)) {
+            m.castles |= square_bb(base + 2u);
+        }
+    }
+    return m;
 }
 
-// Moves of `knights` to `targets`: per jump direction, since two knights may share a target.
+// Our pieces not pinned, or pinned along the line of `dir`: those that may move along it.
+uint64_t free_along(Moves m, int dir) {
+    uint64_t pinned_elsewhere = m.pinned_on_file | m.pinned_on_rank | m.pinned_on_diagonal | m.pinned_on_anti_diagonal;
+    if (dir == NORTH || dir == SOUTH) pinned_elsewhere &= ~m.pinned_on_file;
+    if (dir == EAST || dir == WEST) pinned_elsewhere &= ~m.pinned_on_rank;
+    if (dir == NORTH_EAST || dir == SOUTH_WEST) pinned_elsewhere &= ~m.pinned_on_diagonal;
+    if (dir == NORTH_WEST || dir == SOUTH_EAST) pinned_elsewhere &= ~m.pinned_on_anti_diagonal;
+    return ~pinned_elsewhere;
+}
+
+// Moves of `movers` along both directions of a line.
+uint count_sliding(Moves m, uint64_t movers, int dir) {
+    uint64_t free_movers = movers & free_along(m, dir);
+    return popcount64(slide(free_movers, m.empty, dir) & m.targets)
+        + popcount64(slide(free_movers, m.empty, -dir) & m.targets);
+}
+
+// Moves of `knights`: per jump direction, since two knights may share a target.
 uint count_knight_moves(uint64_t knights, uint64_t targets) {
     uint64_t one_file_east = (knights << 1) & ~FILE_A;
     uint64_t one_file_west = (knights >> 1) & ~FILE_H;
@@ -67,98 +182,22 @@ uint count_knight_moves(uint64_t knights, uint64_t targets) {
         + popcount64((two_files_west << 8) & targets) + popcount64((two_files_west >> 8) & targets);
 }
 
-// The number of legal moves (the same as generate_moves visits), computed on whole sets of
-// pieces with shifts and fills: no loops and no table reads, so invocations running in
-// lockstep stay together whatever their positions.
+// The number of legal moves: what generate_moves visits, counted set by set.
 uint count_legal(Pos p) {
-    uint us = p.turn;
-    uint them = us ^ 1u;
-    uint64_t ours = side(p, us);
-    uint64_t theirs = side(p, them);
-    uint64_t empty = ~(ours | theirs);
-    uint64_t king = p.role[KING] & ours;
-    uint64_t queens = p.role[QUEEN];
-    uint64_t rook_movers = p.role[ROOK] | queens;
-    uint64_t bishop_movers = p.role[BISHOP] | queens;
-    uint64_t their_rooks = rook_movers & theirs;
-    uint64_t their_bishops = bishop_movers & theirs;
-
-    uint64_t attacked = pawn_spread(them, p.role[PAWN] & theirs)
-        | knight_spread(p.role[KNIGHT] & theirs)
-        | king_spread(p.role[KING] & theirs);
-    uint64_t checkers = ((knight_spread(king) & p.role[KNIGHT]) | (pawn_spread(us, king) & p.role[PAWN])) & theirs;
-    uint64_t check_rays = uint64_t(0);
-    uint64_t pinned_on_file = scan_line(king, their_rooks, ours, empty, NORTH, attacked, checkers, check_rays);
-    uint64_t pinned_on_rank = scan_line(king, their_rooks, ours, empty, EAST, attacked, checkers, check_rays);
-    uint64_t pinned_on_diagonal = scan_line(king, their_bishops, ours, empty, NORTH_EAST, attacked, checkers, check_rays);
-    uint64_t pinned_on_anti_diagonal = scan_line(king, their_bishops, ours, empty, NORTH_WEST, attacked, checkers, check_rays);
-
-    uint n = popcount64(king_spread(king) & ~ours & ~attacked);
-    if (more_than_one(checkers)) {
-        return n;
-    }
-    uint64_t check_mask = checkers == uint64_t(0) ? ~uint64_t(0) : check_rays | checkers;
-    uint64_t targets = ~ours & check_mask;
-    uint64_t unpinned = ~(pinned_on_file | pinned_on_rank | pinned_on_diagonal | pinned_on_anti_diagonal);
-
-    // A pinned piece moves only along its pin line.
-    n += count_knight_moves(p.role[KNIGHT] & ours & unpinned, targets);
-    uint64_t our_rooks = rook_movers & ours;
-    uint64_t our_bishops = bishop_movers & ours;
-    n += count_sliding(our_rooks & (unpinned | pinned_on_file), empty, targets, NORTH);
-    n += count_sliding(our_rooks & (unpinned | pinned_on_rank), empty, targets, EAST);
-    n += count_sliding(our_bishops & (unpinned | pinned_on_diagonal), empty, targets, NORTH_EAST);
-    n += count_sliding(our_bishops & (unpinned | pinned_on_anti_diagonal), empty, targets, NORTH_WEST);
-
-    // Pawns. Pushes land on empty squares and captures on theirs, and a single push and a
-    // double push never land on the same square, so those sets are disjoint; the captures
-    // towards the two sides may share a target.
-    uint64_t pawns = p.role[PAWN] & ours;
-    bool white = us == WHITE;
-    uint64_t pushers = pawns & (unpinned | pinned_on_file);
-    uint64_t single = (white ? pushers << 8 : pushers >> 8) & empty;
-    uint64_t single_on_3rd = single & (white ? RANK_3 : RANK_6);
-    uint64_t double_push = (white ? single_on_3rd << 8 : single_on_3rd >> 8) & empty & check_mask;
-    single &= check_mask;
-    // East captures run along the diagonal for white (+9) and the anti-diagonal for black (-7).
-    uint64_t east_capturers = pawns & (unpinned | (white ? pinned_on_diagonal : pinned_on_anti_diagonal));
-    uint64_t west_capturers = pawns & (unpinned | (white ? pinned_on_anti_diagonal : pinned_on_diagonal));
-    uint64_t captures_east = ((white ? east_capturers << 9 : east_capturers >> 7) & ~FILE_A) & theirs & check_mask;
-    uint64_t captures_west = ((white ? west_capturers << 7 : west_capturers >> 9) & ~FILE_H) & theirs & check_mask;
-    n += popcount64(single | double_push | captures_east) + popcount64(captures_west);
-    uint64_t promo_rank = white ? RANK_8 : RANK_1;
-    if (((single | captures_east | captures_west) & promo_rank) != uint64_t(0)) {
+    Moves m = analyze_moves(p);
+    uint64_t pinned = m.pinned_on_file | m.pinned_on_rank | m.pinned_on_diagonal | m.pinned_on_anti_diagonal;
+    uint64_t rook_movers = (p.role[ROOK] | p.role[QUEEN]) & m.ours;
+    uint64_t bishop_movers = (p.role[BISHOP] | p.role[QUEEN]) & m.ours;
+    uint n = popcount64(m.king_moves) + popcount64(m.castles | m.ep_capturers)
+        + count_knight_moves(p.role[KNIGHT] & m.ours & ~pinned, m.targets)
+        + count_sliding(m, rook_movers, NORTH) + count_sliding(m, rook_movers, EAST)
+        + count_sliding(m, bishop_movers, NORTH_EAST) + count_sliding(m, bishop_movers, NORTH_WEST)
+        + popcount64(m.pushes | m.double_pushes | m.captures_east) + popcount64(m.captures_west);
+    uint64_t promo_rank = p.turn == WHITE ? RANK_8 : RANK_1;
+    if (((m.pushes | m.captures_east | m.captures_west) & promo_rank) != uint64_t(0)) {
         // Three more moves for each promotion: it is four moves, not one.
-        n += 3u * (popcount64(single & promo_rank) + popcount64(captures_east & promo_rank)
-            + popcount64(captures_west & promo_rank));
-    }
-
-    if (p.ep != NO_SQUARE) {
-        uint captured = white ? p.ep - 8u : p.ep + 8u;
-        uint64_t ep_capturers = pawn_attacks(them, p.ep) & pawns;
-        while (ep_capturers != uint64_t(0)) {
-            uint from = lsb64(ep_capturers);
-            ep_capturers &= ep_capturers - uint64_t(1);
-            if (ep_capture_is_legal(p, from, p.ep, captured)) n += 1u;
-        }
-    }
-
-    if (checkers == uint64_t(0)) {
-        uint base = white ? 0u : 56u;
-        uint king_side_right = white ? WHITE_KING_SIDE : BLACK_KING_SIDE;
-        uint queen_side_right = white ? WHITE_QUEEN_SIDE : BLACK_QUEEN_SIDE;
-        // King side: f and g empty and not attacked.
-        if ((p.castling & king_side_right) != 0u
-            && (~empty & (uint64_t(0x60ul) << base)) == uint64_t(0)
-            && (attacked & (uint64_t(0x60ul) << base)) == uint64_t(0)) {
-            n += 1u;
-        }
-        // Queen side: b, c and d empty; c and d not attacked.
-        if ((p.castling & queen_side_right) != 0u
-            && (~empty & (uint64_t(0x0eul) << base)) == uint64_t(0)
-            && (attacked & (uint64_t(0x0cul) << base)) == uint64_t(0)) {
-            n += 1u;
-        }
+        n += 3u * (popcount64(m.pushes & promo_rank) + popcount64(m.captures_east & promo_rank)
+            + popcount64(m.captures_west & promo_rank));
     }
     return n;
 }

@@ -12,19 +12,17 @@ pub const BINDING_COUNTS: u32 = 3;
 pub const BINDING_CONTROL: u32 = 4;
 pub const BINDING_COUNT: u32 = 5;
 
-/// Layout of the ray tables buffer, in 64-bit words: squares between two squares, then the
-/// line through them. (Attack sets are computed in the shaders.)
-pub const TABLE_BETWEEN: u32 = 0;
-pub const TABLE_LINE: u32 = TABLE_BETWEEN + 64 * 64;
+/// Layout of the ray tables buffer, in 64-bit words: the line through two squares, edge to
+/// edge. (Attack sets are computed in the shaders.)
+pub const TABLE_LINE: u32 = 0;
 
-pub const SHADER_DEFINES: [(&str, u32); 9] = [
+pub const SHADER_DEFINES: [(&str, u32); 8] = [
     ("WORKGROUP_SIZE", WORKGROUP_SIZE),
     ("BINDING_TABLES", BINDING_TABLES),
     ("BINDING_BOARDS", BINDING_BOARDS),
     ("BINDING_CHILDREN", BINDING_CHILDREN),
     ("BINDING_COUNTS", BINDING_COUNTS),
     ("BINDING_CONTROL", BINDING_CONTROL),
-    ("TABLE_BETWEEN", TABLE_BETWEEN),
     ("TABLE_LINE", TABLE_LINE),
     ("BINDING_COUNT", BINDING_COUNT),
 ];

@@ -1,7 +1,7 @@
-//! The ray tables the shaders read, laid out as `shader_layout::TABLE_*` says, from the same
+//! The line table the shaders read, laid out as `shader_layout::TABLE_*` says, from the same
 //! data as the CPU move generator.
 
-use super::shader_layout::{TABLE_BETWEEN, TABLE_LINE};
+use super::shader_layout::TABLE_LINE;
 use crate::chess::{attacks, Square};
 
 pub fn table_words() -> Vec<u64> {
@@ -9,7 +9,6 @@ pub fn table_words() -> Vec<u64> {
     for sq in Square::all() {
         for other in Square::all() {
             let j = sq.index() * 64 + other.index();
-            words[TABLE_BETWEEN as usize + j] = attacks::between(sq, other).0;
             words[TABLE_LINE as usize + j] = attacks::line(sq, other).0;
         }
     }
