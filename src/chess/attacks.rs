@@ -193,23 +193,6 @@ pub fn line(a: Square, b: Square) -> Bitboard {
     Bitboard(tables().line[a.index() * 64 + b.index()])
 }
 
-/// One square's magic lookup parameters: `(mask, magic, shift, offset)` into
-/// [`slider_attack_sets`]. For the GPU tables, which mirror these.
-pub fn magic_parameters(sq: Square, rook: bool) -> (u64, u64, u32, u32) {
-    let t = tables();
-    let m = if rook {
-        &t.rook_magics[sq.index()]
-    } else {
-        &t.bishop_magics[sq.index()]
-    };
-    (m.mask, m.magic, m.shift, m.offset)
-}
-
-/// Every slider attack set, indexed by [`magic_parameters`].
-pub fn slider_attack_sets() -> &'static [u64] {
-    &tables().slider_attacks
-}
-
 /// Builds the tables now, so that timing a run does not include the magic search.
 pub fn init() {
     tables();

@@ -174,12 +174,7 @@ impl VulkanBackend {
         let shared = &context.shared;
         let words = table_words();
         let table_bytes = (words.len() * size_of::<u64>()) as u64;
-        let tables = GpuBuffer::new(
-            shared,
-            "attack tables",
-            table_bytes,
-            MemoryLocation::GpuOnly,
-        )?;
+        let tables = GpuBuffer::new(shared, "ray tables", table_bytes, MemoryLocation::GpuOnly)?;
         let mut tables_upload = GpuBuffer::new(
             shared,
             "table upload",

@@ -6,7 +6,7 @@
 //! - [`buffer`]: buffers from `gpu-allocator`;
 //! - [`pipelines`]: the compute stages compiled from `glsl/` by `build.rs`;
 //! - [`layouts`]: Rust twins of the structs the shaders see;
-//! - [`tables`]: the attack tables uploaded for the shaders;
+//! - [`tables`]: the ray tables uploaded for the shaders;
 //! - [`tt_table`]: the transposition table in device memory;
 //! - [`backend`]: the breadth-first perft driver.
 

@@ -17,15 +17,9 @@ pub const BINDING_ZOBRIST: u32 = 8;
 pub const BINDING_TT_STATS: u32 = 9;
 pub const BINDING_COUNT: u32 = 10;
 
-/// Layout of the attack tables buffer, in 64-bit words.
-pub const TABLE_KNIGHT: u32 = 0;
-pub const TABLE_KING: u32 = TABLE_KNIGHT + 64;
-pub const TABLE_PAWN: u32 = TABLE_KING + 64;
-pub const TABLE_BETWEEN: u32 = TABLE_PAWN + 2 * 64;
-pub const TABLE_LINE: u32 = TABLE_BETWEEN + 64 * 64;
-/// 128 magics (rook squares, then bishop squares) of 3 words: mask, magic, offset | shift << 32.
-pub const TABLE_MAGICS: u32 = TABLE_LINE + 64 * 64;
-pub const TABLE_SLIDERS: u32 = TABLE_MAGICS + 128 * 3;
+/// Layout of the ray tables buffer, in 64-bit words: the line through two squares, edge to
+/// edge. (Attack sets are computed in the shaders.)
+pub const TABLE_LINE: u32 = 0;
 
 /// Layout of the Zobrist key buffer, in 128-bit keys (`Zobrist::key_table`): 12 x 64 piece
 /// keys (white pawn..king, black pawn..king), black to move, 16 castling-rights keys, 8 ep-file
@@ -69,7 +63,7 @@ pub const CHILD_FLAG_RESOLVED: u32 = 1 << 16;
 /// exact count, the fast count is already final, and nothing is stored.
 pub const CHILD_FLAG_FAST_FINAL: u32 = 1 << 17;
 
-pub const SHADER_DEFINES: [(&str, u32); 45] = [
+pub const SHADER_DEFINES: [(&str, u32); 39] = [
     ("WORKGROUP_SIZE", WORKGROUP_SIZE),
     ("BINDING_TABLES", BINDING_TABLES),
     ("BINDING_BOARDS", BINDING_BOARDS),
@@ -82,13 +76,7 @@ pub const SHADER_DEFINES: [(&str, u32); 45] = [
     ("BINDING_ZOBRIST", BINDING_ZOBRIST),
     ("BINDING_TT_STATS", BINDING_TT_STATS),
     ("BINDING_COUNT", BINDING_COUNT),
-    ("TABLE_KNIGHT", TABLE_KNIGHT),
-    ("TABLE_KING", TABLE_KING),
-    ("TABLE_PAWN", TABLE_PAWN),
-    ("TABLE_BETWEEN", TABLE_BETWEEN),
     ("TABLE_LINE", TABLE_LINE),
-    ("TABLE_MAGICS", TABLE_MAGICS),
-    ("TABLE_SLIDERS", TABLE_SLIDERS),
     ("ZOBRIST_PIECES", ZOBRIST_PIECES),
     ("ZOBRIST_BLACK_TO_MOVE", ZOBRIST_BLACK_TO_MOVE),
     ("ZOBRIST_CASTLING", ZOBRIST_CASTLING),
