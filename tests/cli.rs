@@ -100,7 +100,16 @@ fn divide_prints_stockfish_format() {
 
 #[test]
 fn json_output() {
-    let run = success(&["perft", "--depth", "3", "--json", "--threads", "2"]);
+    let run = success(&[
+        "perft",
+        "--depth",
+        "3",
+        "--json",
+        "--backend",
+        "cpu",
+        "--threads",
+        "2",
+    ]);
     assert_eq!(
         run.stdout.trim().lines().count(),
         1,

@@ -180,6 +180,105 @@ fn bench_runs_on_vulkan() {
 }
 
 #[test]
+fn bench_runs_every_tt_mode_on_vulkan() {
+    let (value, run) = json(&[
+        "bench",
+        "--backend",
+        "vulkan",
+        "--modes",
+        "fast,verified,certify",
+        "--quick",
+        "--json",
+    ]);
+    assert_eq!(value["backend"], "vulkan");
+    let positions = value["positions"].as_array().expect("positions");
+    for position in positions {
+        for mode in ["off", "fast", "verified", "certify"] {
+            assert!(position[mode]["nps"].is_number(), "{mode}: {}", run.stdout);
+        }
+    }
+}
+
+/// Every key of a JSON object, and of the objects and first array elements below it, as paths.
+fn key_paths(value: &Value, prefix: &str, paths: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => {
+            for (key, child) in map {
+                let path = format!("{prefix}/{key}");
+                key_paths(child, &path, paths);
+                paths.push(path);
+            }
+        }
+        Value::Array(items) => {
+            if let Some(first) = items.first() {
+                key_paths(first, &format!("{prefix}[]"), paths);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The GPU's `tt` report has exactly the CPU's keys, and a 12-bit certify run on the GPU is
+/// exact while it counts false hits.
+#[test]
+fn gpu_table_report_has_the_cpu_keys() {
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let run_on = |backend: &str| {
+        json(&[
+            "perft",
+            "--fen",
+            kiwipete,
+            "--depth",
+            "5",
+            "--backend",
+            backend,
+            "--tt",
+            "certify",
+            "--verifier-bits",
+            "12",
+            "--tt-mb",
+            "1",
+            "--json",
+        ])
+        .0
+    };
+    let (gpu, cpu) = (run_on("vulkan"), run_on("cpu"));
+    let paths = |value: &Value| {
+        let mut paths = Vec::new();
+        key_paths(&value["tt"], "tt", &mut paths);
+        paths.sort();
+        paths
+    };
+    assert!(!paths(&cpu).is_empty());
+    assert_eq!(paths(&gpu), paths(&cpu));
+    assert_eq!(gpu["backend"], "vulkan");
+    assert_eq!(gpu["nodes"], "193690690");
+    assert_eq!(gpu["tt"]["mode"], "certify");
+    let hits = gpu["tt"]["hits"].as_u64().expect("hits");
+    let misses = gpu["tt"]["misses"].as_u64().expect("misses");
+    assert_eq!(gpu["tt"]["probes"].as_u64(), Some(hits + misses));
+    assert!(gpu["tt"]["false_hits"].as_u64() > Some(0), "{gpu}");
+}
+
+#[test]
+fn cross_check_on_vulkan_agrees() {
+    let (value, run) = json(&[
+        "perft",
+        "--backend",
+        "vulkan",
+        "--depth",
+        "5",
+        "--tt",
+        "fast",
+        "--cross-check",
+        "--json",
+    ]);
+    assert_eq!(value["backend"], "vulkan");
+    assert_eq!(value["cross_check"]["agrees"], true, "{}", run.stdout);
+    assert_eq!(value["cross_check"]["nodes"], "4865609");
+}
+
+#[test]
 fn no_validation_layer_messages() {
     let run = run_vkperft(
         &[

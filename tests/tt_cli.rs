@@ -46,9 +46,9 @@ const RISK_KEYS: [&str; 6] = [
     "scale_pairs",
 ];
 
-/// Runs `vkperft perft` with `args`.
+/// Runs `vkperft perft` on the CPU with `args` (tests/gpu_cli.rs covers the GPU's table).
 fn perft(args: &[&str]) -> Run {
-    run_vkperft(&[&["perft"], args].concat(), &[])
+    run_vkperft(&[&["perft", "--backend", "cpu"], args].concat(), &[])
 }
 
 fn perft_json(args: &[&str], expected_code: i32) -> (Value, Run) {
