@@ -12,6 +12,7 @@ use serde_json::{json, Value};
 use std::time::Duration;
 use vkperft::chess::Position;
 use vkperft::engine::event::nodes_per_second;
+use vkperft::engine::Engine;
 use vkperft::reference;
 
 /// Positions of the published table and the depth each is benchmarked at: about a second of
@@ -186,6 +187,7 @@ pub fn run(args: &BenchArgs) -> CliResult {
     }
     let positions = reference::positions();
     let mut rows = Vec::new();
+    let mut engine = Engine::spawn(None);
     for (name, usual_depth) in selected {
         let depth = match args.depth {
             Some(depth) => depth,
@@ -198,12 +200,12 @@ pub fn run(args: &BenchArgs) -> CliResult {
             .map(|&(_, fen)| fen)
             .ok_or_else(|| CliError::runtime(anyhow!("{name} missing from the reference table")))?;
         let position = Position::from_fen(fen).map_err(CliError::runtime)?;
-        let time = |tt: TtArg| -> Result<Timing, CliError> {
+        let mut time = |tt: TtArg| -> Result<Timing, CliError> {
             let options = RunOptions {
                 tt,
                 ..args.run.clone()
             };
-            let result = execute(make_job(position, depth, &options)?, false)?;
+            let result = execute(&mut engine, make_job(position, depth, &options)?, false)?;
             Ok(Timing {
                 nodes: result.counts.nodes,
                 elapsed: result.elapsed,

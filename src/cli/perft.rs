@@ -17,10 +17,12 @@ pub fn run_perft(args: &PerftArgs) -> CliResult {
     let fen = args.fen.as_deref().unwrap_or(START_FEN);
     let position = root_position(fen, args.moves.iter().map(String::as_str))?;
     let job = make_job(position, args.depth, &args.run)?;
-    let result = execute(job.clone(), !args.json)?;
+    let mut engine = Engine::spawn(None);
+    let result = execute(&mut engine, job.clone(), !args.json)?;
     let cross_check = if args.cross_check {
         let seed = independent_seed(job.zobrist_seed);
         Some(execute(
+            &mut engine,
             Job {
                 zobrist_seed: seed,
                 ..job
@@ -76,7 +78,11 @@ pub fn run_perftree(args: &PerftreeArgs) -> CliResult {
         verifier_bits: DEFAULT_VERIFIER_BITS,
         zobrist_seed: vkperft::chess::zobrist::DEFAULT_SEED,
     };
-    let result = execute(make_job(position, args.depth, &run)?, false)?;
+    let result = execute(
+        &mut Engine::spawn(None),
+        make_job(position, args.depth, &run)?,
+        false,
+    )?;
     output::write_stdout(&output::perftree_text(&result))
 }
 
@@ -107,10 +113,14 @@ pub fn make_job(position: Position, depth: u32, run: &RunOptions) -> Result<Job,
     })
 }
 
-/// Runs `job` on an engine thread, with a progress bar on stderr when `show_progress` and
-/// stderr is a terminal.
-pub fn execute(mut job: Job, show_progress: bool) -> Result<PerftResult, CliError> {
-    let mut engine = Engine::spawn(None);
+/// Runs `job` on `engine`'s thread, with a progress bar on stderr when `show_progress` and
+/// stderr is a terminal. Runs on one engine share its backends (a Vulkan device is opened
+/// once).
+pub fn execute(
+    engine: &mut Engine,
+    mut job: Job,
+    show_progress: bool,
+) -> Result<PerftResult, CliError> {
     job.id = engine.next_job_id();
     let id = job.id;
     engine.run(job);
@@ -136,7 +146,6 @@ pub fn execute(mut job: Job, show_progress: bool) -> Result<PerftResult, CliErro
                 return Err(match error {
                     EngineError::DepthOutOfRange { .. }
                     | EngineError::Tt(_)
-                    | EngineError::Unsupported(_)
                     | EngineError::Gpu(GpuError::NoSuchDevice { .. })
                     | EngineError::Gpu(GpuError::BudgetTooSmall { .. }) => CliError::input(error),
                     EngineError::Gpu(_) => CliError::runtime(error),

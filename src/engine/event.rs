@@ -16,8 +16,6 @@ pub enum EngineError {
     Tt(#[from] TtError),
     #[error(transparent)]
     Gpu(#[from] GpuError),
-    #[error("{0}")]
-    Unsupported(String),
 }
 
 /// A snapshot of a running job.
