@@ -23,12 +23,20 @@ void on_move(Pos parent, uint from, uint to, uint kind) {
 #include "generate.glsl"
 
 void expand_position(uint index) {
+    if (is_duplicate(index)) {
+        return;
+    }
     GpuBoard board = boards[index];
     Pos p = decode_board(board);
     uint flags = 0u;
     if (tt_enabled(step.remaining)) {
-        u64vec2 hash = tt_hash(p, step.remaining);
-        hashes[index] = hash;
+        u64vec2 hash;
+        if ((step.dedup & uint(DEDUP_INPUT)) != 0u) {
+            hash = hashes[index];
+        } else {
+            hash = tt_hash(p, step.remaining);
+            hashes[index] = hash;
+        }
         Probe probe = tt_probe(hash, board, step.remaining);
         if (probe.kind == PROBE_HIT) {
             counts[index] = probe.exact;

@@ -21,6 +21,9 @@ void on_move(Pos parent, uint from, uint to, uint kind) {
 #include "generate.glsl"
 
 void count_position(uint index) {
+    if (is_duplicate(index)) {
+        return;
+    }
     GpuBoard board = boards[index];
     Pos p = decode_board(board);
     if (step.remaining == 1u) {
@@ -34,7 +37,7 @@ void count_position(uint index) {
     bool false_hit = false;
     uint64_t fast_answer = uint64_t(0);
     if (tt_on) {
-        hash = tt_hash(p, step.remaining);
+        hash = (step.dedup & uint(DEDUP_INPUT)) != 0u ? hashes[index] : tt_hash(p, step.remaining);
         Probe probe = tt_probe(hash, board, step.remaining);
         if (probe.kind == PROBE_HIT) {
             counts[index] = probe.exact;

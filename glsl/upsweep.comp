@@ -1,6 +1,7 @@
 // Upsweep: a position's count is the sum of its children's counts. Children are contiguous
-// (expand appends them together), so a gather needs no atomics. A position whose count came
-// from the TT keeps it; every other complete count is stored in the TT.
+// (expand appends them together), so a gather needs no atomics; a child marked as a duplicate
+// counts what its first occurrence counted. A position whose count came from the TT keeps it;
+// every other complete count is stored in the TT.
 #version 450
 #extension GL_ARB_gpu_shader_int64 : require
 #extension GL_GOOGLE_include_directive : require
@@ -11,7 +12,21 @@ layout(local_size_x = WORKGROUP_SIZE) in;
 #include "buffers.glsl"
 #include "tt.glsl"
 
+// Where the counts of child `c` are: its own, or its first occurrence's.
+uint counted_child(uint c) {
+    if ((step.dedup & uint(DEDUP_CHILDREN)) != 0u) {
+        uvec2 child = children[c];
+        if ((child.y & uint(CHILD_FLAG_DUPLICATE)) != 0u) {
+            return child.x;
+        }
+    }
+    return c;
+}
+
 void sum_children(uint index) {
+    if (is_duplicate(index)) {
+        return;
+    }
     uvec2 range = children[index];
     uint flags = range.y & ~uint(CHILD_COUNT_MASK);
     if ((flags & uint(CHILD_FLAG_RESOLVED)) != 0u) {
@@ -22,9 +37,10 @@ void sum_children(uint index) {
     u64vec2 exact = u64vec2(0);
     u64vec2 fast = u64vec2(0);
     for (uint c = range.x; c < end; c++) {
-        exact = add128(exact, counts[c]);
+        uint counted = counted_child(c);
+        exact = add128(exact, counts[counted]);
         if (certify) {
-            fast = add128(fast, fast_counts[c]);
+            fast = add128(fast, fast_counts[counted]);
         }
     }
     counts[index] = exact;

@@ -239,6 +239,7 @@ fn shader_layouts_match_the_rust_twins() {
         output_offset: 0xa1a2_a3a4,
         output_capacity: 0xb1b2_b3b4,
         remaining: 0xc1c2_c3c4,
+        dedup: 0xc5c6_c7c8,
     };
     let tt_head = TtParamsHead {
         mode: 0xd1d2_d3d4,
@@ -275,6 +276,7 @@ fn shader_layouts_match_the_rust_twins() {
                 step.output_offset,
                 step.output_capacity,
                 step.remaining,
+                step.dedup,
                 tt_head.mode,
                 tt_head.segment_shift,
             ]

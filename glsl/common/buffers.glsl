@@ -32,6 +32,12 @@ layout(std430, set = 0, binding = BINDING_HASHES) buffer Hashes {
     u64vec2 hashes[];
 };
 
+// The dedup set of the level being deduplicated: per slot, index + 1 of the first position of
+// the level that claimed it (0 = free). Cleared by the host before each level.
+layout(std430, set = 0, binding = BINDING_DEDUP) buffer DedupSet {
+    uint dedup_set[];
+};
+
 layout(std430, set = 0, binding = BINDING_CONTROL) buffer Control {
     // Children appended so far to the level being written.
     uint appended;
@@ -48,6 +54,13 @@ layout(push_constant) uniform Step {
     uint output_capacity;
     // Plies below the input positions: the TT depth of expand and upsweep, and 1 or 2 for leaf.
     uint remaining;
+    // DEDUP_* bits: which levels were deduplicated.
+    uint dedup;
 } step;
+
+bool is_duplicate(uint index) {
+    return (step.dedup & uint(DEDUP_INPUT)) != 0u
+        && (children[index].y & uint(CHILD_FLAG_DUPLICATE)) != 0u;
+}
 
 #endif

@@ -28,7 +28,10 @@ use super::layouts::{
     TtParamsHead, BYTES_PER_POSITION, TT_PARAMS_BYTES,
 };
 use super::pipelines::{record_barrier, Bindings, Pipelines, Stage};
-use super::shader_layout::{TT_STATS_MAX_DEPTH, TT_STAT_FIELDS, ZOBRIST_KEYS};
+use super::shader_layout::{
+    DEDUP_CHILDREN, DEDUP_INPUT, DEDUP_SLOTS_PER_POSITION, TT_MIN_DEPTH, TT_STATS_MAX_DEPTH,
+    TT_STAT_FIELDS, ZOBRIST_KEYS,
+};
 use super::tables::table_words;
 use super::tt_table::GpuTable;
 use crate::chess::movegen::legal_moves;
@@ -111,6 +114,7 @@ struct ChunkBuffers {
     counts: GpuBuffer,
     fast_counts: GpuBuffer,
     hashes: GpuBuffer,
+    dedup: GpuBuffer,
     control: GpuBuffer,
     upload: GpuBuffer,
     /// A chunk's item counts, then its items' fast counts.
@@ -221,6 +225,12 @@ impl VulkanBackend {
                 position_bytes(size_of::<GpuU128>()),
                 MemoryLocation::GpuOnly,
             )?,
+            dedup: GpuBuffer::new(
+                shared,
+                "dedup set",
+                position_bytes(DEDUP_SLOTS_PER_POSITION as usize * size_of::<u32>()),
+                MemoryLocation::GpuOnly,
+            )?,
             control: GpuBuffer::new(
                 shared,
                 "control",
@@ -276,6 +286,7 @@ impl VulkanBackend {
             tt_params: tt.params.buffer,
             zobrist: tt.zobrist.buffer,
             tt_stats: tt.stats.buffer,
+            dedup: buffers.dedup.buffer,
         });
         let mut backend = VulkanBackend {
             pipelines,
@@ -610,19 +621,26 @@ impl VulkanBackend {
         // `remaining - k` plies deep.
         let mut levels: Vec<(u32, u32)> = vec![(0, count)];
         let level_remaining = |level: usize| remaining - level as u32;
+        // With a table, every level but the chunk's own (whose counts go back to the host) is
+        // deduplicated before it is searched.
+        let with_table = self.tt.table.is_some();
+        let deduplicated =
+            |level: usize| with_table && level > 0 && level_remaining(level) >= TT_MIN_DEPTH;
         let mut first_submission = true;
         while level_remaining(levels.len() - 1) > 2 {
             if control.cancel.load(Ordering::Relaxed) {
                 return Err(GpuRunError::Cancelled);
             }
-            let (offset, level_count) = levels[levels.len() - 1];
+            let level = levels.len() - 1;
+            let (offset, level_count) = levels[level];
             let output_offset = offset + level_count;
             let step = StepConstants {
                 input_offset: offset,
                 input_count: level_count,
                 output_offset,
                 output_capacity: self.capacity - output_offset,
-                remaining: level_remaining(levels.len() - 1),
+                remaining: level_remaining(level),
+                dedup: if deduplicated(level) { DEDUP_INPUT } else { 0 },
             };
             let upload = first_submission.then_some(upload_bytes);
             first_submission = false;
@@ -634,6 +652,9 @@ impl VulkanBackend {
                 unsafe {
                     device.cmd_fill_buffer(cb, self.buffers.control.buffer, 0, vk::WHOLE_SIZE, 0)
                 };
+                if step.dedup != 0 {
+                    self.record_dedup(device, cb, &step);
+                }
                 record_barrier(device, cb);
                 self.pipelines
                     .record_dispatch(cb, Stage::Expand, &step, level_count);
@@ -661,16 +682,33 @@ impl VulkanBackend {
                 input_offset: offset,
                 input_count: level_count,
                 remaining: level_remaining(leaf_level),
+                dedup: if deduplicated(leaf_level) {
+                    DEDUP_INPUT
+                } else {
+                    0
+                },
                 ..StepConstants::default()
             };
+            if leaf.dedup != 0 {
+                self.record_dedup(device, cb, &leaf);
+                record_barrier(device, cb);
+            }
             self.pipelines
                 .record_dispatch(cb, Stage::Leaf, &leaf, level_count);
             for (level, &(offset, level_count)) in levels.iter().enumerate().rev().skip(1) {
                 record_barrier(device, cb);
+                let mut dedup = 0;
+                if deduplicated(level) {
+                    dedup |= DEDUP_INPUT;
+                }
+                if deduplicated(level + 1) {
+                    dedup |= DEDUP_CHILDREN;
+                }
                 let up = StepConstants {
                     input_offset: offset,
                     input_count: level_count,
                     remaining: level_remaining(level),
+                    dedup,
                     ..StepConstants::default()
                 };
                 self.pipelines
@@ -701,6 +739,21 @@ impl VulkanBackend {
                 })
                 .collect(),
         ))
+    }
+
+    /// Records the deduplication of the level `step` reads: the dedup set is cleared, then each
+    /// position marks itself if it occurs earlier in the level.
+    fn record_dedup(&self, device: &ash::Device, cb: vk::CommandBuffer, step: &StepConstants) {
+        if step.input_count == 0 {
+            return;
+        }
+        let set_bytes = u64::from(step.input_count * DEDUP_SLOTS_PER_POSITION) * 4;
+        // SAFETY: the dedup buffer is live and holds this many slots (it is sized for the
+        // capacity); the command buffer is recording.
+        unsafe { device.cmd_fill_buffer(cb, self.buffers.dedup.buffer, 0, set_bytes, 0) };
+        record_barrier(device, cb);
+        self.pipelines
+            .record_dispatch(cb, Stage::Dedup, step, step.input_count);
     }
 
     /// Records a copy of the first `values` 128-bit values of `source` to the host-visible
@@ -764,7 +817,7 @@ impl VulkanBackend {
         self.upload(&self.buffers.children, bytemuck::bytes_of(&range))?;
         self.upload(&self.buffers.control, bytemuck::bytes_of(&control_block))?;
         self.upload(&self.tt.params, &tt_params_bytes(&tt_head, segments))?;
-        const PROBED_VALUES: u32 = 23;
+        const PROBED_VALUES: u32 = 24;
         let probed = self.context.submit_and_wait(|device, cb| {
             self.record_upload(device, cb, size_of::<GpuBoard>() as u64);
             self.pipelines

@@ -2,7 +2,7 @@
 //! with their sizes pinned. The `layout_probe` shader checks the offsets at run time (see the
 //! tests of the backend).
 
-use super::shader_layout::TT_MAX_SEGMENTS;
+use super::shader_layout::{DEDUP_SLOTS_PER_POSITION, TT_MAX_SEGMENTS};
 use crate::chess::NybbleBoard;
 use bytemuck::{Pod, Zeroable};
 
@@ -53,9 +53,11 @@ pub struct StepConstants {
     pub output_capacity: u32,
     /// Plies below the input positions.
     pub remaining: u32,
+    /// `DEDUP_*` bits.
+    pub dedup: u32,
 }
 
-const _: () = assert!(size_of::<StepConstants>() == 20);
+const _: () = assert!(size_of::<StepConstants>() == 24);
 
 /// A 128-bit count or hash as the shaders hold it (`u64vec2`): low word, high word.
 #[repr(C)]
@@ -82,10 +84,13 @@ impl From<u128> for GpuU128 {
     }
 }
 
-/// Device memory one position takes in a chunk: its board, child range, count, fast count and
-/// TT hash.
-pub const BYTES_PER_POSITION: u64 =
-    (size_of::<GpuBoard>() + size_of::<ChildRange>() + 3 * size_of::<GpuU128>()) as u64;
+/// Device memory one position takes in a chunk: its board, child range, count, fast count, TT
+/// hash and dedup set slots.
+pub const BYTES_PER_POSITION: u64 = (size_of::<GpuBoard>()
+    + size_of::<ChildRange>()
+    + 3 * size_of::<GpuU128>()
+    + DEDUP_SLOTS_PER_POSITION as usize * size_of::<u32>())
+    as u64;
 
 /// The head of the `TtParams` block; the three arrays of `TT_MAX_SEGMENTS` segment addresses
 /// (fast entries, fast depth bytes, exact entries) follow it (see [`tt_params_bytes`]).

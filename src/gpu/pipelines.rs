@@ -8,8 +8,8 @@ use super::error::{vk_error, GpuError};
 use super::layouts::StepConstants;
 use super::shader_layout::{
     BINDING_BOARDS, BINDING_CHILDREN, BINDING_CONTROL, BINDING_COUNT, BINDING_COUNTS,
-    BINDING_FAST_COUNTS, BINDING_HASHES, BINDING_TABLES, BINDING_TT_PARAMS, BINDING_TT_STATS,
-    BINDING_ZOBRIST,
+    BINDING_DEDUP, BINDING_FAST_COUNTS, BINDING_HASHES, BINDING_TABLES, BINDING_TT_PARAMS,
+    BINDING_TT_STATS, BINDING_ZOBRIST,
 };
 use ash::vk;
 use std::io::Cursor;
@@ -28,15 +28,17 @@ pub enum Stage {
     Upsweep,
     LayoutProbe,
     KeyProbe,
+    Dedup,
 }
 
 impl Stage {
-    const ALL: [Stage; 5] = [
+    const ALL: [Stage; 6] = [
         Stage::Expand,
         Stage::Leaf,
         Stage::Upsweep,
         Stage::LayoutProbe,
         Stage::KeyProbe,
+        Stage::Dedup,
     ];
 
     fn spirv(self, with_tt: bool) -> &'static [u8] {
@@ -51,6 +53,8 @@ impl Stage {
             (Stage::LayoutProbe, true) => spirv!("layout_probe_tt"),
             (Stage::KeyProbe, false) => spirv!("key_probe"),
             (Stage::KeyProbe, true) => spirv!("key_probe_tt"),
+            (Stage::Dedup, false) => spirv!("dedup"),
+            (Stage::Dedup, true) => spirv!("dedup_tt"),
         }
     }
 }
@@ -67,6 +71,7 @@ pub struct Bindings {
     pub tt_params: vk::Buffer,
     pub zobrist: vk::Buffer,
     pub tt_stats: vk::Buffer,
+    pub dedup: vk::Buffer,
 }
 
 pub struct Pipelines {
@@ -190,6 +195,7 @@ impl Pipelines {
             (BINDING_TT_PARAMS, bindings.tt_params),
             (BINDING_ZOBRIST, bindings.zobrist),
             (BINDING_TT_STATS, bindings.tt_stats),
+            (BINDING_DEDUP, bindings.dedup),
         ];
         let infos: Vec<[vk::DescriptorBufferInfo; 1]> = buffers
             .iter()

@@ -15,7 +15,8 @@ pub const BINDING_HASHES: u32 = 6;
 pub const BINDING_TT_PARAMS: u32 = 7;
 pub const BINDING_ZOBRIST: u32 = 8;
 pub const BINDING_TT_STATS: u32 = 9;
-pub const BINDING_COUNT: u32 = 10;
+pub const BINDING_DEDUP: u32 = 10;
+pub const BINDING_COUNT: u32 = 11;
 
 /// Layout of the ray tables buffer, in 64-bit words: the line through two squares, edge to
 /// edge. (Attack sets are computed in the shaders.)
@@ -62,8 +63,19 @@ pub const CHILD_FLAG_RESOLVED: u32 = 1 << 16;
 /// certify: the fast table gave another position's count (a false hit); the children give the
 /// exact count, the fast count is already final, and nothing is stored.
 pub const CHILD_FLAG_FAST_FINAL: u32 = 1 << 17;
+/// The position occurs earlier in its level (a transposition within the chunk): `first` is that
+/// occurrence's index, whose counts are its counts; it is neither searched nor stored.
+pub const CHILD_FLAG_DUPLICATE: u32 = 1 << 18;
 
-pub const SHADER_DEFINES: [(&str, u32); 39] = [
+/// `StepConstants.dedup` bits: the input level was deduplicated (its duplicates are marked),
+/// and, for upsweep, the level of the input's children was.
+pub const DEDUP_INPUT: u32 = 1;
+pub const DEDUP_CHILDREN: u32 = 2;
+/// Slots of the dedup set per position of the level, and the most slots one insert tries.
+pub const DEDUP_SLOTS_PER_POSITION: u32 = 2;
+pub const DEDUP_MAX_PROBES: u32 = 32;
+
+pub const SHADER_DEFINES: [(&str, u32); 45] = [
     ("WORKGROUP_SIZE", WORKGROUP_SIZE),
     ("BINDING_TABLES", BINDING_TABLES),
     ("BINDING_BOARDS", BINDING_BOARDS),
@@ -75,6 +87,7 @@ pub const SHADER_DEFINES: [(&str, u32); 39] = [
     ("BINDING_TT_PARAMS", BINDING_TT_PARAMS),
     ("BINDING_ZOBRIST", BINDING_ZOBRIST),
     ("BINDING_TT_STATS", BINDING_TT_STATS),
+    ("BINDING_DEDUP", BINDING_DEDUP),
     ("BINDING_COUNT", BINDING_COUNT),
     ("TABLE_LINE", TABLE_LINE),
     ("ZOBRIST_PIECES", ZOBRIST_PIECES),
@@ -102,5 +115,10 @@ pub const SHADER_DEFINES: [(&str, u32); 39] = [
     ("CHILD_COUNT_MASK", CHILD_COUNT_MASK),
     ("CHILD_FLAG_RESOLVED", CHILD_FLAG_RESOLVED),
     ("CHILD_FLAG_FAST_FINAL", CHILD_FLAG_FAST_FINAL),
+    ("CHILD_FLAG_DUPLICATE", CHILD_FLAG_DUPLICATE),
+    ("DEDUP_INPUT", DEDUP_INPUT),
+    ("DEDUP_CHILDREN", DEDUP_CHILDREN),
+    ("DEDUP_SLOTS_PER_POSITION", DEDUP_SLOTS_PER_POSITION),
+    ("DEDUP_MAX_PROBES", DEDUP_MAX_PROBES),
     ("TT_MIN_DEPTH", TT_MIN_DEPTH),
 ];

@@ -1,0 +1,48 @@
+// Dedup: marks every position of a level that occurs earlier in the same level (a transposition
+// within the chunk), so that it is searched once. Each position computes its TT hash (kept for
+// the stages after) and inserts itself into an open-addressing set keyed by the hash; a slot
+// held by another position makes it a duplicate only if the two boards are equal, so the
+// merge is exact whatever the hash. Runs only with a TT; never on a chunk's first level, whose
+// counts go back to the host.
+#version 450
+#extension GL_ARB_gpu_shader_int64 : require
+#extension GL_GOOGLE_include_directive : require
+#include "tt_extensions.glsl"
+
+layout(local_size_x = WORKGROUP_SIZE) in;
+
+#include "buffers.glsl"
+#include "tt.glsl"
+
+#if GPU_TT
+void dedup_position(uint i) {
+    uint index = step.input_offset + i;
+    GpuBoard board = boards[index];
+    hashes[index] = tt_hash(decode_board(board), step.remaining);
+    uint size = DEDUP_SLOTS_PER_POSITION * step.input_count;
+    uint slot = uint(mul_high64(hashes[index].x, uint64_t(size)));
+    children[index] = uvec2(0u, 0u);
+    for (uint probe = 0u; probe < DEDUP_MAX_PROBES; probe++) {
+        uint claimed = atomicCompSwap(dedup_set[slot], 0u, i + 1u);
+        if (claimed == 0u) {
+            return;
+        }
+        uint first = step.input_offset + claimed - 1u;
+        if (same_key(boards[first], board)) {
+            children[index] = uvec2(first, uint(CHILD_FLAG_DUPLICATE));
+            return;
+        }
+        slot = slot + 1u == size ? 0u : slot + 1u;
+    }
+    // A crowded neighbourhood: searched on its own, which is only slower.
+}
+#endif
+
+void main() {
+#if GPU_TT
+    uint i = gl_GlobalInvocationID.x;
+    if (i < step.input_count) {
+        dedup_position(i);
+    }
+#endif
+}
