@@ -22,6 +22,15 @@ impl Counts {
             fast_nodes: nodes,
         }
     }
+
+    /// The counts of `paths` subtrees like this one.
+    #[inline]
+    pub fn times(self, paths: u64) -> Counts {
+        Counts {
+            nodes: self.nodes * u128::from(paths),
+            fast_nodes: self.fast_nodes * u128::from(paths),
+        }
+    }
 }
 
 impl Add for Counts {

@@ -293,6 +293,58 @@ fn progress_reports_the_gpu_table_statistics() {
     assert_eq!(last, stats.as_ref());
 }
 
+/// With a table, the host's items are merged when they are the same position: start position
+/// perft(6) hands the GPU the 5,362 distinct positions of ply 3 instead of all 8,902.
+#[test]
+fn transpositions_among_host_plies_are_searched_once() {
+    let mut gpu = backend();
+    let samples = Mutex::new(Vec::<ProgressSample>::new());
+    let never = AtomicBool::new(false);
+    let record = |sample: ProgressSample| samples.lock().expect("unpoisoned").push(sample);
+    let control = RunControl {
+        cancel: &never,
+        progress_interval: Duration::from_secs(3600),
+        on_progress: &record,
+        on_root_done: &|_, _| {},
+    };
+    let pos = Position::startpos();
+    let expected = cpu_divide(&pos, 6);
+    let table = config(TtMode::Fast, 16 * MIB, DEFAULT_VERIFIER_BITS);
+    let (divide, _) = gpu_run(&mut gpu, &pos, 6, &table, &Zobrist::default(), &control);
+    assert_eq!(nodes(&divide), nodes(&expected));
+    let last = samples
+        .into_inner()
+        .expect("unpoisoned")
+        .pop()
+        .expect("a final sample");
+    assert_eq!((last.tasks_done, last.tasks_total), (5_362, 5_362));
+}
+
+/// A budget of about 1,300 positions forces chunk halving and host splits of merged items
+/// (whose counts go to several root moves); with a table the answers stay exact.
+#[test]
+fn a_tiny_memory_budget_with_a_table() {
+    let mut tiny = VulkanBackend::new(&GpuOptions {
+        device: None,
+        memory_budget: Some(128 << 10),
+    })
+    .expect("a small budget opens");
+    assert!(tiny.capacity() < 2_000);
+    for (name, depth) in [("startpos", 6), ("kiwipete", 5)] {
+        let pos = position(name);
+        let expected = cpu_divide(&pos, depth);
+        for mode in TABLE_MODES {
+            exact_gpu_run(
+                &mut tiny,
+                &pos,
+                depth,
+                &config(mode, 4 * MIB, DEFAULT_VERIFIER_BITS),
+                &expected,
+            );
+        }
+    }
+}
+
 /// After a run with a table, `off` runs without one.
 #[test]
 fn off_after_a_table_has_no_table() {

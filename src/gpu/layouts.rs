@@ -8,7 +8,7 @@ use bytemuck::{Pod, Zeroable};
 
 /// `GpuBoard`: the NybbleBoard's four bit planes (32 bytes, 8-byte aligned in std430).
 #[repr(C)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Pod, Zeroable)]
 pub struct GpuBoard {
     pub planes: [u64; 4],
 }
