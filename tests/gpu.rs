@@ -6,7 +6,7 @@ mod common;
 use common::{random_positions, silent_control};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, MutexGuard, OnceLock};
+use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 use vkperft::chess::{Move, Position};
 use vkperft::count::Counts;
@@ -19,19 +19,8 @@ use vkperft::gpu::{GpuOptions, VulkanBackend};
 use vkperft::reference as published;
 use vkperft::run_control::{ProgressSample, RunControl};
 
-/// One backend for the whole test binary: opening a device and building pipelines is slow,
-/// and tests in one binary run on several threads.
 fn backend() -> MutexGuard<'static, VulkanBackend> {
-    static BACKEND: OnceLock<Mutex<VulkanBackend>> = OnceLock::new();
-    BACKEND
-        .get_or_init(|| {
-            let backend = VulkanBackend::new(&GpuOptions::default()).unwrap_or_else(|err| {
-                panic!("no usable Vulkan device ({err}); install mesa-vulkan-drivers")
-            });
-            Mutex::new(backend)
-        })
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
+    common::shared_vulkan_backend()
 }
 
 fn by_move(divide: &[(Move, Counts)]) -> BTreeMap<String, u128> {

@@ -10,7 +10,7 @@ use common::{
 };
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
-use std::sync::{Mutex, MutexGuard, OnceLock};
+use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 use vkperft::chess::{Move, NybbleBoard, Position, Zobrist};
 use vkperft::count::Counts;
@@ -24,23 +24,15 @@ const KIB: usize = 1024;
 const MIB: usize = 1024 * KIB;
 const TABLE_MODES: [TtMode; 3] = [TtMode::Fast, TtMode::Verified, TtMode::Certify];
 
-/// One backend for the whole test binary (opening a device and building pipelines is slow).
+/// The shared backend, which must hold the GPU table.
 fn backend() -> MutexGuard<'static, VulkanBackend> {
-    static BACKEND: OnceLock<Mutex<VulkanBackend>> = OnceLock::new();
-    BACKEND
-        .get_or_init(|| {
-            let backend = VulkanBackend::new(&GpuOptions::default()).unwrap_or_else(|err| {
-                panic!("no usable Vulkan device ({err}); install mesa-vulkan-drivers")
-            });
-            assert!(
-                backend.supports_tt(),
-                "the test device runs no GPU table: {:?}",
-                backend.device_info().tt_missing
-            );
-            Mutex::new(backend)
-        })
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
+    let backend = common::shared_vulkan_backend();
+    assert!(
+        backend.supports_tt(),
+        "the test device runs no GPU table: {:?}",
+        backend.device_info().tt_missing
+    );
+    backend
 }
 
 /// Nodes per root move, by UCI notation.
@@ -75,6 +67,32 @@ fn gpu_run(
         .unwrap_or_else(|err| panic!("{config:?} on {}: {err:?}", pos.to_fen()));
     let stats = gpu.tt_snapshot().expect("statistics read back");
     (divide, stats)
+}
+
+/// A GPU run with `config` (default Zobrist keys) that records its progress samples, taken
+/// every `interval`.
+fn recorded_run(
+    gpu: &mut VulkanBackend,
+    pos: &Position,
+    depth: u32,
+    config: &TtConfig,
+    interval: Duration,
+) -> (
+    Vec<(Move, Counts)>,
+    Option<TtStatsSnapshot>,
+    Vec<ProgressSample>,
+) {
+    let samples = Mutex::new(Vec::<ProgressSample>::new());
+    let never = AtomicBool::new(false);
+    let record = |sample: ProgressSample| samples.lock().expect("unpoisoned").push(sample);
+    let control = RunControl {
+        cancel: &never,
+        progress_interval: interval,
+        on_progress: &record,
+        on_root_done: &|_, _| {},
+    };
+    let (divide, stats) = gpu_run(gpu, pos, depth, config, &Zobrist::default(), &control);
+    (divide, stats, samples.into_inner().expect("unpoisoned"))
 }
 
 /// Runs `config` on the GPU and checks it counts exactly `expected` per root move and that its
@@ -264,20 +282,10 @@ fn gpu_hashes_equal_the_cpu_zobrist_hashes() {
 #[test]
 fn progress_reports_the_gpu_table_statistics() {
     let mut gpu = backend();
-    let samples = Mutex::new(Vec::<ProgressSample>::new());
-    let never = AtomicBool::new(false);
-    let record = |sample: ProgressSample| samples.lock().expect("unpoisoned").push(sample);
-    let control = RunControl {
-        cancel: &never,
-        progress_interval: Duration::ZERO,
-        on_progress: &record,
-        on_root_done: &|_, _| {},
-    };
     let pos = Position::startpos();
     let table = config(TtMode::Certify, 16 * MIB, DEFAULT_VERIFIER_BITS);
-    let (divide, stats) = gpu_run(&mut gpu, &pos, 5, &table, &Zobrist::default(), &control);
+    let (divide, stats, samples) = recorded_run(&mut gpu, &pos, 5, &table, Duration::ZERO);
     assert_eq!(total_nodes(&divide), 4_865_609);
-    let samples = samples.into_inner().expect("unpoisoned");
     assert!(samples.len() > 2, "{} samples", samples.len());
     let probes: Vec<u64> = samples
         .iter()
@@ -298,25 +306,13 @@ fn progress_reports_the_gpu_table_statistics() {
 #[test]
 fn transpositions_among_host_plies_are_searched_once() {
     let mut gpu = backend();
-    let samples = Mutex::new(Vec::<ProgressSample>::new());
-    let never = AtomicBool::new(false);
-    let record = |sample: ProgressSample| samples.lock().expect("unpoisoned").push(sample);
-    let control = RunControl {
-        cancel: &never,
-        progress_interval: Duration::from_secs(3600),
-        on_progress: &record,
-        on_root_done: &|_, _| {},
-    };
     let pos = Position::startpos();
     let expected = cpu_divide(&pos, 6);
     let table = config(TtMode::Fast, 16 * MIB, DEFAULT_VERIFIER_BITS);
-    let (divide, _) = gpu_run(&mut gpu, &pos, 6, &table, &Zobrist::default(), &control);
+    let (divide, _, mut samples) =
+        recorded_run(&mut gpu, &pos, 6, &table, Duration::from_secs(3600));
     assert_eq!(nodes(&divide), nodes(&expected));
-    let last = samples
-        .into_inner()
-        .expect("unpoisoned")
-        .pop()
-        .expect("a final sample");
+    let last = samples.pop().expect("a final sample");
     assert_eq!((last.tasks_done, last.tasks_total), (5_362, 5_362));
 }
 

@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 use std::sync::atomic::AtomicBool;
+use std::sync::{Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
 use vkperft::chess::movegen::legal_moves;
 use vkperft::chess::rng::SplitMix64;
@@ -11,6 +12,7 @@ use vkperft::chess::{Move, MoveKind, Position, Zobrist};
 use vkperft::count::Counts;
 use vkperft::cpu::parallel::divide;
 use vkperft::cpu::search::{PlainSearch, TtSearch};
+use vkperft::gpu::{GpuOptions, VulkanBackend};
 use vkperft::reference;
 use vkperft::run_control::{ProgressSample, RunControl};
 use vkperft::tt::{slot_bytes, TranspositionTable, TtConfig, TtCounters, TtMode, TtStatsSnapshot};
@@ -213,6 +215,21 @@ pub fn assert_consistent(stats: &TtStatsSnapshot, config: &TtConfig, depth: u32)
     );
     assert_eq!(sum(|c| c.false_hits), total.false_hits, "{context}");
     assert_eq!(sum(|c| c.payload_skips), total.payload_skips, "{context}");
+}
+
+/// One Vulkan backend for the whole test binary: opening a device and building pipelines is
+/// slow, and tests in one binary run on several threads.
+pub fn shared_vulkan_backend() -> MutexGuard<'static, VulkanBackend> {
+    static BACKEND: OnceLock<Mutex<VulkanBackend>> = OnceLock::new();
+    BACKEND
+        .get_or_init(|| {
+            let backend = VulkanBackend::new(&GpuOptions::default()).unwrap_or_else(|err| {
+                panic!("no usable Vulkan device ({err}); install mesa-vulkan-drivers")
+            });
+            Mutex::new(backend)
+        })
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
 }
 
 static NEVER_CANCEL: AtomicBool = AtomicBool::new(false);
