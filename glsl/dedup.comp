@@ -18,9 +18,10 @@ layout(local_size_x = WORKGROUP_SIZE) in;
 void dedup_position(uint i) {
     uint index = step.input_offset + i;
     GpuBoard board = boards[index];
-    hashes[index] = tt_hash(decode_board(board), step.remaining);
+    u64vec2 hash = tt_hash(decode_board(board), step.remaining);
+    hashes[index] = hash;
     uint size = DEDUP_SLOTS_PER_POSITION * step.input_count;
-    uint slot = uint(mul_high64(hashes[index].x, uint64_t(size)));
+    uint slot = uint(mul_high64(hash.x, uint64_t(size)));
     children[index] = uvec2(0u, 0u);
     for (uint probe = 0u; probe < DEDUP_MAX_PROBES; probe++) {
         uint claimed = atomicCompSwap(dedup_set[slot], 0u, i + 1u);

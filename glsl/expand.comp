@@ -40,12 +40,12 @@ void expand_position(uint index) {
         Probe probe = tt_probe(hash, board, step.remaining);
         if (probe.kind == PROBE_HIT) {
             counts[index] = probe.exact;
-            fast_counts[index] = u64vec2(probe.fast, uint64_t(0));
+            set_fast_count(index, u64vec2(probe.fast, uint64_t(0)));
             children[index] = uvec2(0u, uint(CHILD_FLAG_RESOLVED));
             return;
         }
         if (probe.kind == PROBE_FALSE_HIT) {
-            fast_counts[index] = u64vec2(probe.fast, uint64_t(0));
+            set_fast_count(index, u64vec2(probe.fast, uint64_t(0)));
             flags = uint(CHILD_FLAG_FAST_FINAL);
         }
     }

@@ -29,7 +29,7 @@ void count_position(uint index) {
     if (step.remaining == 1u) {
         u64vec2 count = u64vec2(uint64_t(count_legal(p)), uint64_t(0));
         counts[index] = count;
-        fast_counts[index] = count;
+        set_fast_count(index, count);
         return;
     }
     bool tt_on = tt_enabled(step.remaining);
@@ -41,7 +41,7 @@ void count_position(uint index) {
         Probe probe = tt_probe(hash, board, step.remaining);
         if (probe.kind == PROBE_HIT) {
             counts[index] = probe.exact;
-            fast_counts[index] = u64vec2(probe.fast, uint64_t(0));
+            set_fast_count(index, u64vec2(probe.fast, uint64_t(0)));
             return;
         }
         false_hit = probe.kind == PROBE_FALSE_HIT;
@@ -51,7 +51,7 @@ void count_position(uint index) {
     generate_moves(p);
     u64vec2 count = u64vec2(leaf_sum, uint64_t(0));
     counts[index] = count;
-    fast_counts[index] = false_hit ? u64vec2(fast_answer, uint64_t(0)) : count;
+    set_fast_count(index, false_hit ? u64vec2(fast_answer, uint64_t(0)) : count);
     if (tt_on && !false_hit) {
         tt_store(hash, board, step.remaining, count, count);
     }

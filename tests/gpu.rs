@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{random_positions, silent_control};
+use common::{nodes_by_move, random_positions, silent_control};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard};
@@ -23,13 +23,6 @@ fn backend() -> MutexGuard<'static, VulkanBackend> {
     common::shared_vulkan_backend()
 }
 
-fn by_move(divide: &[(Move, Counts)]) -> BTreeMap<String, u128> {
-    divide
-        .iter()
-        .map(|(m, c)| (m.to_string(), c.nodes))
-        .collect()
-}
-
 fn cpu_divide(pos: &Position, depth: u32) -> BTreeMap<String, u128> {
     reference::divide(pos, depth)
         .into_iter()
@@ -41,7 +34,7 @@ fn gpu_divide(backend: &mut VulkanBackend, pos: &Position, depth: u32) -> BTreeM
     let divide = backend
         .divide(pos, depth, &silent_control())
         .unwrap_or_else(|err| panic!("{}: {err:?}", pos.to_fen()));
-    by_move(&divide)
+    nodes_by_move(&divide)
 }
 
 #[test]

@@ -6,9 +6,9 @@
 mod common;
 
 use common::{
-    assert_consistent, config, position, random_positions, total_fast_nodes, total_nodes,
+    assert_consistent, config, nodes_by_move, position, random_positions, total_fast_nodes,
+    total_nodes,
 };
-use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
@@ -33,14 +33,6 @@ fn backend() -> MutexGuard<'static, VulkanBackend> {
         backend.device_info().tt_missing
     );
     backend
-}
-
-/// Nodes per root move, by UCI notation.
-fn nodes(divide: &[(Move, Counts)]) -> BTreeMap<String, u128> {
-    divide
-        .iter()
-        .map(|(m, c)| (m.to_string(), c.nodes))
-        .collect()
 }
 
 /// The CPU's exact divide.
@@ -114,8 +106,8 @@ fn exact_gpu_run(
     );
     let stats = stats.expect("a mode with a table");
     assert_eq!(
-        nodes(&divide),
-        nodes(expected),
+        nodes_by_move(&divide),
+        nodes_by_move(expected),
         "{config:?} on {} depth {depth}",
         pos.to_fen()
     );
@@ -146,7 +138,7 @@ fn every_mode_equals_off_and_the_cpu_per_root_move() {
             &common::silent_control(),
         );
         assert!(stats.is_none());
-        assert_eq!(nodes(&off), nodes(&expected), "off, {name}");
+        assert_eq!(nodes_by_move(&off), nodes_by_move(&expected), "off, {name}");
         for mode in TABLE_MODES {
             let table = config(mode, 16 * MIB, DEFAULT_VERIFIER_BITS);
             let (divide, stats) = exact_gpu_run(&mut gpu, &pos, depth, &table, &expected);
@@ -311,7 +303,7 @@ fn transpositions_among_host_plies_are_searched_once() {
     let table = config(TtMode::Fast, 16 * MIB, DEFAULT_VERIFIER_BITS);
     let (divide, _, mut samples) =
         recorded_run(&mut gpu, &pos, 6, &table, Duration::from_secs(3600));
-    assert_eq!(nodes(&divide), nodes(&expected));
+    assert_eq!(nodes_by_move(&divide), nodes_by_move(&expected));
     let last = samples.pop().expect("a final sample");
     assert_eq!((last.tasks_done, last.tasks_total), (5_362, 5_362));
 }
@@ -363,5 +355,5 @@ fn off_after_a_table_has_no_table() {
         &common::silent_control(),
     );
     assert!(stats.is_none());
-    assert_eq!(nodes(&divide), nodes(&expected));
+    assert_eq!(nodes_by_move(&divide), nodes_by_move(&expected));
 }

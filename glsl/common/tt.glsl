@@ -26,7 +26,7 @@
 #ifndef TT_GLSL
 #define TT_GLSL
 
-#include "board.glsl"
+#include "buffers.glsl"
 
 layout(std430, set = 0, binding = BINDING_TT_PARAMS) readonly buffer TtParams {
     uint mode;
@@ -80,6 +80,14 @@ u64vec2 tt_hash(Pos p, uint depth) {
 }
 
 // --- Probe
+
+// What the fast table alone would have counted below `index`: kept only in certify, the one
+// mode where it can differ from the count (the host reads it only then).
+void set_fast_count(uint index, u64vec2 count) {
+    if (tt.mode == TT_MODE_CERTIFY) {
+        fast_counts[index] = count;
+    }
+}
 
 const uint PROBE_MISS = 0u;
 const uint PROBE_HIT = 1u;

@@ -39,7 +39,7 @@ use crate::chess::moves::MAX_MOVES;
 use crate::chess::{Hash128, Move, NybbleBoard, Position, Zobrist};
 use crate::count::Counts;
 use crate::run_control::{Cancelled, ProgressSample, RunControl};
-use crate::tt::{slot_bytes, TtConfig, TtError, TtMode, TtStatsSnapshot};
+use crate::tt::{TtConfig, TtError, TtMode, TtStatsSnapshot};
 use ash::vk;
 use gpu_allocator::MemoryLocation;
 use std::collections::hash_map::Entry;
@@ -303,14 +303,8 @@ impl VulkanBackend {
             capacity: capacity as u32,
             chunk_items: FIRST_CHUNK_ITEMS,
         };
-        // Parameters of "no table" (mode off) until a run asks for one.
-        backend.context.submit_and_wait(|device, cb| {
-            // SAFETY: the buffers are live; the command buffer is recording.
-            unsafe {
-                device.cmd_fill_buffer(cb, backend.tt.params.buffer, 0, vk::WHOLE_SIZE, 0);
-                device.cmd_fill_buffer(cb, backend.tt.stats.buffer, 0, vk::WHOLE_SIZE, 0);
-            }
-        })?;
+        // No table until a run asks for one (`prepare_tt` also clears the statistics).
+        backend.upload_no_table()?;
         backend.warm_up()?;
         Ok(backend)
     }
@@ -356,10 +350,7 @@ impl VulkanBackend {
     pub fn prepare_tt(&mut self, config: &TtConfig, zobrist: &Zobrist) -> Result<(), PrepareError> {
         if config.mode == TtMode::Off {
             self.tt.table = None;
-            self.upload(
-                &self.tt.params,
-                &tt_params_bytes(&TtParamsHead::default(), &SegmentAddresses::default()),
-            )?;
+            self.upload_no_table()?;
             return Ok(());
         }
         let info = self.context.info();
@@ -377,9 +368,7 @@ impl VulkanBackend {
             .is_some_and(|table| table.config() == config);
         if !reusable {
             self.tt.table = None;
-            let needed = config
-                .slots()?
-                .saturating_mul(slot_bytes(config.mode).unwrap_or(0));
+            let needed = config.table_bytes()?;
             let search_bytes = u64::from(self.capacity) * BYTES_PER_POSITION;
             let available = info.memory_bytes().saturating_sub(search_bytes) as usize;
             if needed > available {
@@ -399,10 +388,11 @@ impl VulkanBackend {
         let Some(table) = &self.tt.table else {
             unreachable!("created just above");
         };
-        let params = tt_params_bytes(&table.head(), &table.addresses());
-        let keys: Vec<GpuU128> = zobrist.key_table().into_iter().map(key_words).collect();
-        self.upload(&self.tt.params, &params)?;
-        self.upload(&self.tt.zobrist, bytemuck::cast_slice(&keys))?;
+        self.upload(
+            &self.tt.params,
+            &tt_params_bytes(&table.head(), &table.addresses()),
+        )?;
+        self.upload_zobrist(zobrist)?;
         self.context.submit_and_wait(|device, cb| {
             for buffer in table.buffers().chain([&self.tt.stats]) {
                 // SAFETY: the buffers are live; the command buffer is recording.
@@ -446,6 +436,25 @@ impl VulkanBackend {
         };
     }
 
+    /// Points the shaders at no table (mode off).
+    fn upload_no_table(&self) -> Result<(), GpuError> {
+        let no_table = tt_params_bytes(&TtParamsHead::default(), &SegmentAddresses::default());
+        self.upload(&self.tt.params, &no_table)
+    }
+
+    /// Uploads the keys of `zobrist`, as (low, high) words.
+    fn upload_zobrist(&self, zobrist: &Zobrist) -> Result<(), GpuError> {
+        let keys: Vec<GpuU128> = zobrist
+            .key_table()
+            .into_iter()
+            .map(|key| GpuU128 {
+                low: key.lo,
+                high: key.hi,
+            })
+            .collect();
+        self.upload(&self.tt.zobrist, bytemuck::cast_slice(&keys))
+    }
+
     /// Copies `bytes` to the start of the device-local `target` through a staging buffer.
     fn upload(&self, target: &GpuBuffer, bytes: &[u8]) -> Result<(), GpuError> {
         let mut staging = GpuBuffer::new(
@@ -470,8 +479,7 @@ impl VulkanBackend {
         boards: &[GpuBoard],
         depth: u32,
     ) -> Result<Vec<Hash128>, GpuError> {
-        let keys: Vec<GpuU128> = zobrist.key_table().into_iter().map(key_words).collect();
-        self.upload(&self.tt.zobrist, bytemuck::cast_slice(&keys))?;
+        self.upload_zobrist(zobrist)?;
         write_mapped(&mut self.buffers.upload, bytemuck::cast_slice(boards))?;
         let count = boards.len() as u32;
         let step = StepConstants {
@@ -653,6 +661,7 @@ impl VulkanBackend {
         let with_table = self.tt.table.is_some();
         let deduplicated =
             |level: usize| with_table && level > 0 && level_remaining(level) >= TT_MIN_DEPTH;
+        let input_dedup = |level: usize| if deduplicated(level) { DEDUP_INPUT } else { 0 };
         let mut first_submission = true;
         while level_remaining(levels.len() - 1) > 2 {
             if control.cancel.load(Ordering::Relaxed) {
@@ -667,7 +676,7 @@ impl VulkanBackend {
                 output_offset,
                 output_capacity: self.capacity - output_offset,
                 remaining: level_remaining(level),
-                dedup: if deduplicated(level) { DEDUP_INPUT } else { 0 },
+                dedup: input_dedup(level),
             };
             let upload = first_submission.then_some(upload_bytes);
             first_submission = false;
@@ -709,11 +718,7 @@ impl VulkanBackend {
                 input_offset: offset,
                 input_count: level_count,
                 remaining: level_remaining(leaf_level),
-                dedup: if deduplicated(leaf_level) {
-                    DEDUP_INPUT
-                } else {
-                    0
-                },
+                dedup: input_dedup(leaf_level),
                 ..StepConstants::default()
             };
             if leaf.dedup != 0 {
@@ -724,18 +729,16 @@ impl VulkanBackend {
                 .record_dispatch(cb, Stage::Leaf, &leaf, level_count);
             for (level, &(offset, level_count)) in levels.iter().enumerate().rev().skip(1) {
                 record_barrier(device, cb);
-                let mut dedup = 0;
-                if deduplicated(level) {
-                    dedup |= DEDUP_INPUT;
-                }
-                if deduplicated(level + 1) {
-                    dedup |= DEDUP_CHILDREN;
-                }
+                let children_dedup = if deduplicated(level + 1) {
+                    DEDUP_CHILDREN
+                } else {
+                    0
+                };
                 let up = StepConstants {
                     input_offset: offset,
                     input_count: level_count,
                     remaining: level_remaining(level),
-                    dedup,
+                    dedup: input_dedup(level) | children_dedup,
                     ..StepConstants::default()
                 };
                 self.pipelines
@@ -853,20 +856,10 @@ impl VulkanBackend {
             self.record_readback(device, cb, &self.buffers.counts, PROBED_VALUES, 0);
         });
         // Back to "no table" whatever happened.
-        let restored = self.upload(
-            &self.tt.params,
-            &tt_params_bytes(&TtParamsHead::default(), &SegmentAddresses::default()),
-        );
+        let restored = self.upload_no_table();
         probed?;
         restored?;
         self.read_back(PROBED_VALUES, 0)
-    }
-}
-
-fn key_words(key: Hash128) -> GpuU128 {
-    GpuU128 {
-        low: key.lo,
-        high: key.hi,
     }
 }
 

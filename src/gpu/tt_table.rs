@@ -17,7 +17,7 @@ use super::shader_layout::{
 };
 use crate::tt::exact::ExactEntry;
 use crate::tt::fast::{verifier_mask, FastEntry};
-use crate::tt::{slot_bytes, TtConfig, TtError, TtMode, TtStatsSnapshot};
+use crate::tt::{TtConfig, TtError, TtMode, TtStatsSnapshot};
 use std::sync::Arc;
 
 /// No segment is larger than this, whatever the device allows.
@@ -35,6 +35,7 @@ pub fn mode_code(mode: TtMode) -> u32 {
 pub struct GpuTable {
     config: TtConfig,
     slots: u64,
+    bytes: u64,
     segment_shift: u32,
     fast: Vec<GpuBuffer>,
     depths: Vec<GpuBuffer>,
@@ -50,7 +51,7 @@ impl GpuTable {
         max_segment_bytes: u64,
     ) -> Result<GpuTable, TtError> {
         let slots = config.slots()? as u64;
-        let bytes = (slots as usize).saturating_mul(slot_bytes(config.mode).unwrap_or(0));
+        let bytes = config.table_bytes()?;
         let has_fast = config.mode != TtMode::Verified;
         let has_exact = config.mode != TtMode::Fast;
         let largest_entry = if has_exact {
@@ -76,6 +77,7 @@ impl GpuTable {
         let mut table = GpuTable {
             config: *config,
             slots,
+            bytes: bytes as u64,
             segment_shift,
             fast: Vec::new(),
             depths: Vec::new(),
@@ -121,7 +123,7 @@ impl GpuTable {
 
     /// What the slots take, as the CPU table counts it.
     pub fn bytes(&self) -> u64 {
-        self.slots * slot_bytes(self.config.mode).unwrap_or(0) as u64
+        self.bytes
     }
 
     pub fn head(&self) -> TtParamsHead {

@@ -50,6 +50,12 @@ impl TtConfig {
             slots => Ok(slots),
         }
     }
+
+    /// Bytes the table's slots take: [`Self::slots`] whole slots of the mode.
+    pub fn table_bytes(&self) -> Result<usize, TtError> {
+        let slot_bytes = slot_bytes(self.mode).ok_or(TtError::ModeOff)?;
+        Ok(self.slots()? * slot_bytes)
+    }
 }
 
 const MIB: f64 = 1024.0 * 1024.0;

@@ -119,8 +119,7 @@ impl TranspositionTable {
     pub fn new(config: &TtConfig) -> Result<TranspositionTable, TtError> {
         let mode = config.mode;
         let slots = config.slots()?;
-        let slot_bytes = slot_bytes(mode).ok_or(TtError::ModeOff)?;
-        let bytes = slots * slot_bytes;
+        let bytes = config.table_bytes()?;
         check_available(bytes)?;
         let storage = Storage::allocate(mode, slots)?;
         Ok(TranspositionTable {

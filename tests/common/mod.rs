@@ -3,6 +3,7 @@
 // Each test crate compiles this module and uses only part of it.
 #![allow(dead_code)]
 
+use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
@@ -215,6 +216,14 @@ pub fn assert_consistent(stats: &TtStatsSnapshot, config: &TtConfig, depth: u32)
     );
     assert_eq!(sum(|c| c.false_hits), total.false_hits, "{context}");
     assert_eq!(sum(|c| c.payload_skips), total.payload_skips, "{context}");
+}
+
+/// Nodes per root move, by UCI notation: divides in any move order compare equal.
+pub fn nodes_by_move(divide: &[(Move, Counts)]) -> BTreeMap<String, u128> {
+    divide
+        .iter()
+        .map(|(m, c)| (m.to_string(), c.nodes))
+        .collect()
 }
 
 /// One Vulkan backend for the whole test binary: opening a device and building pipelines is
