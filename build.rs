@@ -13,6 +13,8 @@ mod nybble_codes;
 mod rng;
 #[path = "src/gpu/shader_layout.rs"]
 mod shader_layout;
+#[path = "src/tt/shader_shared.rs"]
+mod tt_shader_shared;
 
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -48,6 +50,7 @@ fn compile_shaders(out: &Path) {
     println!("cargo:rerun-if-changed=glsl");
     println!("cargo:rerun-if-changed=src/gpu/shader_layout.rs");
     println!("cargo:rerun-if-changed=src/chess/nybble_codes.rs");
+    println!("cargo:rerun-if-changed=src/tt/shader_shared.rs");
     let glsl = Path::new("glsl");
     let compiler = shaderc::Compiler::new().expect("shaderc compiler");
     let mut entries: Vec<PathBuf> = std::fs::read_dir(glsl)
@@ -68,6 +71,9 @@ fn compile_shaders(out: &Path) {
         options.set_optimization_level(shaderc::OptimizationLevel::Performance);
         options.add_macro_definition("GPU_TT", Some(&gpu_tt.to_string()));
         for (name, value) in shader_layout::SHADER_DEFINES {
+            options.add_macro_definition(name, Some(&format!("{value}u")));
+        }
+        for (name, value) in tt_shader_shared::SHADER_DEFINES {
             options.add_macro_definition(name, Some(&format!("{value}u")));
         }
         for (name, value) in nybble_codes::SHADER_DEFINES {

@@ -6,7 +6,11 @@ pub mod chess;
 pub mod count;
 pub mod cpu;
 pub mod engine;
+// The only module with unsafe code (Vulkan calls); `unsafe_code` is denied everywhere else by
+// the package's lints (Cargo.toml).
+#[allow(unsafe_code)]
 pub mod gpu;
+pub mod plan;
 pub mod reference;
 pub mod run_control;
 pub mod tt;

@@ -29,7 +29,8 @@ fn devices_lists_a_usable_device_and_the_choice() {
         "64-bit buffer atomics:",
         "subgroup size:",
         "max storage buffer range:",
-        "vkperft would run on device",
+        "--backend vulkan runs on device",
+        "--backend auto (the default) runs on",
     ] {
         assert!(
             run.stdout.contains(field),
@@ -42,6 +43,15 @@ fn devices_lists_a_usable_device_and_the_choice() {
     assert!(!devices.is_empty());
     let chosen = value["chosen"].as_u64().expect("a device is chosen") as usize;
     assert_eq!(devices[chosen]["usable"], true);
+    // auto takes a GPU, never Vulkan on the CPU.
+    match value["auto"].as_u64() {
+        Some(auto) => {
+            let kind = &devices[auto as usize]["type"];
+            assert!(["discrete", "integrated", "virtual"].contains(&kind.as_str().unwrap_or("")));
+            assert_eq!(devices[auto as usize]["usable"], true);
+        }
+        None => assert!(value["auto"].is_null()),
+    }
     for key in [
         "index",
         "name",
@@ -84,16 +94,44 @@ fn vulkan_perft_has_the_cpu_output_shapes() {
     assert!(run.stdout.contains("e2e4: 13160\n"), "{}", run.stdout);
 }
 
+/// `auto` takes the GPU `vkperft devices` names for it; with none (lavapipe is Vulkan on the
+/// CPU, not a GPU) it takes the CPU backend without opening a device, and says so once.
 #[test]
-fn auto_says_which_backend_it_chose() {
-    let (value, run) = json(&["perft", "--depth", "3", "--tt", "off", "--json"]);
+fn auto_takes_a_gpu_or_the_cpu_and_says_which_once() {
+    let (devices, _) = json(&["devices", "--json"]);
+    let expected_backend = if devices["auto"].is_null() {
+        "cpu"
+    } else {
+        "vulkan"
+    };
+    for mode in ["off", "fast"] {
+        let (value, run) = json(&["perft", "--depth", "3", "--tt", mode, "--json"]);
+        assert_eq!(value["backend"], expected_backend, "{}", run.stderr);
+        assert_eq!(value["nodes"], "8902");
+        let note = match expected_backend {
+            "cpu" => "auto: using the CPU: ",
+            _ => "auto: using Vulkan on ",
+        };
+        assert!(run.stderr.starts_with(note), "{}", run.stderr);
+        assert_eq!(run.stderr.matches("auto:").count(), 1, "{}", run.stderr);
+    }
+    // Twelve jobs (six positions, with and without a table), one note.
+    let bench = vkperft(&["bench", "--quick", "--json"]);
+    assert_eq!(bench.code, 0, "{}", bench.stderr);
+    assert_eq!(bench.stderr.matches("auto:").count(), 1, "{}", bench.stderr);
+    // Vulkan on the CPU still runs when asked for.
+    let (value, _) = json(&[
+        "perft",
+        "--depth",
+        "3",
+        "--tt",
+        "off",
+        "--backend",
+        "vulkan",
+        "--json",
+    ]);
     assert_eq!(value["backend"], "vulkan");
-    assert!(run.stderr.contains("auto: using Vulkan"), "{}", run.stderr);
-    let (value, run) = json(&["perft", "--depth", "3", "--tt", "fast", "--json"]);
-    assert_eq!(value["backend"], "vulkan");
-    assert!(run.stderr.contains("auto: using Vulkan"), "{}", run.stderr);
     assert_eq!(value["nodes"], "8902");
-    assert_eq!(value["tt"]["mode"], "fast");
 }
 
 #[test]
@@ -321,7 +359,8 @@ fn without_a_vulkan_driver_auto_falls_back_and_vulkan_fails_clearly() {
     let auto = run_without_driver(&["perft", "--tt", "off", "--depth", "3", "--json"]);
     assert_eq!(auto.code, 0, "{}", auto.stderr);
     assert!(
-        auto.stderr.contains("auto: no usable Vulkan device"),
+        auto.stderr
+            .contains("auto: using the CPU: no Vulkan device"),
         "{}",
         auto.stderr
     );

@@ -7,18 +7,38 @@ use egui_kittest::Harness;
 use std::time::{Duration, Instant};
 use vkperft::app::{Settings, VkperftApp};
 use vkperft::chess::fen;
+use vkperft::engine::{BackendProvider, Backends, EngineError, Job, Resolved};
 use vkperft::tt::TtMode;
 
 const START_AFTER_A2A3: &str = "rnbqkbnr/pppppppp/8/8/8/P7/1PPPPPPP/RNBQKBNR b KQkq - 0 1";
 
 fn harness(settings: Settings) -> Harness<'static, VkperftApp> {
+    harness_of(VkperftApp::new(settings))
+}
+
+fn harness_of(app: VkperftApp) -> Harness<'static, VkperftApp> {
     Harness::builder()
         .with_size([1280.0, 800.0])
         .with_context_setup(VkperftApp::install_fonts)
-        .build_ui_state(
-            |ui, app: &mut VkperftApp| app.show(ui),
-            VkperftApp::new(settings),
-        )
+        .build_ui_state(|ui, app: &mut VkperftApp| app.show(ui), app)
+}
+
+/// This machine's backends, except that the first job panics (a bug) when it asks for one.
+struct FirstJobPanics {
+    jobs: usize,
+    backends: Backends,
+}
+
+impl BackendProvider for FirstJobPanics {
+    fn backend_for(&mut self, job: &Job) -> Result<Resolved<'_>, EngineError> {
+        self.jobs += 1;
+        assert!(self.jobs > 1, "a bug in the first job");
+        self.backends.backend_for(job)
+    }
+
+    fn reset(&mut self) {
+        self.backends.reset();
+    }
 }
 
 /// Small runs: a small table and two threads.
@@ -146,6 +166,31 @@ fn runs_in_two_modes_make_two_history_rows() {
     assert_eq!(history[1].nodes, 8902);
     assert_eq!(history[1].false_hits, Some(0));
     assert_eq!(harness.get_all_by_label("8,902 ✔").count(), 2);
+}
+
+#[test]
+fn a_run_that_panics_shows_its_error_and_the_next_run_works() {
+    let backends = FirstJobPanics {
+        jobs: 0,
+        backends: Backends::default(),
+    };
+    let mut harness = harness_of(VkperftApp::with_backends(
+        test_settings(3),
+        Box::new(backends),
+    ));
+    harness.get_by_label("▶ Run").click();
+    step_until(&mut harness, "the failure", idle);
+    assert!(
+        shows(&harness, "internal error: a bug in the first job"),
+        "no error shown"
+    );
+    assert!(harness.state().state().history.is_empty());
+    assert!(run_button_enabled(&harness));
+    harness.get_by_label("▶ Run").click();
+    step_until(&mut harness, "the second run's result", |h| {
+        idle(h) && h.state().state().history.len() == 1
+    });
+    assert_eq!(harness.state().state().history[0].nodes, 8_902);
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! (listed once per process).
 
 use crate::engine::BackendChoice;
-use crate::gpu::{list_devices, GpuOptions};
+use crate::gpu::list_devices;
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
@@ -52,13 +52,11 @@ impl BackendSelection {
         }
     }
 
-    pub fn gpu_options(self) -> GpuOptions {
-        GpuOptions {
-            device: match self {
-                BackendSelection::Cpu => None,
-                BackendSelection::Vulkan { device } => Some(device),
-            },
-            memory_budget: None,
+    /// The Vulkan device index, for a Vulkan selection.
+    pub fn device(self) -> Option<usize> {
+        match self {
+            BackendSelection::Cpu => None,
+            BackendSelection::Vulkan { device } => Some(device),
         }
     }
 

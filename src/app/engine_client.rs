@@ -2,7 +2,7 @@
 //! channel that the UI drains every frame; the engine's waker repaints the window.
 
 use crate::engine::thread::Waker;
-use crate::engine::{Engine, Event, Job, JobId};
+use crate::engine::{BackendProvider, Engine, Event, Job, JobId};
 use std::sync::{Arc, Mutex};
 
 pub struct EngineClient {
@@ -12,7 +12,7 @@ pub struct EngineClient {
 }
 
 impl EngineClient {
-    pub fn spawn() -> EngineClient {
+    pub fn spawn(backends: Box<dyn BackendProvider>) -> EngineClient {
         let repaint: Arc<Mutex<Option<egui::Context>>> = Arc::new(Mutex::new(None));
         let target = repaint.clone();
         let waker: Waker = Arc::new(move || {
@@ -23,7 +23,7 @@ impl EngineClient {
             }
         });
         EngineClient {
-            engine: Engine::spawn(Some(waker)),
+            engine: Engine::spawn_with(Some(waker), backends),
             repaint,
         }
     }

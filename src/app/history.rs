@@ -28,7 +28,7 @@ impl HistoryRow {
             reference::lookup(&fen, result.depth).map(|value| value.nodes == result.counts.nodes);
         HistoryRow {
             depth: result.depth,
-            backend: format!("{} ×{}", result.backend, result.threads),
+            backend: result.ran_on(),
             tt_mode: result.tt_mode.name().to_string(),
             nodes: result.counts.nodes,
             elapsed: result.elapsed,
@@ -105,4 +105,16 @@ fn short_position(fen: &str) -> String {
             || format!("{}…", fen.chars().take(14).collect::<String>()),
             |(name, _)| name.to_string(),
         )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::HistoryRow;
+    use crate::engine::result_text::tests::gpu_result;
+
+    #[test]
+    fn a_gpu_run_shows_its_device() {
+        let row = HistoryRow::of(&gpu_result());
+        assert_eq!(row.backend, "vulkan (Test GPU 9000)");
+    }
 }

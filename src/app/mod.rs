@@ -8,7 +8,6 @@ mod board;
 mod editor;
 mod editor_panel;
 mod engine_client;
-mod export;
 mod fonts;
 mod format;
 mod history;
@@ -29,6 +28,7 @@ pub use state::AppState;
 pub use window::{run_window, WindowOptions};
 
 use crate::chess::{Move, Position};
+use crate::engine::{BackendProvider, Backends};
 use engine_client::EngineClient;
 use results::ResultsAction;
 use run_panel::RunAction;
@@ -41,9 +41,14 @@ pub struct VkperftApp {
 
 impl VkperftApp {
     pub fn new(settings: Settings) -> VkperftApp {
+        VkperftApp::with_backends(settings, Box::new(Backends::default()))
+    }
+
+    /// An app whose runs go to the backends `backends` hands out.
+    pub fn with_backends(settings: Settings, backends: Box<dyn BackendProvider>) -> VkperftApp {
         VkperftApp {
             state: AppState::new(settings),
-            engine: EngineClient::spawn(),
+            engine: EngineClient::spawn(backends),
         }
     }
 
@@ -191,9 +196,13 @@ impl VkperftApp {
 
     fn start(&mut self, position: Position, depth: u32) {
         let id = self.engine.next_job_id();
-        let job = self.state.job(id, position, depth);
-        self.state.started(&job);
-        self.engine.run(job);
+        match self.state.job(id, position, depth) {
+            Ok(job) => {
+                self.state.started(&job);
+                self.engine.run(job);
+            }
+            Err(error) => self.state.refused(error),
+        }
     }
 }
 

@@ -1,7 +1,6 @@
 //! The results panel: the total against the published value, the divide table, and the
 //! breadcrumb of moves made from it (perftree's way of walking down to a wrong subtree).
 
-use super::export;
 use super::format;
 use crate::chess::{Move, Position};
 use crate::engine::PerftResult;
@@ -91,11 +90,10 @@ pub fn show(
     summary(ui, result);
     ui.horizontal(|ui| {
         if ui.button("Copy text").clicked() {
-            ui.ctx().copy_text(export::result_text(result));
+            ui.ctx().copy_text(result.report_text());
         }
         if ui.button("Copy JSON").clicked() {
-            let json =
-                serde_json::to_string_pretty(&export::result_json(result)).unwrap_or_default();
+            let json = serde_json::to_string_pretty(&result.to_json(true)).unwrap_or_default();
             ui.ctx().copy_text(json);
         }
     });
@@ -152,8 +150,10 @@ fn summary(ui: &mut Ui, result: &PerftResult) {
             ui.end_row();
             ui.label("Run");
             ui.label(format!(
-                "depth {}, {} ×{}, TT {}",
-                result.depth, result.backend, result.threads, result.tt_mode
+                "depth {}, {}, TT {}",
+                result.depth,
+                result.ran_on(),
+                result.tt_mode
             ));
             ui.end_row();
         });

@@ -3,7 +3,7 @@
 
 use super::backend::available_backends;
 use super::settings::Settings;
-use crate::engine::MAX_DEPTH;
+use crate::engine::{parse_seed, MAX_DEPTH};
 use crate::tt::{TtMode, MAX_VERIFIER_BITS, MIN_VERIFIER_BITS};
 use egui::{RichText, Ui};
 
@@ -24,15 +24,6 @@ impl SeedField {
             text: format!("{seed:#x}"),
             error: None,
         }
-    }
-}
-
-fn tt_mode_explanation(mode: TtMode) -> &'static str {
-    match mode {
-        TtMode::Off => "No table: every subtree is searched. The ground truth.",
-        TtMode::Fast => "16-byte entries checked by a 64-bit verifier: fastest, with a stated tiny risk of a false hit.",
-        TtMode::Verified => "Entries keyed by the exact position: no false hits, more memory per entry.",
-        TtMode::Certify => "The fast table plus an exact shadow key: counts every false hit the fast table would let through, and corrects it.",
     }
 }
 
@@ -83,7 +74,7 @@ pub fn show(
                 ui.horizontal(|ui| {
                     for mode in TtMode::ALL {
                         ui.selectable_value(&mut settings.tt_mode, mode, mode.name())
-                            .on_hover_text(tt_mode_explanation(mode));
+                            .on_hover_text(mode.description());
                     }
                 });
                 ui.end_row();
@@ -160,26 +151,13 @@ fn advanced(ui: &mut Ui, settings: &mut Settings, seed: &mut SeedField) {
                 .on_hover_text("Seed of the 128-bit position keys (decimal or 0x-hex)");
             if response.changed() {
                 match parse_seed(&seed.text) {
-                    Some(value) => {
+                    Ok(value) => {
                         settings.zobrist_seed = value;
                         seed.error = None;
                     }
-                    None => {
-                        seed.error = Some(format!(
-                            "Zobrist seed '{}' is not a 64-bit number (decimal or 0x-hex)",
-                            seed.text
-                        ))
-                    }
+                    Err(error) => seed.error = Some(format!("Zobrist seed {error}")),
                 }
             }
             ui.end_row();
         });
-}
-
-pub fn parse_seed(text: &str) -> Option<u64> {
-    let text = text.trim();
-    match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
-        Some(hex) => u64::from_str_radix(hex, 16).ok(),
-        None => text.parse().ok(),
-    }
 }

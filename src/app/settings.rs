@@ -4,6 +4,7 @@
 use super::backend::BackendSelection;
 use crate::chess::fen::START_FEN;
 use crate::chess::zobrist::DEFAULT_SEED;
+use crate::engine::{all_cores, DEFAULT_TT_MB};
 use crate::tt::{TtMode, DEFAULT_VERIFIER_BITS};
 use serde::{Deserialize, Serialize};
 
@@ -31,7 +32,7 @@ impl Default for Settings {
             backend: BackendSelection::Cpu,
             threads: all_cores(),
             tt_mode: TtMode::Fast,
-            tt_mb: 256,
+            tt_mb: DEFAULT_TT_MB,
             verifier_bits: DEFAULT_VERIFIER_BITS,
             zobrist_seed: DEFAULT_SEED,
             fen: START_FEN.to_string(),
@@ -50,10 +51,6 @@ impl Settings {
     pub fn save(&self, storage: &mut dyn eframe::Storage) {
         eframe::set_value(storage, STORAGE_KEY, self);
     }
-}
-
-pub fn all_cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// `TtMode` is stored by its command-line name.

@@ -9,8 +9,7 @@ use super::results::{DivideOrder, Level};
 use super::run_panel::SeedField;
 use super::settings::Settings;
 use crate::chess::Position;
-use crate::engine::{Event, Job, JobId};
-use crate::tt::TtConfig;
+use crate::engine::{Event, Job, JobId, JobSpec, JobSpecError};
 use std::sync::Arc;
 
 pub struct AppState {
@@ -52,23 +51,25 @@ impl AppState {
     }
 
     /// A job for `position` at `depth` with the run panel's settings.
-    pub fn job(&self, id: JobId, position: Position, depth: u32) -> Job {
+    pub fn job(&self, id: JobId, position: Position, depth: u32) -> Result<Job, JobSpecError> {
         let settings = &self.settings;
-        Job {
-            id,
-            position,
-            depth,
+        let spec = JobSpec {
             backend: settings.backend.choice(),
-            threads: settings.threads.max(1),
+            device: settings.backend.device(),
+            threads: Some(settings.threads.max(1)),
+            tt_mode: settings.tt_mode,
+            tt_mb: settings.tt_mb,
+            verifier_bits: settings.verifier_bits,
             zobrist_seed: settings.zobrist_seed,
-            tt: TtConfig {
-                mode: settings.tt_mode,
-                bytes: usize::try_from(settings.tt_mb.saturating_mul(1 << 20))
-                    .unwrap_or(usize::MAX),
-                verifier_bits: settings.verifier_bits,
-            },
-            gpu: settings.backend.gpu_options(),
-        }
+            ..JobSpec::new(position, depth)
+        };
+        spec.job(id)
+    }
+
+    /// Records that the run panel's settings make no job (e.g. a depth out of range from old
+    /// saved settings).
+    pub fn refused(&mut self, error: JobSpecError) {
+        self.set_outcome(format!("Cannot run: {error}"));
     }
 
     /// Records that `job` went to the engine for the last level of the walk.

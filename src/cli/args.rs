@@ -1,9 +1,10 @@
 //! Arguments of every subcommand.
 
+use clap::builder::PossibleValue;
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use vkperft::engine::BackendChoice;
-use vkperft::gpu::GpuOptions;
-use vkperft::tt::{TtConfig, TtMode, DEFAULT_VERIFIER_BITS};
+use vkperft::chess::Position;
+use vkperft::engine::{all_cores, parse_seed, BackendChoice, JobSpec, DEFAULT_TT_MB};
+use vkperft::tt::{TtMode, DEFAULT_VERIFIER_BITS};
 
 /// `vkperft::chess::zobrist::DEFAULT_SEED` as `--help` shows it.
 const DEFAULT_SEED_TEXT: &str = "0x766b7065726674";
@@ -34,46 +35,41 @@ pub enum Commands {
     Gui(GuiArgs),
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum BackendArg {
-    /// Vulkan if a usable device exists (and the run needs nothing it lacks), else the CPU.
-    Auto,
-    Cpu,
-    Vulkan,
-}
+/// `--backend`, with the engine's own descriptions as help.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BackendArg(pub BackendChoice);
 
-impl BackendArg {
-    pub fn choice(self) -> BackendChoice {
-        match self {
-            BackendArg::Auto => BackendChoice::Auto,
-            BackendArg::Cpu => BackendChoice::Cpu,
-            BackendArg::Vulkan => BackendChoice::Vulkan,
-        }
+impl ValueEnum for BackendArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[
+            BackendArg(BackendChoice::Auto),
+            BackendArg(BackendChoice::Cpu),
+            BackendArg(BackendChoice::Vulkan),
+        ]
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.0.name()).help(self.0.description()))
     }
 }
 
-/// `--tt`: how far the transposition table is trusted.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum TtArg {
-    /// No table: raw move generation speed, the ground truth.
-    Off,
-    /// Compact 16-byte entries with a 64-bit verifier: fastest, with a stated risk.
-    Fast,
-    /// Exact 32-byte position key and 128-bit counts: no false hits.
-    Verified,
-    /// The fast table plus an exact shadow key per slot: counts and corrects the fast table's
-    /// false hits.
-    Certify,
-}
+/// `--tt`: how far the transposition table is trusted, with the table's own descriptions as
+/// help.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TtArg(pub TtMode);
 
-impl TtArg {
-    pub fn mode(self) -> TtMode {
-        match self {
-            TtArg::Off => TtMode::Off,
-            TtArg::Fast => TtMode::Fast,
-            TtArg::Verified => TtMode::Verified,
-            TtArg::Certify => TtMode::Certify,
-        }
+impl ValueEnum for TtArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[
+            TtArg(TtMode::Off),
+            TtArg(TtMode::Fast),
+            TtArg(TtMode::Verified),
+            TtArg(TtMode::Certify),
+        ]
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.0.name()).help(self.0.description()))
     }
 }
 
@@ -97,7 +93,7 @@ pub struct RunOptions {
     #[arg(long, value_enum, default_value = "fast")]
     pub tt: TtArg,
     /// Transposition table size in MiB (the table uses at most this much).
-    #[arg(long, default_value_t = 256)]
+    #[arg(long, default_value_t = DEFAULT_TT_MB)]
     pub tt_mb: u64,
     /// Compare only the low K bits of the fast verifier (8..=64): a debug knob that makes false
     /// hits frequent, to watch `fast` drift and `certify` catch them.
@@ -105,7 +101,7 @@ pub struct RunOptions {
           value_parser = clap::value_parser!(u32).range(8..=64))]
     pub verifier_bits: u32,
     /// Seed of the 128-bit Zobrist keys (decimal or 0x-hex).
-    #[arg(long, value_parser = parse_seed, default_value = DEFAULT_SEED_TEXT)]
+    #[arg(long, value_parser = seed_arg, default_value = DEFAULT_SEED_TEXT)]
     pub zobrist_seed: u64,
 }
 
@@ -190,40 +186,29 @@ pub struct GuiArgs {
     pub screenshot: Option<std::path::PathBuf>,
 }
 
-fn parse_seed(text: &str) -> Result<u64, String> {
-    let parsed = match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
-        Some(hex) => u64::from_str_radix(hex, 16),
-        None => text.parse(),
-    };
-    parsed.map_err(|_| format!("'{text}' is not a 64-bit seed (decimal or 0x-hex)"))
+fn seed_arg(text: &str) -> Result<u64, String> {
+    parse_seed(text).map_err(|err| err.to_string())
 }
 
 impl RunOptions {
+    /// The CPU threads a run gets.
     pub fn thread_count(&self) -> usize {
-        self.threads.map_or_else(
-            || std::thread::available_parallelism().map_or(1, |n| n.get()),
-            |n| n as usize,
-        )
-    }
-}
-
-impl RunOptions {
-    pub fn backend_name(&self) -> &'static str {
-        self.backend.choice().name()
+        self.threads.map_or_else(all_cores, |n| n as usize)
     }
 
-    pub fn gpu_options(&self) -> GpuOptions {
-        GpuOptions {
+    /// The job these options describe for `position` at `depth`.
+    pub fn spec(&self, position: Position, depth: u32) -> JobSpec {
+        JobSpec {
+            position,
+            depth,
+            backend: self.backend.0,
             device: self.device,
-            memory_budget: self.gpu_mem_mb.map(|mb| mb.saturating_mul(1 << 20)),
-        }
-    }
-
-    pub fn tt_config(&self) -> TtConfig {
-        TtConfig {
-            mode: self.tt.mode(),
-            bytes: usize::try_from(self.tt_mb.saturating_mul(1 << 20)).unwrap_or(usize::MAX),
+            gpu_mem_mb: self.gpu_mem_mb,
+            threads: self.threads.map(|n| n as usize),
+            tt_mode: self.tt.0,
+            tt_mb: self.tt_mb,
             verifier_bits: self.verifier_bits,
+            zobrist_seed: self.zobrist_seed,
         }
     }
 }
@@ -235,9 +220,7 @@ mod tests {
 
     #[test]
     fn seed_text_matches_the_library_default() {
-        assert_eq!(parse_seed(DEFAULT_SEED_TEXT), Ok(DEFAULT_SEED));
-        assert_eq!(parse_seed("0X10"), Ok(16));
-        assert_eq!(parse_seed("42"), Ok(42));
-        assert!(parse_seed("0xzz").is_err());
+        assert_eq!(seed_arg(DEFAULT_SEED_TEXT), Ok(DEFAULT_SEED));
+        assert!(seed_arg("0xzz").is_err_and(|e| e.contains("0xzz")));
     }
 }

@@ -1,19 +1,20 @@
 //! `vkperft bench`: a fixed set of positions, each run without a transposition table and with
 //! the chosen TT modes beside it, and optionally with a peer program, all in the same run.
 
-use super::args::{BenchArgs, RunOptions, TtArg};
+use super::args::{BenchArgs, TtArg};
 use super::error::CliError;
 use super::output;
 use super::peer::Stockfish;
-use super::perft::{execute, make_job};
+use super::perft::Runner;
 use super::CliResult;
 use anyhow::anyhow;
 use serde_json::{json, Value};
 use std::time::Duration;
 use vkperft::chess::Position;
 use vkperft::engine::event::nodes_per_second;
-use vkperft::engine::Engine;
+use vkperft::engine::JobSpec;
 use vkperft::reference;
+use vkperft::tt::TtMode;
 
 /// Positions of the published table and the depth each is benchmarked at: about a second of
 /// single-thread work each without a table.
@@ -82,7 +83,7 @@ impl Bench {
             if let Some(peer) = row.peer {
                 entry["vs_peer"] = json!(timing.nps() / peer.nps());
             }
-            value[mode.mode().name()] = entry;
+            value[mode.0.name()] = entry;
         }
         if let Some(peer) = row.peer {
             value["peer"] = peer.json();
@@ -94,7 +95,7 @@ impl Bench {
     fn header(&self, args: &BenchArgs, peer: Option<&Stockfish>) -> String {
         let mut text = format!(
             "vkperft bench: backend {}, {} thread(s), TT {} MiB; times in seconds, rates in Mnodes/s\n",
-            args.run.backend_name(),
+            args.run.backend.0.name(),
             args.run.thread_count(),
             args.run.tt_mb
         );
@@ -103,7 +104,7 @@ impl Bench {
             "position", "depth", "nodes", "off s", "off Mnps"
         );
         for mode in &self.modes {
-            let name = mode.mode().name();
+            let name = mode.0.name();
             text += &format!(
                 " {:>10} {:>13} {:>7}",
                 format!("{name} s"),
@@ -119,7 +120,7 @@ impl Bench {
                 "off/peer"
             );
             for mode in &self.modes {
-                text += &format!(" {:>13}", format!("{}/peer", mode.mode().name()));
+                text += &format!(" {:>13}", format!("{}/peer", mode.0.name()));
             }
         }
         text + "\n"
@@ -165,7 +166,7 @@ pub fn run(args: &BenchArgs) -> CliResult {
         args.modes.clone()
     };
     let bench = Bench {
-        modes: modes.into_iter().filter(|&m| m != TtArg::Off).collect(),
+        modes: modes.into_iter().filter(|m| m.0 != TtMode::Off).collect(),
     };
     let selected: Vec<(&str, u32)> = BENCH_DEPTHS
         .into_iter()
@@ -187,7 +188,7 @@ pub fn run(args: &BenchArgs) -> CliResult {
     }
     let positions = reference::positions();
     let mut rows = Vec::new();
-    let mut engine = Engine::spawn(None);
+    let mut runner = Runner::new();
     for (name, usual_depth) in selected {
         let depth = match args.depth {
             Some(depth) => depth,
@@ -200,22 +201,22 @@ pub fn run(args: &BenchArgs) -> CliResult {
             .map(|&(_, fen)| fen)
             .ok_or_else(|| CliError::runtime(anyhow!("{name} missing from the reference table")))?;
         let position = Position::from_fen(fen).map_err(CliError::runtime)?;
-        let mut time = |tt: TtArg| -> Result<Timing, CliError> {
-            let options = RunOptions {
-                tt,
-                ..args.run.clone()
+        let mut time = |tt_mode: TtMode| -> Result<Timing, CliError> {
+            let spec = JobSpec {
+                tt_mode,
+                ..args.run.spec(position, depth)
             };
-            let result = execute(&mut engine, make_job(position, depth, &options)?, false)?;
+            let result = runner.run(&spec, false)?;
             Ok(Timing {
                 nodes: result.counts.nodes,
                 elapsed: result.elapsed,
             })
         };
-        let off = time(TtArg::Off)?;
+        let off = time(TtMode::Off)?;
         let mode_timings = bench
             .modes
             .iter()
-            .map(|&mode| time(mode))
+            .map(|mode| time(mode.0))
             .collect::<Result<Vec<_>, _>>()?;
         let peer_timing = match peer.as_mut() {
             Some(peer) => {
@@ -227,7 +228,7 @@ pub fn run(args: &BenchArgs) -> CliResult {
         let others = bench
             .modes
             .iter()
-            .map(|mode| format!("with --tt {}", mode.mode().name()))
+            .map(|mode| format!("with --tt {}", mode.0.name()))
             .zip(mode_timings.iter().copied())
             .chain(peer_timing.map(|t| ("by the peer".to_string(), t)));
         for (who, timing) in others {
@@ -271,10 +272,10 @@ pub fn run(args: &BenchArgs) -> CliResult {
     };
     if args.json {
         let value = json!({
-            "backend": args.run.backend_name(),
+            "backend": args.run.backend.0.name(),
             "threads": args.run.thread_count(),
             "tt_mb": args.run.tt_mb,
-            "modes": bench.modes.iter().map(|m| m.mode().name()).collect::<Vec<_>>(),
+            "modes": bench.modes.iter().map(|m| m.0.name()).collect::<Vec<_>>(),
             "peer": peer.as_ref().map(|p| p.path.display().to_string()),
             "positions": rows.iter().map(|row| bench.row_json(row)).collect::<Vec<_>>(),
             "total": bench.row_json(&total),

@@ -5,16 +5,18 @@ use super::error::CliError;
 use super::output;
 use super::CliResult;
 use serde_json::json;
-use vkperft::gpu::device::choose_device;
+use vkperft::gpu::device::{auto_device, choose_device};
 use vkperft::gpu::{list_devices, DeviceInfo};
 
 pub fn run(args: &DevicesArgs) -> CliResult {
     let devices = list_devices().map_err(CliError::runtime)?;
     let chosen = choose_device(&devices, None).ok();
+    let auto = auto_device(&devices);
     if args.json {
         let value = json!({
             "devices": devices.iter().map(device_json).collect::<Vec<_>>(),
             "chosen": chosen,
+            "auto": auto,
         });
         return output::write_stdout(&format!("{value}\n"));
     }
@@ -23,9 +25,17 @@ pub fn run(args: &DevicesArgs) -> CliResult {
         text += &device_text(device, chosen == Some(device.index));
     }
     text += &match chosen {
-        Some(index) => format!("vkperft would run on device {index} (--device N picks another)\n"),
+        Some(index) => {
+            format!("--backend vulkan runs on device {index} (--device N picks another)\n")
+        }
         None if devices.is_empty() => "no Vulkan device found; vkperft runs on the CPU\n".into(),
         None => "no usable Vulkan device; vkperft runs on the CPU\n".into(),
+    };
+    text += &match auto {
+        Some(index) => format!("--backend auto (the default) runs on device {index}\n"),
+        None => "--backend auto (the default) runs on the CPU backend: no usable GPU, and Vulkan \
+                 on the CPU is slower than the CPU backend\n"
+            .into(),
     };
     output::write_stdout(&text)
 }

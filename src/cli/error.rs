@@ -1,6 +1,9 @@
-//! CLI errors and their exit codes.
+//! CLI errors and their exit codes, and how the engine's errors map to the flags they concern.
 
 use std::fmt;
+use vkperft::engine::EngineError;
+use vkperft::gpu::GpuError;
+use vkperft::tt::TtError;
 
 #[derive(Debug)]
 pub enum CliError {
@@ -30,6 +33,41 @@ impl CliError {
     }
 }
 
+/// What the user can change, for errors caused by what they asked for; `None` for failures
+/// of the run itself.
+fn flag_hint(error: &EngineError) -> Option<&'static str> {
+    Some(match error {
+        EngineError::DepthOutOfRange { .. } => "choose a smaller --depth",
+        EngineError::Tt(TtError::ModeOff) => "--tt off needs no table",
+        EngineError::Tt(TtError::ZeroSize { .. }) => {
+            "give --tt-mb a positive size, or use --tt off"
+        }
+        EngineError::Tt(TtError::TooSmall { .. }) => "give --tt-mb a larger size",
+        EngineError::Tt(TtError::VerifierBits { .. }) => "--verifier-bits takes 8 to 64",
+        EngineError::Tt(TtError::MoreThanAvailable { .. } | TtError::AllocationFailed { .. })
+        | EngineError::Gpu(
+            GpuError::TableTooLarge { .. }
+            | GpuError::TableAllocationFailed { .. }
+            | GpuError::TooManySegments { .. },
+        ) => "choose a smaller --tt-mb",
+        EngineError::Gpu(GpuError::LacksTableFeatures { .. }) => "use --tt off, or --backend cpu",
+        EngineError::Gpu(GpuError::NoSuchDevice { .. } | GpuError::DeviceUnsuitable { .. }) => {
+            "`vkperft devices` lists the devices --device can choose"
+        }
+        EngineError::Gpu(GpuError::BudgetTooSmall { .. }) => "give --gpu-mem-mb a larger size",
+        EngineError::Gpu(_) | EngineError::Panicked(_) => return None,
+    })
+}
+
+impl From<EngineError> for CliError {
+    fn from(error: EngineError) -> CliError {
+        match flag_hint(&error) {
+            Some(hint) => CliError::input(anyhow::anyhow!("{error}; {hint}")),
+            None => CliError::runtime(error),
+        }
+    }
+}
+
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let err = match self {
@@ -37,5 +75,64 @@ impl fmt::Display for CliError {
         };
         // `{:#}` prints the whole context chain on one line.
         write!(f, "{err:#}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use vkperft::tt::TtMode;
+
+    #[test]
+    fn requests_that_cannot_be_met_name_their_flag_and_exit_2() {
+        let cases = [
+            (
+                EngineError::Tt(TtError::ZeroSize { mode: TtMode::Fast }),
+                "--tt-mb",
+            ),
+            (
+                EngineError::Tt(TtError::VerifierBits { bits: 7 }),
+                "--verifier-bits",
+            ),
+            (
+                EngineError::Gpu(GpuError::TableTooLarge {
+                    needed: 1 << 40,
+                    available: 1 << 30,
+                    device: "a GPU".into(),
+                }),
+                "--tt-mb",
+            ),
+            (
+                EngineError::Gpu(GpuError::NoSuchDevice { index: 9, count: 1 }),
+                "--device",
+            ),
+            (
+                EngineError::Gpu(GpuError::BudgetTooSmall {
+                    mb: 0,
+                    needed_mb: 1,
+                }),
+                "--gpu-mem-mb",
+            ),
+        ];
+        for (error, flag) in cases {
+            let cli = CliError::from(error);
+            assert_eq!(cli.exit_code(), 2, "{cli}");
+            assert!(cli.to_string().contains(flag), "{cli}");
+        }
+    }
+
+    #[test]
+    fn failures_of_the_run_exit_1() {
+        for error in [
+            EngineError::Panicked("index out of bounds".into()),
+            EngineError::Gpu(GpuError::DeviceLost),
+        ] {
+            let cli = CliError::from(error);
+            assert_eq!(cli.exit_code(), 1, "{cli}");
+        }
+        let panicked = CliError::from(EngineError::Panicked("index out of bounds".into()));
+        assert!(panicked
+            .to_string()
+            .contains("internal error: index out of bounds"));
     }
 }

@@ -4,7 +4,6 @@ use super::error::CliError;
 use super::CliResult;
 use serde_json::{json, Value};
 use std::io::{ErrorKind, Write};
-use vkperft::count::thousands;
 use vkperft::engine::PerftResult;
 
 /// Writes to stdout. A closed pipe (`vkperft ... | head`) ends output quietly, as in other
@@ -27,26 +26,15 @@ pub fn write_stderr(text: &str) {
 
 /// Stockfish's format with `--divide`; otherwise the total, time and node rate.
 pub fn perft_text(result: &PerftResult, divide: bool) -> String {
-    let mut text = String::new();
     if divide {
-        for (m, counts) in &result.divide {
-            text += &format!("{m}: {}\n", counts.nodes);
-        }
-        text += "\n";
-        text += &format!("Nodes searched: {}\n", result.counts.nodes);
+        result.divide_text()
     } else {
-        text += &format!("Nodes searched: {}\n", result.counts.nodes);
-        text += &timing_text(result);
+        format!(
+            "Nodes searched: {}\n{}",
+            result.counts.nodes,
+            result.timing_text()
+        )
     }
-    text
-}
-
-pub fn timing_text(result: &PerftResult) -> String {
-    format!(
-        "Time: {:.3} s\nNodes/second: {}\n",
-        result.elapsed.as_secs_f64(),
-        thousands(result.nps() as u128)
-    )
 }
 
 /// perftree's script format: `move count` lines, a blank line, the total.
@@ -61,10 +49,7 @@ pub fn perftree_text(result: &PerftResult) -> String {
 
 /// The TT table and risk line, and the cross-check's verdict, for text output.
 pub fn details_text(result: &PerftResult, cross_check: Option<&PerftResult>) -> String {
-    let mut text = String::new();
-    if let Some(tt) = &result.tt {
-        text += &tt.render_text(result.fast_total(), result.counts.nodes);
-    }
+    let mut text = result.tt_text();
     if let Some(second) = cross_check {
         let verdict = if second.counts.nodes == result.counts.nodes {
             "agrees"

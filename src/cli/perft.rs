@@ -1,34 +1,30 @@
-//! `vkperft perft` and `vkperft perftree`.
+//! `vkperft perft` and `vkperft perftree`, and how every command runs a job.
 
-use super::args::{BackendArg, PerftArgs, PerftreeArgs, RunOptions, TtArg};
+use super::args::{PerftArgs, PerftreeArgs};
 use super::error::CliError;
 use super::output;
 use super::progress::ProgressDisplay;
 use super::CliResult;
 use anyhow::anyhow;
+use std::collections::HashSet;
 use vkperft::chess::fen::START_FEN;
 use vkperft::chess::rng::SplitMix64;
 use vkperft::chess::{uci, Position};
-use vkperft::engine::{Engine, EngineError, Event, Job, PerftResult, MAX_DEPTH};
-use vkperft::gpu::GpuError;
-use vkperft::tt::DEFAULT_VERIFIER_BITS;
+use vkperft::engine::{BackendChoice, Engine, Event, JobSpec, PerftResult};
+use vkperft::tt::TtMode;
 
 pub fn run_perft(args: &PerftArgs) -> CliResult {
     let fen = args.fen.as_deref().unwrap_or(START_FEN);
     let position = root_position(fen, args.moves.iter().map(String::as_str))?;
-    let job = make_job(position, args.depth, &args.run)?;
-    let mut engine = Engine::spawn(None);
-    let result = execute(&mut engine, job.clone(), !args.json)?;
+    let spec = args.run.spec(position, args.depth);
+    let mut runner = Runner::new();
+    let result = runner.run(&spec, !args.json)?;
     let cross_check = if args.cross_check {
-        let seed = independent_seed(job.zobrist_seed);
-        Some(execute(
-            &mut engine,
-            Job {
-                zobrist_seed: seed,
-                ..job
-            },
-            !args.json,
-        )?)
+        let second = JobSpec {
+            zobrist_seed: independent_seed(spec.zobrist_seed),
+            ..spec
+        };
+        Some(runner.run(&second, !args.json)?)
     } else {
         None
     };
@@ -40,7 +36,7 @@ pub fn run_perft(args: &PerftArgs) -> CliResult {
         // With --divide, stdout stays exactly Stockfish's format.
         let details = output::details_text(&result, cross_check.as_ref());
         if args.divide {
-            output::write_stderr(&format!("{}{details}", output::timing_text(&result)));
+            output::write_stderr(&format!("{}{details}", result.timing_text()));
         } else {
             output::write_stdout(&details)?;
         }
@@ -68,21 +64,12 @@ pub fn run_perftree(args: &PerftreeArgs) -> CliResult {
     let moves = args.moves.as_deref().unwrap_or("");
     let position = root_position(&args.fen, moves.split_whitespace())?;
     // Exact and with nothing to allocate: perftree calls this once per step of a bug hunt.
-    let run = RunOptions {
-        backend: BackendArg::Cpu,
-        device: None,
-        gpu_mem_mb: None,
-        threads: None,
-        tt: TtArg::Off,
-        tt_mb: 0,
-        verifier_bits: DEFAULT_VERIFIER_BITS,
-        zobrist_seed: vkperft::chess::zobrist::DEFAULT_SEED,
+    let spec = JobSpec {
+        backend: BackendChoice::Cpu,
+        tt_mode: TtMode::Off,
+        ..JobSpec::new(position, args.depth)
     };
-    let result = execute(
-        &mut Engine::spawn(None),
-        make_job(position, args.depth, &run)?,
-        false,
-    )?;
+    let result = Runner::new().run(&spec, false)?;
     output::write_stdout(&output::perftree_text(&result))
 }
 
@@ -95,69 +82,60 @@ pub fn root_position<'a>(
     uci::play_moves(&start, moves).map_err(CliError::input)
 }
 
-pub fn make_job(position: Position, depth: u32, run: &RunOptions) -> Result<Job, CliError> {
-    if depth > MAX_DEPTH {
-        return Err(CliError::input(anyhow!(
-            "depth {depth} is out of range (0..={MAX_DEPTH})"
-        )));
-    }
-    Ok(Job {
-        id: vkperft::engine::JobId(0),
-        position,
-        depth,
-        backend: run.backend.choice(),
-        threads: run.thread_count(),
-        zobrist_seed: run.zobrist_seed,
-        tt: run.tt_config(),
-        gpu: run.gpu_options(),
-    })
+/// One engine per command, so that its jobs share a backend (a Vulkan device is opened
+/// once), and the notes already printed, so that each appears once per command.
+pub struct Runner {
+    engine: Engine,
+    notes: HashSet<String>,
 }
 
-/// Runs `job` on `engine`'s thread, with a progress bar on stderr when `show_progress` and
-/// stderr is a terminal. Runs on one engine share its backends (a Vulkan device is opened
-/// once).
-pub fn execute(
-    engine: &mut Engine,
-    mut job: Job,
-    show_progress: bool,
-) -> Result<PerftResult, CliError> {
-    job.id = engine.next_job_id();
-    let id = job.id;
-    engine.run(job);
-    let mut display = ProgressDisplay::new(show_progress);
-    for event in engine.events().iter() {
-        if event.job() != id {
-            continue;
-        }
-        match event {
-            Event::Started { note, .. } => {
-                if let Some(note) = note {
-                    output::write_stderr(&format!("{note}\n"));
-                }
-            }
-            Event::RootMoveDone { .. } => {}
-            Event::Progress { progress, .. } => display.update(&progress),
-            Event::Finished { result, .. } => {
-                display.finish();
-                return Ok(*result);
-            }
-            Event::Failed { error, .. } => {
-                display.finish();
-                return Err(match error {
-                    EngineError::DepthOutOfRange { .. }
-                    | EngineError::Tt(_)
-                    | EngineError::Gpu(GpuError::NoSuchDevice { .. })
-                    | EngineError::Gpu(GpuError::BudgetTooSmall { .. }) => CliError::input(error),
-                    EngineError::Gpu(_) => CliError::runtime(error),
-                });
-            }
-            Event::Cancelled { .. } => {
-                display.finish();
-                return Err(CliError::runtime(anyhow!("the run was cancelled")));
-            }
+impl Runner {
+    pub fn new() -> Runner {
+        Runner {
+            engine: Engine::spawn(None),
+            notes: HashSet::new(),
         }
     }
-    Err(CliError::runtime(anyhow!(
-        "the engine stopped without a result"
-    )))
+
+    /// Runs `spec` on the engine's thread, with a progress bar on stderr when `show_progress`
+    /// and stderr is a terminal.
+    pub fn run(&mut self, spec: &JobSpec, show_progress: bool) -> Result<PerftResult, CliError> {
+        let job = spec
+            .job(self.engine.next_job_id())
+            .map_err(CliError::input)?;
+        let id = job.id;
+        self.engine.run(job);
+        let mut display = ProgressDisplay::new(show_progress);
+        for event in self.engine.events().iter() {
+            if event.job() != id {
+                continue;
+            }
+            match event {
+                Event::Started {
+                    note: Some(note), ..
+                } => {
+                    if self.notes.insert(note.clone()) {
+                        output::write_stderr(&format!("{note}\n"));
+                    }
+                }
+                Event::Started { .. } | Event::RootMoveDone { .. } => {}
+                Event::Progress { progress, .. } => display.update(&progress),
+                Event::Finished { result, .. } => {
+                    display.finish();
+                    return Ok(*result);
+                }
+                Event::Failed { error, .. } => {
+                    display.finish();
+                    return Err(CliError::from(error));
+                }
+                Event::Cancelled { .. } => {
+                    display.finish();
+                    return Err(CliError::runtime(anyhow!("the run was cancelled")));
+                }
+            }
+        }
+        Err(CliError::runtime(anyhow!(
+            "the engine stopped without a result"
+        )))
+    }
 }

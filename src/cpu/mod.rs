@@ -1,5 +1,9 @@
-//! CPU perft backends: a single-thread reference and the parallel driver.
+//! CPU perft: a single-thread reference, the parallel driver, the searches it runs per task,
+//! and the backend the engine drives.
 
+pub mod backend;
 pub mod parallel;
 pub mod reference;
 pub mod search;
+
+pub use backend::CpuBackend;

@@ -1,97 +1,33 @@
 //! Parallel CPU perft.
 //!
-//! The top plies are expanded into a frontier of tasks, finer than the root moves, so every
-//! thread stays busy on lopsided trees; threads take tasks from a shared counter. Tasks are kept
+//! The top plies are expanded into a plan of work items, finer than the root moves, so every
+//! thread stays busy on lopsided trees; threads take items from a shared counter. Items are
 //! grouped by root move so that root moves complete (and are reported) one after another.
-//! Cancellation is checked between tasks, and the frontier is deep enough that a task is short.
+//! Cancellation is checked between items, and the plan is deep enough that an item is short.
 
 use super::search::SubtreeSearch;
-use crate::chess::movegen::legal_moves;
-use crate::chess::{Hash128, Move, Position, Zobrist};
+use crate::chess::{Move, Position, Zobrist};
 use crate::count::Counts;
-use crate::run_control::{Cancelled, ProgressSample, RunControl};
+use crate::plan::{Plan, Tally};
+use crate::run_control::{Cancelled, RunControl};
 use crossbeam_channel::RecvTimeoutError;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-/// Expansion stops once there are this many tasks per thread and tasks are no deeper than
-/// [`MAX_TASK_DEPTH`] ...
-const TASKS_PER_THREAD: usize = 64;
-/// ... unless tasks would still be deeper than this (slow to cancel) ...
-const MAX_TASK_DEPTH: u32 = 5;
-/// ... and never beyond this many tasks (about 100 bytes each).
-const MAX_TASKS: usize = 1 << 20;
+/// Expansion stops once there are this many items per thread and items are no deeper than
+/// [`MAX_ITEM_DEPTH`] ...
+const ITEMS_PER_THREAD: usize = 64;
+/// ... unless items would still be deeper than this (slow to cancel) ...
+const MAX_ITEM_DEPTH: u32 = 5;
+/// ... and never beyond this many items (about 100 bytes each).
+const MAX_ITEMS: usize = 1 << 20;
 
-struct Task {
-    root: usize,
-    pos: Position,
-    hash: Hash128,
-}
-
-/// Root moves and the tasks below them, each `remaining` plies deep.
-struct Frontier {
-    root_moves: Vec<Move>,
-    tasks: Vec<Task>,
-    tasks_per_root: Vec<usize>,
-    remaining: u32,
-}
-
-fn build_frontier(root: &Position, depth: u32, zobrist: &Zobrist, threads: usize) -> Frontier {
-    let root_hash = zobrist.hash(root);
-    let root_moves: Vec<Move> = legal_moves(root).iter().copied().collect();
-    let mut tasks: Vec<Task> = root_moves
-        .iter()
-        .enumerate()
-        .map(|(root_index, &m)| {
-            let pos = root.play(m);
-            Task {
-                root: root_index,
-                hash: root_hash ^ zobrist.move_delta(root, m, &pos),
-                pos,
-            }
-        })
-        .collect();
-    let mut remaining = depth - 1;
-    while remaining > 2 && (tasks.len() < TASKS_PER_THREAD * threads || remaining > MAX_TASK_DEPTH)
-    {
-        let mut next = Vec::with_capacity(tasks.len() * 32);
-        for task in &tasks {
-            for &m in legal_moves(&task.pos).iter() {
-                let pos = task.pos.play(m);
-                next.push(Task {
-                    root: task.root,
-                    hash: task.hash ^ zobrist.move_delta(&task.pos, m, &pos),
-                    pos,
-                });
-            }
-        }
-        if next.len() > MAX_TASKS {
-            break;
-        }
-        tasks = next;
-        remaining -= 1;
-    }
-    let mut tasks_per_root = vec![0; root_moves.len()];
-    for task in &tasks {
-        tasks_per_root[task.root] += 1;
-    }
-    Frontier {
-        root_moves,
-        tasks,
-        tasks_per_root,
-        remaining,
-    }
-}
-
-struct RootState {
-    counts: Counts,
-    tasks_left: usize,
-}
-
-struct Shared {
-    roots: Vec<RootState>,
-    nodes_done: u128,
-    tasks_done: usize,
+/// The plan for `threads` threads: expanded while there are too few items or they are too
+/// deep, but never down to the plies a search counts in bulk.
+fn plan(root: &Position, depth: u32, threads: usize) -> Plan {
+    Plan::expand(root, depth, MAX_ITEMS, |items, remaining| {
+        remaining > 2 && (items < ITEMS_PER_THREAD * threads || remaining > MAX_ITEM_DEPTH)
+    })
 }
 
 /// Perft of `root` to `depth` on `threads` threads, per root move in generation order.
@@ -107,52 +43,34 @@ pub fn divide<S: SubtreeSearch>(
         return Ok(Vec::new());
     }
     let threads = threads.max(1);
-    let frontier = build_frontier(root, depth, zobrist, threads);
-    // Root moves without tasks (mate or stalemate below them) are done from the start.
-    for (index, &m) in frontier.root_moves.iter().enumerate() {
-        if frontier.tasks_per_root[index] == 0 {
-            (control.on_root_done)(m, Counts::default());
-        }
+    let plan = plan(root, depth, threads);
+    let tally = Tally::new(&plan);
+    for (m, counts) in tally.complete_from_the_start() {
+        (control.on_root_done)(m, counts);
     }
-    let shared = Mutex::new(Shared {
-        roots: frontier
-            .tasks_per_root
-            .iter()
-            .map(|&tasks_left| RootState {
-                counts: Counts::default(),
-                tasks_left,
-            })
-            .collect(),
-        nodes_done: 0,
-        tasks_done: 0,
-    });
-    let next_task = AtomicUsize::new(0);
+    let tally = Mutex::new(tally);
+    let next_item = AtomicUsize::new(0);
     let (done_tx, done_rx) = crossbeam_channel::unbounded::<()>();
 
     std::thread::scope(|scope| {
         for _ in 0..threads {
             let done_tx = done_tx.clone();
-            let (frontier, shared, next_task) = (&frontier, &shared, &next_task);
+            let (plan, tally, next_item) = (&plan, &tally, &next_item);
             scope.spawn(move || {
                 let mut worker = search.worker();
                 while !control.cancel.load(Ordering::Relaxed) {
-                    let index = next_task.fetch_add(1, Ordering::Relaxed);
-                    let Some(task) = frontier.tasks.get(index) else {
+                    let index = next_item.fetch_add(1, Ordering::Relaxed);
+                    let Some(item) = plan.items.get(index) else {
                         break;
                     };
-                    let counts =
-                        search.count(&mut worker, &task.pos, task.hash, frontier.remaining);
-                    let finished_root = {
-                        let mut shared = shared.lock().unwrap_or_else(|e| e.into_inner());
-                        shared.nodes_done += counts.nodes;
-                        shared.tasks_done += 1;
-                        let root = &mut shared.roots[task.root];
-                        root.counts += counts;
-                        root.tasks_left -= 1;
-                        (root.tasks_left == 0).then_some(root.counts)
-                    };
-                    if let Some(root_counts) = finished_root {
-                        (control.on_root_done)(frontier.root_moves[task.root], root_counts);
+                    let hash = zobrist.hash(&item.position);
+                    let counts = search.count(&mut worker, &item.position, hash, item.remaining);
+                    let completed = tally
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .record(item, counts);
+                    for (m, root_counts) in completed {
+                        (control.on_root_done)(m, root_counts);
                     }
                 }
                 // The receiver outlives every worker: it is dropped after the scope.
@@ -161,13 +79,9 @@ pub fn divide<S: SubtreeSearch>(
         }
         drop(done_tx);
         let report = || {
-            let shared = shared.lock().unwrap_or_else(|e| e.into_inner());
-            (control.on_progress)(ProgressSample {
-                nodes: shared.nodes_done,
-                tasks_done: shared.tasks_done,
-                tasks_total: frontier.tasks.len(),
-                tt: None,
-            });
+            let mut sample = tally.lock().unwrap_or_else(|e| e.into_inner()).progress();
+            sample.tt = search.tt_snapshot();
+            (control.on_progress)(sample);
         };
         let mut running = threads;
         while running > 0 {
@@ -183,11 +97,8 @@ pub fn divide<S: SubtreeSearch>(
     if control.cancel.load(Ordering::Relaxed) {
         return Err(Cancelled);
     }
-    let shared = shared.into_inner().unwrap_or_else(|e| e.into_inner());
-    Ok(frontier
-        .root_moves
-        .into_iter()
-        .zip(shared.roots)
-        .map(|(m, root)| (m, root.counts))
-        .collect())
+    Ok(tally
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .into_divide())
 }

@@ -4,7 +4,7 @@ use super::reference;
 use crate::chess::movegen::legal_moves;
 use crate::chess::{Hash128, Position, Zobrist};
 use crate::count::Counts;
-use crate::tt::{Probe, ThreadStats, TranspositionTable};
+use crate::tt::{Probe, ThreadStats, TranspositionTable, TtStatsSnapshot, MIN_TT_DEPTH};
 
 /// Counts subtrees for the parallel driver; one `Worker` per thread holds its private state.
 pub trait SubtreeSearch: Sync {
@@ -13,6 +13,10 @@ pub trait SubtreeSearch: Sync {
     /// Counts of the `depth`-ply subtree below `pos`, whose Zobrist hash is `hash`.
     fn count(&self, worker: &mut Self::Worker, pos: &Position, hash: Hash128, depth: u32)
         -> Counts;
+    /// The statistics of the table searched through, so far; none without one.
+    fn tt_snapshot(&self) -> Option<TtStatsSnapshot> {
+        None
+    }
 }
 
 /// No transposition table: plain recursion with bulk counting.
@@ -27,10 +31,6 @@ impl SubtreeSearch for PlainSearch {
         Counts::exact(reference::perft(pos, depth))
     }
 }
-
-/// Shallowest remaining depth that is probed and stored: a depth-1 count is a popcount, far
-/// cheaper than a table access.
-pub const MIN_TT_DEPTH: u32 = 2;
 
 /// Recursion through a shared transposition table, in any of its modes.
 pub struct TtSearch<'a> {
@@ -47,6 +47,10 @@ impl SubtreeSearch for TtSearch<'_> {
 
     fn count(&self, stats: &mut ThreadStats, pos: &Position, hash: Hash128, depth: u32) -> Counts {
         self.search(stats, pos, hash, depth)
+    }
+
+    fn tt_snapshot(&self) -> Option<TtStatsSnapshot> {
+        Some(self.table.snapshot())
     }
 }
 

@@ -16,6 +16,9 @@ pub enum EngineError {
     Tt(#[from] TtError),
     #[error(transparent)]
     Gpu(#[from] GpuError),
+    /// A bug (or a driver failure surfacing as a panic) stopped the run.
+    #[error("the run stopped on an internal error: {0}")]
+    Panicked(String),
 }
 
 /// A snapshot of a running job.

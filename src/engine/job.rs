@@ -1,11 +1,16 @@
-//! What to compute.
+//! What to compute, and the one way the CLI and the window build it from what a person set.
 
+use crate::chess::zobrist::DEFAULT_SEED;
 use crate::chess::Position;
 use crate::gpu::GpuOptions;
-use crate::tt::TtConfig;
+use crate::tt::{TtConfig, TtMode, DEFAULT_VERIFIER_BITS};
+use thiserror::Error;
 
 /// The deepest perft accepted: far beyond what finishes, and within the Zobrist depth keys.
 pub const MAX_DEPTH: u32 = 30;
+
+/// The table size unless one is chosen.
+pub const DEFAULT_TT_MB: u64 = 256;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct JobId(pub u64);
@@ -14,7 +19,8 @@ pub struct JobId(pub u64);
 pub enum BackendChoice {
     Cpu,
     Vulkan,
-    /// Vulkan if a usable device exists (and the job needs nothing it lacks), else the CPU.
+    /// A GPU if a usable one exists (and the job needs nothing it lacks), else the CPU. Vulkan
+    /// on the CPU (lavapipe, SwiftShader) is slower than the CPU backend and is not chosen.
     Auto,
 }
 
@@ -24,6 +30,15 @@ impl BackendChoice {
             BackendChoice::Cpu => "cpu",
             BackendChoice::Vulkan => "vulkan",
             BackendChoice::Auto => "auto",
+        }
+    }
+
+    /// What the choice runs on, for people choosing one.
+    pub const fn description(self) -> &'static str {
+        match self {
+            BackendChoice::Cpu => "The CPU backend, on every core unless told otherwise.",
+            BackendChoice::Vulkan => "A Vulkan device (the preferred one unless a device is chosen), even one that runs on the CPU.",
+            BackendChoice::Auto => "A GPU if a usable one exists (and has what the job needs), else the CPU backend; Vulkan on the CPU (lavapipe) is not chosen.",
         }
     }
 }
@@ -41,4 +56,158 @@ pub struct Job {
     pub tt: TtConfig,
     /// Device and memory budget for the Vulkan backend.
     pub gpu: GpuOptions,
+}
+
+/// A job as a person sets it up, in the units they use (MiB, "all cores").
+#[derive(Clone, Debug)]
+pub struct JobSpec {
+    pub position: Position,
+    pub depth: u32,
+    pub backend: BackendChoice,
+    /// Vulkan device index from `vkperft devices`; `None` for the preferred one.
+    pub device: Option<usize>,
+    /// Memory for the GPU's search buffers in MiB; `None` for the backend's default.
+    pub gpu_mem_mb: Option<u64>,
+    /// CPU threads; `None` for every core.
+    pub threads: Option<usize>,
+    pub tt_mode: TtMode,
+    pub tt_mb: u64,
+    pub verifier_bits: u32,
+    pub zobrist_seed: u64,
+}
+
+/// Why a [`JobSpec`] is not a job.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum JobSpecError {
+    #[error("depth {depth} is out of range (0..={MAX_DEPTH})")]
+    DepthOutOfRange { depth: u32 },
+    #[error("0 threads cannot run anything")]
+    NoThreads,
+}
+
+impl JobSpec {
+    /// Perft of `position` to `depth` with the defaults: auto backend, every core, a fast
+    /// table of [`DEFAULT_TT_MB`] MiB, the default Zobrist seed.
+    pub fn new(position: Position, depth: u32) -> JobSpec {
+        JobSpec {
+            position,
+            depth,
+            backend: BackendChoice::Auto,
+            device: None,
+            gpu_mem_mb: None,
+            threads: None,
+            tt_mode: TtMode::Fast,
+            tt_mb: DEFAULT_TT_MB,
+            verifier_bits: DEFAULT_VERIFIER_BITS,
+            zobrist_seed: DEFAULT_SEED,
+        }
+    }
+
+    /// The CPU threads the job gets.
+    pub fn thread_count(&self) -> usize {
+        self.threads.unwrap_or_else(all_cores)
+    }
+
+    pub fn tt_config(&self) -> TtConfig {
+        TtConfig {
+            mode: self.tt_mode,
+            bytes: mib_to_bytes(self.tt_mb),
+            verifier_bits: self.verifier_bits,
+        }
+    }
+
+    pub fn job(&self, id: JobId) -> Result<Job, JobSpecError> {
+        if self.depth > MAX_DEPTH {
+            return Err(JobSpecError::DepthOutOfRange { depth: self.depth });
+        }
+        if self.threads == Some(0) {
+            return Err(JobSpecError::NoThreads);
+        }
+        Ok(Job {
+            id,
+            position: self.position,
+            depth: self.depth,
+            backend: self.backend,
+            threads: self.thread_count(),
+            zobrist_seed: self.zobrist_seed,
+            tt: self.tt_config(),
+            gpu: GpuOptions {
+                device: self.device,
+                memory_budget: self.gpu_mem_mb.map(|mb| mb.saturating_mul(1 << 20)),
+            },
+        })
+    }
+}
+
+/// Every core of this machine.
+pub fn all_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// `mib` MiB in bytes; a size beyond the address space saturates (and then fails to allocate
+/// with a clear error).
+pub fn mib_to_bytes(mib: u64) -> usize {
+    usize::try_from(mib.saturating_mul(1 << 20)).unwrap_or(usize::MAX)
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("'{0}' is not a 64-bit seed (decimal or 0x-hex)")]
+pub struct SeedError(pub String);
+
+/// A Zobrist seed as people write it: decimal or `0x`-hex, surrounding spaces ignored.
+pub fn parse_seed(text: &str) -> Result<u64, SeedError> {
+    let trimmed = text.trim();
+    let parsed = match trimmed
+        .strip_prefix("0x")
+        .or_else(|| trimmed.strip_prefix("0X"))
+    {
+        Some(hex) => u64::from_str_radix(hex, 16),
+        None => trimmed.parse(),
+    };
+    parsed.map_err(|_| SeedError(text.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seeds_in_decimal_and_hex() {
+        assert_eq!(parse_seed("0x766b7065726674"), Ok(DEFAULT_SEED));
+        assert_eq!(parse_seed(" 0X10 "), Ok(16));
+        assert_eq!(parse_seed("42"), Ok(42));
+        assert_eq!(parse_seed("0xzz"), Err(SeedError("0xzz".into())));
+        assert!(parse_seed("").is_err());
+        assert!(parse_seed("18446744073709551616").is_err());
+    }
+
+    #[test]
+    fn a_spec_becomes_a_job_in_bytes_and_threads() {
+        let mut spec = JobSpec::new(Position::startpos(), 5);
+        spec.tt_mb = 3;
+        spec.gpu_mem_mb = Some(2);
+        spec.threads = Some(7);
+        let job = spec.job(JobId(9)).expect("a valid spec");
+        assert_eq!(job.tt.bytes, 3 << 20);
+        assert_eq!(job.gpu.memory_budget, Some(2 << 20));
+        assert_eq!(job.threads, 7);
+        assert_eq!(job.id, JobId(9));
+        spec.threads = None;
+        assert_eq!(spec.job(JobId(1)).map(|j| j.threads), Ok(all_cores()));
+        assert_eq!(mib_to_bytes(u64::MAX), usize::MAX);
+    }
+
+    #[test]
+    fn bad_specs_say_why() {
+        let mut spec = JobSpec::new(Position::startpos(), MAX_DEPTH + 1);
+        assert_eq!(
+            spec.job(JobId(1)).err(),
+            Some(JobSpecError::DepthOutOfRange {
+                depth: MAX_DEPTH + 1
+            })
+        );
+        spec.depth = 1;
+        spec.threads = Some(0);
+        assert_eq!(spec.job(JobId(1)).err(), Some(JobSpecError::NoThreads));
+    }
 }

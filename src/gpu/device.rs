@@ -25,6 +25,14 @@ impl DeviceKind {
         }
     }
 
+    /// A GPU of its own, as opposed to Vulkan implemented on the CPU (lavapipe, SwiftShader).
+    pub fn is_gpu(self) -> bool {
+        matches!(
+            self,
+            DeviceKind::Discrete | DeviceKind::Integrated | DeviceKind::Virtual
+        )
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             DeviceKind::Discrete => "discrete",
@@ -280,7 +288,18 @@ pub fn list_devices() -> Result<Vec<DeviceInfo>, GpuError> {
         .collect())
 }
 
-/// The device vkperft runs on: `requested` if given (and usable), else the first usable one
+/// The device `--backend auto` runs on: the first usable GPU of the most preferred kind
+/// (discrete, integrated, virtual); none when the only devices run on the CPU, where the CPU
+/// backend is faster.
+pub fn auto_device(devices: &[DeviceInfo]) -> Option<usize> {
+    devices
+        .iter()
+        .filter(|d| d.usable() && d.kind.is_gpu())
+        .min_by_key(|d| (d.kind, d.index))
+        .map(|d| d.index)
+}
+
+/// The device the Vulkan backend opens: `requested` if given (and usable), else the first usable one
 /// of the most preferred kind (discrete, integrated, virtual, CPU).
 pub fn choose_device(devices: &[DeviceInfo], requested: Option<usize>) -> Result<usize, GpuError> {
     if devices.is_empty() {

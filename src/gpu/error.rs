@@ -1,5 +1,6 @@
 //! Errors of the Vulkan backend.
 
+use crate::tt::{mib, TtMode};
 use ash::vk;
 use thiserror::Error;
 
@@ -29,13 +30,59 @@ pub enum GpuError {
     DeviceLost,
     #[error("a GPU dispatch did not finish within {0} seconds (fence timeout)")]
     Timeout(u64),
-    #[error("--gpu-mem-mb {mb} is too small: a chunk needs at least {needed_mb} MiB")]
+    #[error(
+        "a search memory budget of {mb} MiB is too small: a chunk needs at least {needed_mb} MiB"
+    )]
     BudgetTooSmall { mb: u64, needed_mb: u64 },
+    #[error(
+        "the transposition table needs {:.1} MiB but {device} has {:.1} MiB of device memory \
+         left beside the search buffers",
+        mib(*needed),
+        mib(*available)
+    )]
+    TableTooLarge {
+        needed: usize,
+        available: usize,
+        device: String,
+    },
+    #[error(
+        "could not allocate {:.1} MiB of device memory for the transposition table ({reason})",
+        mib(*bytes)
+    )]
+    TableAllocationFailed { bytes: usize, reason: String },
+    #[error(
+        "a transposition table of {:.1} MiB needs {segments} buffers on this device, more than \
+         the {max} vkperft binds",
+        mib(*bytes)
+    )]
+    TooManySegments {
+        bytes: usize,
+        segments: usize,
+        max: usize,
+    },
+    #[error("a {mode} transposition table on the GPU needs {missing}, which {device} lacks")]
+    LacksTableFeatures {
+        mode: TtMode,
+        device: String,
+        missing: String,
+    },
     #[error("Vulkan call {call} failed: {result}")]
     Vulkan { call: &'static str, result: String },
 }
 
 impl GpuError {
+    /// Whether the device itself failed (as opposed to a request it cannot meet): it should
+    /// not be trusted with another run.
+    pub fn is_device_failure(&self) -> bool {
+        matches!(
+            self,
+            GpuError::OutOfMemory(_)
+                | GpuError::DeviceLost
+                | GpuError::Timeout(_)
+                | GpuError::Vulkan { .. }
+        )
+    }
+
     /// Maps a Vulkan result to the error a user can act on.
     pub fn from_vk(call: &'static str, result: vk::Result) -> GpuError {
         match result {

@@ -8,7 +8,8 @@
 //! - [`layouts`]: Rust twins of the structs the shaders see;
 //! - [`tables`]: the ray tables uploaded for the shaders;
 //! - [`tt_table`]: the transposition table in device memory;
-//! - [`backend`]: the breadth-first perft driver.
+//! - [`backend`]: the breadth-first perft driver (its chunks, buffers, table and diagnostics
+//!   in `backend/`).
 
 pub mod backend;
 pub mod buffer;
@@ -21,6 +22,6 @@ pub mod shader_layout;
 pub mod tables;
 pub mod tt_table;
 
-pub use backend::{GpuOptions, VulkanBackend};
+pub use backend::{GpuOptions, ScheduleStats, VulkanBackend};
 pub use device::{list_devices, DeviceInfo, DeviceKind};
 pub use error::GpuError;

@@ -1,5 +1,7 @@
 //! Constants shared by the host and the shaders. Dependency-free: `build.rs` includes this file
-//! and passes every entry of [`SHADER_DEFINES`] to the GLSL compiler as a macro definition.
+//! and passes every entry of [`SHADER_DEFINES`] to the GLSL compiler as a macro definition, as
+//! it does for the table's constants (`src/tt/shader_shared.rs`) and the NybbleBoard codes
+//! (`src/chess/nybble_codes.rs`).
 
 /// Invocations per workgroup of every compute stage.
 pub const WORKGROUP_SIZE: u32 = 64;
@@ -38,23 +40,8 @@ pub const TT_MODE_OFF: u32 = 0;
 pub const TT_MODE_FAST: u32 = 1;
 pub const TT_MODE_VERIFIED: u32 = 2;
 pub const TT_MODE_CERTIFY: u32 = 3;
-/// Positions with fewer plies remaining are neither probed nor stored (as on the CPU).
-pub const TT_MIN_DEPTH: u32 = 2;
 /// Segments of each table array (device addresses in `TtParams`).
 pub const TT_MAX_SEGMENTS: u32 = 256;
-
-/// The statistics buffer: per remaining depth 0..=TT_STATS_MAX_DEPTH, `TT_STAT_FIELDS` 64-bit
-/// counters in this order (the CPU's `DepthCounters` order).
-pub const TT_STATS_MAX_DEPTH: u32 = 64;
-pub const TT_STAT_HITS: u32 = 0;
-pub const TT_STAT_MISSES: u32 = 1;
-pub const TT_STAT_STORES: u32 = 2;
-pub const TT_STAT_OVERWRITES: u32 = 3;
-pub const TT_STAT_USED_DELTA: u32 = 4;
-pub const TT_STAT_WRONG_OCCUPIED: u32 = 5;
-pub const TT_STAT_FALSE_HITS: u32 = 6;
-pub const TT_STAT_PAYLOAD_SKIPS: u32 = 7;
-pub const TT_STAT_FIELDS: u32 = 8;
 
 /// `ChildRange.count` holds the number of children in its low bits and these flags above them.
 pub const CHILD_COUNT_MASK: u32 = 0xffff;
@@ -75,7 +62,7 @@ pub const DEDUP_CHILDREN: u32 = 2;
 pub const DEDUP_SLOTS_PER_POSITION: u32 = 2;
 pub const DEDUP_MAX_PROBES: u32 = 32;
 
-pub const SHADER_DEFINES: [(&str, u32); 45] = [
+pub const SHADER_DEFINES: [(&str, u32); 34] = [
     ("WORKGROUP_SIZE", WORKGROUP_SIZE),
     ("BINDING_TABLES", BINDING_TABLES),
     ("BINDING_BOARDS", BINDING_BOARDS),
@@ -102,16 +89,6 @@ pub const SHADER_DEFINES: [(&str, u32); 45] = [
     ("TT_MODE_VERIFIED", TT_MODE_VERIFIED),
     ("TT_MODE_CERTIFY", TT_MODE_CERTIFY),
     ("TT_MAX_SEGMENTS", TT_MAX_SEGMENTS),
-    ("TT_STATS_MAX_DEPTH", TT_STATS_MAX_DEPTH),
-    ("TT_STAT_HITS", TT_STAT_HITS),
-    ("TT_STAT_MISSES", TT_STAT_MISSES),
-    ("TT_STAT_STORES", TT_STAT_STORES),
-    ("TT_STAT_OVERWRITES", TT_STAT_OVERWRITES),
-    ("TT_STAT_USED_DELTA", TT_STAT_USED_DELTA),
-    ("TT_STAT_WRONG_OCCUPIED", TT_STAT_WRONG_OCCUPIED),
-    ("TT_STAT_FALSE_HITS", TT_STAT_FALSE_HITS),
-    ("TT_STAT_PAYLOAD_SKIPS", TT_STAT_PAYLOAD_SKIPS),
-    ("TT_STAT_FIELDS", TT_STAT_FIELDS),
     ("CHILD_COUNT_MASK", CHILD_COUNT_MASK),
     ("CHILD_FLAG_RESOLVED", CHILD_FLAG_RESOLVED),
     ("CHILD_FLAG_FAST_FINAL", CHILD_FLAG_FAST_FINAL),
@@ -120,5 +97,4 @@ pub const SHADER_DEFINES: [(&str, u32); 45] = [
     ("DEDUP_CHILDREN", DEDUP_CHILDREN),
     ("DEDUP_SLOTS_PER_POSITION", DEDUP_SLOTS_PER_POSITION),
     ("DEDUP_MAX_PROBES", DEDUP_MAX_PROBES),
-    ("TT_MIN_DEPTH", TT_MIN_DEPTH),
 ];

@@ -15,9 +15,10 @@ use super::layouts::{SegmentAddresses, TtParamsHead};
 use super::shader_layout::{
     TT_MAX_SEGMENTS, TT_MODE_CERTIFY, TT_MODE_FAST, TT_MODE_OFF, TT_MODE_VERIFIED,
 };
+use crate::engine::EngineError;
 use crate::tt::exact::ExactEntry;
 use crate::tt::fast::{verifier_mask, FastEntry};
-use crate::tt::{TtConfig, TtError, TtMode, TtStatsSnapshot};
+use crate::tt::{TtConfig, TtMode, TtStatsSnapshot};
 use std::sync::Arc;
 
 /// No segment is larger than this, whatever the device allows.
@@ -49,7 +50,7 @@ impl GpuTable {
         shared: &Arc<DeviceShared>,
         config: &TtConfig,
         max_segment_bytes: u64,
-    ) -> Result<GpuTable, TtError> {
+    ) -> Result<GpuTable, EngineError> {
         let slots = config.slots()? as u64;
         let bytes = config.table_bytes()?;
         let has_fast = config.mode != TtMode::Verified;
@@ -64,13 +65,13 @@ impl GpuTable {
         let segment_slots = 1u64 << segment_shift;
         let segments = slots.div_ceil(segment_slots) as usize;
         if segments > TT_MAX_SEGMENTS as usize {
-            return Err(TtError::TooManySegments {
+            return Err(EngineError::Gpu(GpuError::TooManySegments {
                 bytes,
                 segments,
                 max: TT_MAX_SEGMENTS as usize,
-            });
+            }));
         }
-        let allocation_failed = |err: GpuError| TtError::DeviceAllocationFailed {
+        let allocation_failed = |err: GpuError| GpuError::TableAllocationFailed {
             bytes,
             reason: err.to_string(),
         };

@@ -60,22 +60,22 @@ impl TtConfig {
 
 const MIB: f64 = 1024.0 * 1024.0;
 
-fn mib(bytes: usize) -> f64 {
+/// `bytes` in MiB, for messages.
+pub fn mib(bytes: usize) -> f64 {
     bytes as f64 / MIB
 }
 
+/// Why a table cannot be had. The messages name no command-line flag: the CLI and the window
+/// say which of their settings each error concerns.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum TtError {
-    #[error("--tt off has no transposition table to create")]
+    #[error("mode off has no transposition table to create")]
     ModeOff,
-    #[error(
-        "--tt-mb 0 leaves no memory for the transposition table that --tt {mode} needs; \
-         give --tt-mb a positive size, or use --tt off"
-    )]
+    #[error("a size of 0 leaves no memory for the {mode} transposition table")]
     ZeroSize { mode: TtMode },
     #[error(
-        "the transposition table budget of {bytes} bytes (--tt-mb) is too small for one \
-         --tt {mode} slot of {slot_bytes} bytes"
+        "a transposition table of {bytes} bytes is too small for one {mode} slot of \
+         {slot_bytes} bytes"
     )]
     TooSmall {
         mode: TtMode,
@@ -83,55 +83,20 @@ pub enum TtError {
         slot_bytes: usize,
     },
     #[error(
-        "--verifier-bits {bits} is out of range: the fast verifier keeps \
+        "{bits} verifier bits are out of range: the fast verifier keeps \
          {MIN_VERIFIER_BITS} to {MAX_VERIFIER_BITS} bits"
     )]
     VerifierBits { bits: u32 },
     #[error(
-        "the transposition table needs {:.1} MiB (--tt-mb) but only {:.1} MiB of memory is \
-         available (MemAvailable in /proc/meminfo); choose a smaller --tt-mb",
+        "the transposition table needs {:.1} MiB but only {:.1} MiB of memory is available \
+         (MemAvailable in /proc/meminfo)",
         mib(*needed),
         mib(*available)
     )]
     MoreThanAvailable { needed: usize, available: usize },
     #[error(
-        "could not allocate {:.1} MiB for the transposition table; choose a smaller --tt-mb",
+        "could not allocate {:.1} MiB for the transposition table",
         mib(*bytes)
     )]
     AllocationFailed { bytes: usize },
-    #[error(
-        "the transposition table needs {:.1} MiB (--tt-mb) but {device} has {:.1} MiB of \
-         device memory left beside the search buffers (--gpu-mem-mb); choose a smaller --tt-mb",
-        mib(*needed),
-        mib(*available)
-    )]
-    MoreThanDeviceMemory {
-        needed: usize,
-        available: usize,
-        device: String,
-    },
-    #[error(
-        "could not allocate {:.1} MiB of device memory for the transposition table ({reason}); \
-         choose a smaller --tt-mb",
-        mib(*bytes)
-    )]
-    DeviceAllocationFailed { bytes: usize, reason: String },
-    #[error(
-        "a transposition table of {:.1} MiB needs {segments} buffers on this device, more than \
-         the {max} vkperft binds; choose a smaller --tt-mb",
-        mib(*bytes)
-    )]
-    TooManySegments {
-        bytes: usize,
-        segments: usize,
-        max: usize,
-    },
-    #[error(
-        "--tt {mode} on the GPU needs {missing}, which {device} lacks; use --tt off or the CPU"
-    )]
-    DeviceLacks {
-        mode: TtMode,
-        device: String,
-        missing: String,
-    },
 }

@@ -22,13 +22,17 @@ mod mode;
 mod report;
 mod risk;
 mod serde_u128;
+pub mod shader_shared;
 mod stats;
 mod table;
 
-pub use config::{TtConfig, TtError, DEFAULT_VERIFIER_BITS, MAX_VERIFIER_BITS, MIN_VERIFIER_BITS};
+pub use config::{
+    mib, TtConfig, TtError, DEFAULT_VERIFIER_BITS, MAX_VERIFIER_BITS, MIN_VERIFIER_BITS,
+};
 pub use memory::available_memory;
 pub use mode::{ParseTtModeError, TtMode};
 pub use report::{TtReport, TtStatsSnapshot};
 pub use risk::{p_at_least_one, Risk};
+pub use shader_shared::MIN_TT_DEPTH;
 pub use stats::{DepthStats, ThreadStats, TtCounters, DEPTH_COUNTER_WORDS, MAX_DEPTH};
 pub use table::{slot_bytes, Probe, TranspositionTable};

@@ -29,6 +29,16 @@ impl TtMode {
             TtMode::Certify => "certify",
         }
     }
+
+    /// What the mode trusts and costs, for people choosing one (the CLI's help, the window).
+    pub const fn description(self) -> &'static str {
+        match self {
+            TtMode::Off => "No table: every subtree is searched. Raw move generation speed, the ground truth.",
+            TtMode::Fast => "16-byte entries checked by a 64-bit verifier: fastest, with a stated tiny risk of a false hit.",
+            TtMode::Verified => "Entries keyed by the exact 32-byte position and holding 128-bit counts: no false hits, more memory per entry.",
+            TtMode::Certify => "The fast table plus an exact shadow key per slot: counts every false hit the fast table would let through, and corrects it.",
+        }
+    }
 }
 
 impl fmt::Display for TtMode {

@@ -16,14 +16,17 @@
 //! - Used slots are counted per depth as fills minus vacates, so the sum is exact once the
 //!   workers are done; a live sum may be momentarily off and is clamped to `0..=slots`.
 
+use super::shader_shared::{
+    COUNTERS_PER_DEPTH, COUNTER_FALSE_HITS, COUNTER_HITS, COUNTER_MISSES, COUNTER_OVERWRITES,
+    COUNTER_PAYLOAD_SKIPS, COUNTER_STORES, COUNTER_USED_DELTA, COUNTER_WRONG_OCCUPIED,
+};
 use serde::Serialize;
 use std::cell::Cell;
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, PoisonError};
 
-/// The deepest remaining depth the table accepts (and counts).
-pub const MAX_DEPTH: u32 = 64;
+pub use super::shader_shared::MAX_DEPTH;
 const DEPTHS: usize = MAX_DEPTH as usize + 1;
 
 /// One depth's counters: exactly one cache line.
@@ -208,25 +211,25 @@ impl StatsRegistry {
     }
 }
 
-/// Counters of one depth as 64-bit words in [`DepthCounters`] order (hits, misses, stores,
-/// overwrites, used slots delta, wrong-occupied probes, false hits, payload skips): the layout
-/// of the GPU's statistics buffer.
-pub const DEPTH_COUNTER_WORDS: usize = 8;
+/// Counters of one depth as 64-bit words in [`DepthCounters`] order: the layout of the GPU's
+/// statistics buffer (`shader_shared.rs`).
+pub const DEPTH_COUNTER_WORDS: usize = COUNTERS_PER_DEPTH as usize;
 
 /// Totals and per-depth counts from per-depth counter words, `DEPTH_COUNTER_WORDS` per depth
 /// from depth 0 up, as the GPU counts them.
 pub fn summarize_depth_words(words: &[u64], slots: u64) -> (TtCounters, Vec<DepthStats>) {
     let mut raw = [RawCounts::default(); DEPTHS];
     for (sum, depth) in raw.iter_mut().zip(words.chunks_exact(DEPTH_COUNTER_WORDS)) {
+        let word = |index: u32| depth[index as usize];
         *sum = RawCounts {
-            hits: depth[0],
-            misses: depth[1],
-            stores: depth[2],
-            overwrites: depth[3],
-            used_delta: depth[4],
-            wrong_occupied_probes: depth[5],
-            false_hits: depth[6],
-            payload_skips: depth[7],
+            hits: word(COUNTER_HITS),
+            misses: word(COUNTER_MISSES),
+            stores: word(COUNTER_STORES),
+            overwrites: word(COUNTER_OVERWRITES),
+            used_delta: word(COUNTER_USED_DELTA),
+            wrong_occupied_probes: word(COUNTER_WRONG_OCCUPIED),
+            false_hits: word(COUNTER_FALSE_HITS),
+            payload_skips: word(COUNTER_PAYLOAD_SKIPS),
         };
     }
     summarize(&raw, slots)

@@ -1,0 +1,217 @@
+//! The backends of this machine: the CPU, and a Vulkan device opened on first use and kept
+//! open between jobs. `auto` resolves here.
+
+use super::backend::{Backend, BackendProvider, Resolved};
+use super::event::EngineError;
+use super::job::{BackendChoice, Job};
+use crate::cpu::CpuBackend;
+use crate::gpu::device::{auto_device, list_devices, DeviceInfo};
+use crate::gpu::{GpuOptions, VulkanBackend};
+use crate::tt::TtMode;
+
+/// Where `auto` runs, decided once per engine: listing the devices costs a Vulkan instance.
+#[derive(Clone, Debug)]
+enum AutoChoice {
+    /// The GPU at this index of `vkperft devices`.
+    Gpu(usize),
+    /// The CPU backend, for this reason.
+    Cpu(String),
+}
+
+#[derive(Default)]
+pub struct Backends {
+    cpu: CpuBackend,
+    vulkan: Option<(GpuOptions, VulkanBackend)>,
+    auto: Option<AutoChoice>,
+}
+
+impl Backends {
+    /// The Vulkan backend for `options`, opened unless it is open and healthy.
+    fn vulkan(&mut self, options: &GpuOptions) -> Result<&mut VulkanBackend, EngineError> {
+        let reusable = self
+            .vulkan
+            .as_ref()
+            .is_some_and(|(opened_with, backend)| opened_with == options && backend.is_healthy());
+        if !reusable {
+            // Free the old device's memory before opening another.
+            self.vulkan = None;
+            self.vulkan = Some((options.clone(), VulkanBackend::new(options)?));
+        }
+        match &mut self.vulkan {
+            Some((_, backend)) => Ok(backend),
+            None => unreachable!("opened just above"),
+        }
+    }
+
+    fn auto_choice(&mut self) -> AutoChoice {
+        self.auto
+            .get_or_insert_with(|| match list_devices() {
+                Ok(devices) => match auto_device(&devices) {
+                    Some(index) => AutoChoice::Gpu(index),
+                    None => AutoChoice::Cpu(why_no_gpu(&devices)),
+                },
+                Err(error) => AutoChoice::Cpu(format!("no Vulkan device ({error})")),
+            })
+            .clone()
+    }
+}
+
+/// Why `auto` found no GPU among `devices`.
+fn why_no_gpu(devices: &[DeviceInfo]) -> String {
+    let on_cpu: Vec<&str> = devices
+        .iter()
+        .filter(|d| d.usable() && !d.kind.is_gpu())
+        .map(|d| d.name.as_str())
+        .collect();
+    if devices.is_empty() {
+        "no Vulkan device found".to_string()
+    } else if !on_cpu.is_empty() {
+        format!(
+            "no GPU found; {} implements Vulkan on the CPU, slower than the CPU backend \
+             (--backend vulkan uses it)",
+            on_cpu.join(", ")
+        )
+    } else {
+        let reasons: Vec<String> = devices
+            .iter()
+            .map(|d| format!("{} lacks {}", d.name, d.missing.join(", ")))
+            .collect();
+        format!("no usable GPU ({})", reasons.join("; "))
+    }
+}
+
+impl BackendProvider for Backends {
+    fn backend_for(&mut self, job: &Job) -> Result<Resolved<'_>, EngineError> {
+        let wants_gpu = match job.backend {
+            BackendChoice::Cpu => false,
+            BackendChoice::Vulkan => true,
+            // A device chosen by index is asked for, whatever its kind.
+            BackendChoice::Auto => job.gpu.device.is_some(),
+        };
+        if wants_gpu {
+            let backend = self.vulkan(&job.gpu)?;
+            return Ok(Resolved {
+                backend,
+                note: None,
+            });
+        }
+        if job.backend == BackendChoice::Cpu {
+            return Ok(Resolved {
+                backend: &mut self.cpu,
+                note: None,
+            });
+        }
+        let cpu_because = |reason: String| Some(format!("auto: using the CPU: {reason}"));
+        let note = match self.auto_choice() {
+            AutoChoice::Cpu(reason) => cpu_because(reason),
+            AutoChoice::Gpu(index) => {
+                let options = GpuOptions {
+                    device: Some(index),
+                    ..job.gpu.clone()
+                };
+                match self.vulkan(&options) {
+                    Ok(gpu) if job.tt.mode != TtMode::Off && !gpu.supports_tt() => {
+                        cpu_because(format!(
+                            "a {} table needs what {} lacks ({})",
+                            job.tt.mode,
+                            gpu.device_name(),
+                            gpu.device_info().tt_missing.join(", ")
+                        ))
+                    }
+                    Ok(_) => {
+                        let Some((_, gpu)) = &mut self.vulkan else {
+                            unreachable!("opened just above");
+                        };
+                        let note = Some(format!("auto: using Vulkan on {}", gpu.device_name()));
+                        return Ok(Resolved { backend: gpu, note });
+                    }
+                    Err(error) => cpu_because(format!("the GPU could not be opened ({error})")),
+                }
+            }
+        };
+        Ok(Resolved {
+            backend: &mut self.cpu,
+            note,
+        })
+    }
+
+    fn reset(&mut self) {
+        *self = Backends {
+            auto: self.auto.take(),
+            ..Backends::default()
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gpu::device::DeviceKind;
+
+    fn device(index: usize, name: &str, kind: DeviceKind, usable: bool) -> DeviceInfo {
+        DeviceInfo {
+            index,
+            name: name.to_string(),
+            kind,
+            driver: "test".to_string(),
+            api_version: "1.3".to_string(),
+            heaps: Vec::new(),
+            shader_int64: usable,
+            buffer_int64_atomics: usable,
+            buffer_device_address: usable,
+            subgroup_arithmetic: usable,
+            subgroup_size: 32,
+            max_storage_buffer_range: 1 << 27,
+            has_compute_queue: true,
+            missing: if usable {
+                Vec::new()
+            } else {
+                vec!["shaderInt64".to_string()]
+            },
+            tt_missing: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn auto_takes_a_gpu_and_never_vulkan_on_the_cpu() {
+        let lavapipe = device(0, "llvmpipe", DeviceKind::Cpu, true);
+        assert_eq!(auto_device(std::slice::from_ref(&lavapipe)), None);
+        let reason = why_no_gpu(std::slice::from_ref(&lavapipe));
+        assert!(
+            reason.contains("llvmpipe implements Vulkan on the CPU"),
+            "{reason}"
+        );
+
+        let integrated = device(1, "iGPU", DeviceKind::Integrated, true);
+        let discrete = device(2, "dGPU", DeviceKind::Discrete, true);
+        let devices = [lavapipe.clone(), integrated.clone(), discrete];
+        assert_eq!(auto_device(&devices), Some(2));
+        assert_eq!(auto_device(&[lavapipe.clone(), integrated]), Some(1));
+
+        let old_gpu = device(1, "old GPU", DeviceKind::Discrete, false);
+        let devices = [lavapipe, old_gpu];
+        assert_eq!(auto_device(&devices), None);
+        assert!(why_no_gpu(&devices).contains("llvmpipe"));
+        let reason = why_no_gpu(&devices[1..]);
+        assert!(reason.contains("old GPU lacks shaderInt64"), "{reason}");
+        assert_eq!(why_no_gpu(&[]), "no Vulkan device found");
+    }
+
+    #[test]
+    fn auto_without_a_gpu_runs_on_the_cpu_and_says_why() {
+        let mut backends = Backends {
+            auto: Some(AutoChoice::Cpu("no GPU found".to_string())),
+            ..Backends::default()
+        };
+        let job = crate::engine::JobSpec::new(crate::chess::Position::startpos(), 1)
+            .job(crate::engine::JobId(1))
+            .expect("a valid job");
+        let resolved = backends.backend_for(&job).expect("the CPU");
+        assert_eq!(resolved.backend.kind(), "cpu");
+        assert_eq!(
+            resolved.note.as_deref(),
+            Some("auto: using the CPU: no GPU found")
+        );
+        assert!(backends.vulkan.is_none(), "no device was opened");
+    }
+}

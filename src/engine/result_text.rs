@@ -1,0 +1,114 @@
+//! A result as people read it; the CLI prints and the window shows and exports these lines.
+
+use super::event::PerftResult;
+use crate::count::thousands;
+
+impl PerftResult {
+    /// What ran the job: `cpu (16 thread(s))`, `vulkan (NVIDIA H200)`.
+    pub fn ran_on(&self) -> String {
+        format!("{} ({})", self.backend, self.device)
+    }
+
+    /// One `move: nodes` line per root move (Stockfish's `go perft` format), a blank line and
+    /// the total.
+    pub fn divide_text(&self) -> String {
+        let mut text = String::new();
+        for (m, counts) in &self.divide {
+            text += &format!("{m}: {}\n", counts.nodes);
+        }
+        text + &format!("\nNodes searched: {}\n", self.counts.nodes)
+    }
+
+    /// Time and node rate.
+    pub fn timing_text(&self) -> String {
+        let rate = if self.nps().is_finite() {
+            self.nps().round() as u128
+        } else {
+            0
+        };
+        format!(
+            "Time: {:.3} s\nNodes/second: {}\n",
+            self.elapsed.as_secs_f64(),
+            thousands(rate)
+        )
+    }
+
+    /// The transposition table's statistics and risk (nothing for `off`).
+    pub fn tt_text(&self) -> String {
+        self.tt.as_ref().map_or_else(String::new, |tt| {
+            tt.render_text(self.fast_total(), self.counts.nodes)
+        })
+    }
+
+    /// The whole result: position, divide, total, timing, what ran it, and the table.
+    pub fn report_text(&self) -> String {
+        format!(
+            "Position: {}\nDepth: {}\n\n{}{}Run: {}, TT {}\n{}",
+            self.position.to_fen(),
+            self.depth,
+            self.divide_text(),
+            self.timing_text(),
+            self.ran_on(),
+            self.tt_mode,
+            self.tt_text()
+        )
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use crate::chess::Position;
+    use crate::count::Counts;
+    use crate::engine::PerftResult;
+    use crate::tt::TtMode;
+    use std::time::Duration;
+
+    pub(crate) fn gpu_result() -> PerftResult {
+        let position = Position::startpos();
+        let divide: Vec<_> = crate::chess::movegen::legal_moves(&position)
+            .iter()
+            .map(|&m| (m, Counts::exact(1)))
+            .collect();
+        PerftResult {
+            position,
+            depth: 1,
+            counts: Counts::exact(20),
+            divide,
+            elapsed: Duration::from_millis(2),
+            backend: "vulkan",
+            device: "Test GPU 9000".to_string(),
+            threads: 16,
+            zobrist_seed: 1,
+            tt_mode: TtMode::Off,
+            tt: None,
+        }
+    }
+
+    #[test]
+    fn a_gpu_result_names_its_device_not_a_thread_count() {
+        let result = gpu_result();
+        assert_eq!(result.ran_on(), "vulkan (Test GPU 9000)");
+        let report = result.report_text();
+        assert!(
+            report.contains("Run: vulkan (Test GPU 9000), TT off"),
+            "{report}"
+        );
+        assert!(!report.contains("16"), "{report}");
+    }
+
+    #[test]
+    fn report_lines() {
+        let result = gpu_result();
+        let divide = result.divide_text();
+        assert_eq!(divide.lines().count(), 20 + 2);
+        assert!(divide.ends_with("\nNodes searched: 20\n"));
+        assert_eq!(
+            result.timing_text(),
+            "Time: 0.002 s\nNodes/second: 10,000\n"
+        );
+        assert!(result.report_text().starts_with(&format!(
+            "Position: {}\nDepth: 1\n\n",
+            Position::startpos().to_fen()
+        )));
+    }
+}

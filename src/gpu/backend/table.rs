@@ -1,0 +1,174 @@
+//! The transposition table of the GPU backend: set up per run, its parameters and keys
+//! uploaded, its statistics read back.
+
+use super::buffers::{mapped_bytes, write_mapped};
+use super::VulkanBackend;
+use crate::chess::zobrist::MAX_DEPTH_KEYS;
+use crate::chess::Zobrist;
+use crate::engine::EngineError;
+use crate::gpu::buffer::GpuBuffer;
+use crate::gpu::error::GpuError;
+use crate::gpu::layouts::{
+    tt_params_bytes, GpuU128, SegmentAddresses, TtParamsHead, BYTES_PER_POSITION,
+};
+use crate::gpu::pipelines::record_barrier;
+use crate::gpu::shader_layout::ZOBRIST_DEPTH_KEYS;
+use crate::gpu::tt_table::GpuTable;
+use crate::tt::{TtConfig, TtMode, TtStatsSnapshot};
+use ash::vk;
+use gpu_allocator::MemoryLocation;
+
+// The shaders' key buffer holds every depth key the CPU has.
+const _: () = assert!(ZOBRIST_DEPTH_KEYS as usize == MAX_DEPTH_KEYS);
+
+impl VulkanBackend {
+    /// Sets up the table of the next runs: none for `off`, else a cleared table of `config`
+    /// (reallocated only when the configuration changed) with the keys of `zobrist`, and
+    /// zeroed statistics. On any error the shaders are left pointing at no table, never at
+    /// the freed memory of the old one.
+    pub fn prepare_table(
+        &mut self,
+        config: &TtConfig,
+        zobrist: &Zobrist,
+    ) -> Result<(), EngineError> {
+        let prepared = self.try_prepare_table(config, zobrist);
+        if let Err(EngineError::Gpu(error)) = &prepared {
+            self.healthy &= !error.is_device_failure();
+        }
+        if prepared.is_err() {
+            self.tt.table = None;
+            if let Err(error) = self.upload_no_table() {
+                self.healthy = false;
+                return Err(error.into());
+            }
+        }
+        prepared
+    }
+
+    fn try_prepare_table(
+        &mut self,
+        config: &TtConfig,
+        zobrist: &Zobrist,
+    ) -> Result<(), EngineError> {
+        if config.mode == TtMode::Off {
+            self.tt.table = None;
+            self.upload_no_table()?;
+            return Ok(());
+        }
+        let info = self.context.info();
+        if !info.supports_tt() {
+            return Err(GpuError::LacksTableFeatures {
+                mode: config.mode,
+                device: info.name.clone(),
+                missing: info.tt_missing.join(", "),
+            }
+            .into());
+        }
+        let reusable = self
+            .tt
+            .table
+            .as_ref()
+            .is_some_and(|table| table.config() == config);
+        if !reusable {
+            // Point the shaders away from the old table before its memory is freed.
+            self.upload_no_table()?;
+            self.tt.table = None;
+            let needed = config.table_bytes()?;
+            let search_bytes = u64::from(self.capacity) * BYTES_PER_POSITION;
+            let available = info.memory_bytes().saturating_sub(search_bytes) as usize;
+            if needed > available {
+                return Err(GpuError::TableTooLarge {
+                    needed,
+                    available,
+                    device: info.name.clone(),
+                }
+                .into());
+            }
+            let max_segment_bytes = u64::from(info.max_storage_buffer_range);
+            self.tt.table = Some(GpuTable::new(
+                &self.context.shared,
+                config,
+                max_segment_bytes,
+            )?);
+        }
+        let Some(table) = &self.tt.table else {
+            unreachable!("created just above");
+        };
+        self.upload(
+            &self.tt.params,
+            &tt_params_bytes(&table.head(), &table.addresses()),
+        )?;
+        self.upload_zobrist(zobrist)?;
+        self.context.submit_and_wait(|device, cb| {
+            for buffer in table.buffers().chain([&self.tt.stats]) {
+                // SAFETY: the buffers are live; the command buffer is recording.
+                unsafe { device.cmd_fill_buffer(cb, buffer.buffer, 0, vk::WHOLE_SIZE, 0) };
+            }
+            record_barrier(device, cb);
+            self.record_stats_readback(device, cb);
+        })?;
+        Ok(())
+    }
+
+    /// The table's statistics as of the last finished chunk; `None` without a table.
+    pub fn tt_snapshot(&self) -> Result<Option<TtStatsSnapshot>, GpuError> {
+        let Some(table) = &self.tt.table else {
+            return Ok(None);
+        };
+        let words: Vec<u64> = bytemuck::pod_collect_to_vec(mapped_bytes(&self.tt.stats_readback)?);
+        Ok(Some(table.snapshot(&words)))
+    }
+
+    /// Segments per table array of the current table (0 without one).
+    pub fn tt_segments(&self) -> usize {
+        self.tt.table.as_ref().map_or(0, GpuTable::segments)
+    }
+
+    pub(super) fn record_stats_readback(&self, device: &ash::Device, cb: vk::CommandBuffer) {
+        let region = [vk::BufferCopy::default().size(self.tt.stats.size)];
+        // SAFETY: both buffers are live and of this size; the command buffer is recording.
+        unsafe {
+            device.cmd_copy_buffer(
+                cb,
+                self.tt.stats.buffer,
+                self.tt.stats_readback.buffer,
+                &region,
+            )
+        };
+    }
+
+    /// Points the shaders at no table (mode off).
+    pub(super) fn upload_no_table(&self) -> Result<(), GpuError> {
+        let no_table = tt_params_bytes(&TtParamsHead::default(), &SegmentAddresses::default());
+        self.upload(&self.tt.params, &no_table)
+    }
+
+    /// Uploads the keys of `zobrist`, as (low, high) words.
+    pub(super) fn upload_zobrist(&self, zobrist: &Zobrist) -> Result<(), GpuError> {
+        let keys: Vec<GpuU128> = zobrist
+            .key_table()
+            .into_iter()
+            .map(|key| GpuU128 {
+                low: key.lo,
+                high: key.hi,
+            })
+            .collect();
+        self.upload(&self.tt.zobrist, bytemuck::cast_slice(&keys))
+    }
+
+    /// Copies `bytes` to the start of the device-local `target` through a staging buffer.
+    pub(super) fn upload(&self, target: &GpuBuffer, bytes: &[u8]) -> Result<(), GpuError> {
+        let mut staging = GpuBuffer::new(
+            &self.context.shared,
+            "staging",
+            bytes.len() as u64,
+            MemoryLocation::CpuToGpu,
+        )?;
+        write_mapped(&mut staging, bytes)?;
+        self.context.submit_and_wait(|device, cb| {
+            let region = [vk::BufferCopy::default().size(bytes.len() as u64)];
+            // SAFETY: both buffers are live and large enough; the command buffer is recording.
+            unsafe { device.cmd_copy_buffer(cb, staging.buffer, target.buffer, &region) };
+        })
+    }
+}

@@ -1,0 +1,340 @@
+//! What every backend does before and around its search: the top plies of a perft expanded on
+//! the host into work items, transpositions among them merged, and the per-root-move
+//! bookkeeping as the items' counts come in. No threads and no devices here.
+
+use crate::chess::movegen::legal_moves;
+use crate::chess::{Move, NybbleBoard, Position};
+use crate::count::Counts;
+use crate::run_control::ProgressSample;
+use std::collections::hash_map::Entry;
+use std::collections::HashMap;
+
+/// How many paths lead from one root move to a work item.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RootPaths {
+    /// Index of the root move in [`Plan::root_moves`].
+    pub root: usize,
+    pub paths: u64,
+}
+
+/// A position whose subtree a backend counts, `remaining` plies deep, and the root moves it
+/// lies below.
+#[derive(Clone, Debug)]
+pub struct WorkItem {
+    pub position: Position,
+    pub remaining: u32,
+    pub roots: Vec<RootPaths>,
+}
+
+impl WorkItem {
+    /// The items one ply below this one, in generation order: none when the position has no
+    /// legal move (its subtree has no leaves).
+    pub fn children(&self) -> Vec<WorkItem> {
+        legal_moves(&self.position)
+            .iter()
+            .map(|&m| WorkItem {
+                position: self.position.play(m),
+                remaining: self.remaining - 1,
+                roots: self.roots.clone(),
+            })
+            .collect()
+    }
+}
+
+/// The root's moves and the work items below them, grouped by root move in generation order.
+pub struct Plan {
+    pub root_moves: Vec<Move>,
+    pub items: Vec<WorkItem>,
+}
+
+impl Plan {
+    /// Expands `root` (`depth` >= 1) one ply, then ply after ply while `expand_more(items,
+    /// remaining)` holds for the current level and some plies remain; a level of more than
+    /// `max_items` items is not taken.
+    pub fn expand(
+        root: &Position,
+        depth: u32,
+        max_items: usize,
+        expand_more: impl Fn(usize, u32) -> bool,
+    ) -> Plan {
+        assert!(depth >= 1, "a plan has at least the root moves");
+        let root_moves: Vec<Move> = legal_moves(root).iter().copied().collect();
+        let mut items: Vec<WorkItem> = root_moves
+            .iter()
+            .enumerate()
+            .map(|(index, &m)| WorkItem {
+                position: root.play(m),
+                remaining: depth - 1,
+                roots: vec![RootPaths {
+                    root: index,
+                    paths: 1,
+                }],
+            })
+            .collect();
+        let mut remaining = depth - 1;
+        while remaining > 0 && expand_more(items.len(), remaining) {
+            let next: Vec<WorkItem> = items.iter().flat_map(WorkItem::children).collect();
+            if next.len() > max_items {
+                break;
+            }
+            items = next;
+            remaining -= 1;
+        }
+        Plan { root_moves, items }
+    }
+
+    /// Merges items that are the same position at the same depth (transpositions among the
+    /// host's plies): the first keeps the paths of all, so each is searched once. Positions are
+    /// compared by their exact NybbleBoard key.
+    pub fn merge_transpositions(&mut self) {
+        let mut first_of: HashMap<(NybbleBoard, u32), usize> = HashMap::new();
+        let mut merged: Vec<WorkItem> = Vec::with_capacity(self.items.len());
+        for item in self.items.drain(..) {
+            let key = (NybbleBoard::from_position(&item.position), item.remaining);
+            match first_of.entry(key) {
+                Entry::Occupied(first) => {
+                    let roots = &mut merged[*first.get()].roots;
+                    for added in item.roots {
+                        match roots.iter_mut().find(|known| known.root == added.root) {
+                            Some(known) => known.paths += added.paths,
+                            None => roots.push(added),
+                        }
+                    }
+                }
+                Entry::Vacant(vacant) => {
+                    vacant.insert(merged.len());
+                    merged.push(item);
+                }
+            }
+        }
+        self.items = merged;
+    }
+}
+
+/// Per-root-move counts of a run as item counts come in, and the progress they make.
+pub struct Tally {
+    root_moves: Vec<Move>,
+    root_counts: Vec<Counts>,
+    /// Items each root move still waits for.
+    items_left: Vec<usize>,
+    nodes: u128,
+    items_done: usize,
+    items_total: usize,
+}
+
+impl Tally {
+    pub fn new(plan: &Plan) -> Tally {
+        let mut items_left = vec![0; plan.root_moves.len()];
+        for item in &plan.items {
+            for root in &item.roots {
+                items_left[root.root] += 1;
+            }
+        }
+        Tally {
+            root_moves: plan.root_moves.clone(),
+            root_counts: vec![Counts::default(); plan.root_moves.len()],
+            items_left,
+            nodes: 0,
+            items_done: 0,
+            items_total: plan.items.len(),
+        }
+    }
+
+    /// Root moves with no item below them (every line ends before the depth): complete, with
+    /// no leaves, before any search.
+    pub fn complete_from_the_start(&self) -> Vec<(Move, Counts)> {
+        (0..self.root_moves.len())
+            .filter(|&root| self.items_left[root] == 0)
+            .map(|root| (self.root_moves[root], Counts::default()))
+            .collect()
+    }
+
+    /// Adds `counts` of `item`'s subtree once per path; returns the root moves it completed.
+    pub fn record(&mut self, item: &WorkItem, counts: Counts) -> Vec<(Move, Counts)> {
+        self.items_done += 1;
+        let mut completed = Vec::new();
+        for root in &item.roots {
+            let added = counts.times(root.paths);
+            self.nodes += added.nodes;
+            self.root_counts[root.root] += added;
+            self.finish_item_of(root.root, &mut completed);
+        }
+        completed
+    }
+
+    /// `item` is replaced by `children` (split on the host); returns the root moves this
+    /// completed (when no child remains).
+    pub fn split(&mut self, item: &WorkItem, children: &[WorkItem]) -> Vec<(Move, Counts)> {
+        self.items_total = self.items_total + children.len() - 1;
+        let mut completed = Vec::new();
+        for root in &item.roots {
+            self.items_left[root.root] += children.len();
+            self.finish_item_of(root.root, &mut completed);
+        }
+        completed
+    }
+
+    fn finish_item_of(&mut self, root: usize, completed: &mut Vec<(Move, Counts)>) {
+        self.items_left[root] -= 1;
+        if self.items_left[root] == 0 {
+            completed.push((self.root_moves[root], self.root_counts[root]));
+        }
+    }
+
+    /// Leaves and items so far (no table statistics).
+    pub fn progress(&self) -> ProgressSample {
+        ProgressSample {
+            nodes: self.nodes,
+            tasks_done: self.items_done,
+            tasks_total: self.items_total,
+            tt: None,
+        }
+    }
+
+    /// Whether every item has been counted.
+    pub fn is_complete(&self) -> bool {
+        self.items_left.iter().all(|&left| left == 0)
+    }
+
+    /// The counts per root move, in generation order.
+    pub fn into_divide(self) -> Vec<(Move, Counts)> {
+        self.root_moves.into_iter().zip(self.root_counts).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cpu::reference;
+
+    const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+    /// Counts every item with the reference perft and returns the tally's divide.
+    fn divide_by_items(plan: &Plan) -> Vec<(Move, Counts)> {
+        let mut tally = Tally::new(plan);
+        for item in &plan.items {
+            let nodes = reference::perft(&item.position, item.remaining);
+            tally.record(item, Counts::exact(nodes));
+        }
+        assert!(tally.is_complete());
+        tally.into_divide()
+    }
+
+    fn reference_divide(root: &Position, depth: u32) -> Vec<(Move, Counts)> {
+        legal_moves(root)
+            .iter()
+            .map(|&m| (m, Counts::exact(reference::perft(&root.play(m), depth - 1))))
+            .collect()
+    }
+
+    fn expand_to(root: &Position, depth: u32, host_plies: u32) -> Plan {
+        let last_remaining = depth - host_plies;
+        Plan::expand(root, depth, usize::MAX, move |_, remaining| {
+            remaining > last_remaining
+        })
+    }
+
+    #[test]
+    fn items_of_every_split_give_the_reference_divide() {
+        let kiwipete = Position::from_fen(KIWIPETE).expect("valid FEN");
+        for (root, depth) in [(Position::startpos(), 5), (kiwipete, 4)] {
+            let expected = reference_divide(&root, depth);
+            for host_plies in 1..=3 {
+                let plan = expand_to(&root, depth, host_plies);
+                assert!(plan.items.iter().all(|i| i.remaining == depth - host_plies));
+                let paths: u64 = plan.items.iter().map(|i| i.roots[0].paths).sum();
+                assert_eq!(u128::from(paths), reference::perft(&root, host_plies));
+                assert_eq!(divide_by_items(&plan), expected, "{host_plies} host plies");
+
+                let mut merged = expand_to(&root, depth, host_plies);
+                merged.merge_transpositions();
+                assert_eq!(divide_by_items(&merged), expected, "merged, {host_plies}");
+            }
+        }
+    }
+
+    #[test]
+    fn merging_keeps_one_item_per_position_and_every_path() {
+        // Start position perft(6) with three host plies: 8,902 paths to 5,362 positions.
+        let mut plan = expand_to(&Position::startpos(), 6, 3);
+        assert_eq!(plan.items.len(), 8_902);
+        plan.merge_transpositions();
+        assert_eq!(plan.items.len(), 5_362);
+        let paths: u64 = plan
+            .items
+            .iter()
+            .flat_map(|item| item.roots.iter().map(|r| r.paths))
+            .sum();
+        assert_eq!(paths, 8_902);
+        assert!(plan.items.iter().any(|item| item.roots.len() > 1));
+    }
+
+    #[test]
+    fn expansion_stops_at_the_item_limit_and_when_told() {
+        let root = Position::startpos();
+        // 400 positions after two plies exceed a limit of 100: the level of 20 stays.
+        let capped = Plan::expand(&root, 5, 100, |_, _| true);
+        assert_eq!(capped.items.len(), 20);
+        let until_400 = Plan::expand(&root, 5, usize::MAX, |items, _| items < 400);
+        assert_eq!(until_400.items.len(), 400);
+        assert!(until_400.items.iter().all(|i| i.remaining == 3));
+        // Expansion never goes below the leaves.
+        let all = Plan::expand(&root, 2, usize::MAX, |_, _| true);
+        assert_eq!(all.items.len(), 400);
+        assert!(all.items.iter().all(|i| i.remaining == 0));
+    }
+
+    /// Splitting merged items hands every child all the paths of its parent.
+    #[test]
+    fn split_merged_items_keep_their_paths() {
+        let root = Position::startpos();
+        let mut plan = expand_to(&root, 5, 3);
+        plan.merge_transpositions();
+        let mut tally = Tally::new(&plan);
+        for item in &plan.items {
+            let children = item.children();
+            tally.split(item, &children);
+            for child in &children {
+                let nodes = reference::perft(&child.position, child.remaining);
+                tally.record(child, Counts::exact(nodes));
+            }
+        }
+        assert!(tally.is_complete());
+        assert_eq!(tally.into_divide(), reference_divide(&root, 5));
+    }
+
+    #[test]
+    fn splits_and_dead_ends_complete_their_root_moves() {
+        // White to move; Qh5xf7 is mate, so that root move has no item two plies down.
+        let root =
+            Position::from_fen("r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4")
+                .expect("valid FEN");
+        let plan = expand_to(&root, 3, 2);
+        let mut tally = Tally::new(&plan);
+        let mate = tally.complete_from_the_start();
+        assert_eq!(mate.len(), 1);
+        assert_eq!(mate[0].0.to_string(), "h5f7");
+        assert_eq!(mate[0].1, Counts::default());
+
+        // Split every item once on the host, then count the children.
+        let mut completed = mate;
+        for item in &plan.items {
+            let children = item.children();
+            completed.extend(tally.split(item, &children));
+            for child in &children {
+                let nodes = reference::perft(&child.position, child.remaining);
+                completed.extend(tally.record(child, Counts::exact(nodes)));
+            }
+        }
+        assert!(tally.is_complete());
+        let progress = tally.progress();
+        assert_eq!(progress.tasks_done, progress.tasks_total);
+        assert_eq!(completed.len(), plan.root_moves.len());
+        let divide = tally.into_divide();
+        assert_eq!(divide, reference_divide(&root, 3));
+        completed.sort_by_key(|(m, _)| m.to_string());
+        let mut sorted = divide.clone();
+        sorted.sort_by_key(|(m, _)| m.to_string());
+        assert_eq!(completed, sorted);
+    }
+}

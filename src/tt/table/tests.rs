@@ -1,0 +1,485 @@
+//! The table's sizing, probes and stores in each mode, its statistics through the engine's
+//! search, and its seqlocks under concurrent writers.
+
+use super::*;
+use crate::chess::movegen::legal_moves;
+use crate::chess::Zobrist;
+use crate::count::Counts;
+use crate::cpu::reference;
+use crate::cpu::search::{SubtreeSearch, TtSearch};
+use crate::tt::MIN_TT_DEPTH;
+
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+fn table(mode: TtMode, bytes: usize, verifier_bits: u32) -> TranspositionTable {
+    TranspositionTable::new(&TtConfig {
+        mode,
+        bytes,
+        verifier_bits,
+    })
+    .expect("a small table fits")
+}
+
+fn position(fen: &str) -> Position {
+    Position::from_fen(fen).expect("valid FEN")
+}
+
+/// Positions reached from `root` in `plies` plies.
+fn positions_after(root: &Position, plies: u32) -> Vec<Position> {
+    let mut positions = vec![*root];
+    for _ in 0..plies {
+        positions = positions
+            .iter()
+            .flat_map(|pos| {
+                legal_moves(pos)
+                    .iter()
+                    .map(|&m| pos.play(m))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+    }
+    positions
+}
+
+fn key_hash(zobrist: &Zobrist, pos: &Position, depth: u32) -> Hash128 {
+    zobrist.hash(pos) ^ zobrist.depth_key(depth)
+}
+
+/// The counts of `pos` to `depth` by the engine's search through `tt`, on one worker.
+fn search_counts(tt: &TranspositionTable, zobrist: &Zobrist, pos: &Position, depth: u32) -> Counts {
+    let search = TtSearch { table: tt, zobrist };
+    let mut worker = search.worker();
+    search.count(&mut worker, pos, zobrist.hash(pos), depth)
+}
+
+impl TranspositionTable {
+    /// Slots holding an entry, by scanning the table.
+    fn scan_used_slots(&self) -> u64 {
+        let used = match &self.storage {
+            Storage::Fast { entries, .. } => {
+                entries.iter().filter(|e| !e.load().is_empty()).count()
+            }
+            Storage::Verified { entries }
+            | Storage::Certify {
+                shadow: entries, ..
+            } => entries
+                .iter()
+                .filter(|e| e.read(|| ()).is_some_and(|(c, ())| !c.is_empty()))
+                .count(),
+        };
+        used as u64
+    }
+}
+
+fn assert_invariants(tt: &TranspositionTable) -> TtStatsSnapshot {
+    let snapshot = tt.snapshot();
+    for counts in snapshot
+        .per_depth
+        .iter()
+        .map(|stats| &stats.counts)
+        .chain([&snapshot.total])
+    {
+        assert_eq!(counts.hits + counts.misses, counts.probes);
+        assert!(counts.stores >= counts.overwrites);
+        assert!(counts.false_hits <= counts.misses);
+        assert!(counts.used_slots <= snapshot.slots);
+        assert!((0.0..=1.0).contains(&counts.occupancy));
+    }
+    assert_eq!(
+        snapshot.total.used_slots,
+        snapshot
+            .per_depth
+            .iter()
+            .map(|s| s.counts.used_slots)
+            .sum::<u64>()
+    );
+    snapshot
+}
+
+#[test]
+fn sizing_errors() {
+    let config = |mode, bytes, verifier_bits| TtConfig {
+        mode,
+        bytes,
+        verifier_bits,
+    };
+    let error = |config: TtConfig| TranspositionTable::new(&config).err();
+
+    assert_eq!(
+        error(config(TtMode::Fast, 0, 64)),
+        Some(TtError::ZeroSize { mode: TtMode::Fast })
+    );
+    assert_eq!(
+        error(config(TtMode::Verified, 63, 64)),
+        Some(TtError::TooSmall {
+            mode: TtMode::Verified,
+            bytes: 63,
+            slot_bytes: 64
+        })
+    );
+    for bits in [0, 7, 65] {
+        assert_eq!(
+            error(config(TtMode::Certify, 1 << 20, bits)),
+            Some(TtError::VerifierBits { bits })
+        );
+    }
+    assert_eq!(
+        error(config(TtMode::Off, 1 << 20, 64)),
+        Some(TtError::ModeOff)
+    );
+
+    // Refused before allocating where the system reports its available memory; otherwise the
+    // allocation itself fails.
+    let huge = config(TtMode::Fast, usize::MAX / 2, 64);
+    let needed = huge.table_bytes().expect("valid settings");
+    match error(huge) {
+        Some(TtError::MoreThanAvailable {
+            needed: refused, ..
+        }) => assert_eq!(refused, needed),
+        Some(TtError::AllocationFailed { bytes }) => assert!(bytes <= needed),
+        other => panic!("expected a memory error, got {other:?}"),
+    }
+}
+
+#[test]
+fn slots_fit_the_budget() {
+    for mode in [TtMode::Fast, TtMode::Verified, TtMode::Certify] {
+        let tt = table(mode, 1000, 64);
+        let per_slot = slot_bytes(mode).expect("a mode with a table");
+        assert_eq!(tt.slots(), 1000 / per_slot);
+        assert_eq!(tt.bytes(), tt.slots() * per_slot);
+        assert!(tt.bytes() <= 1000);
+        assert_eq!(tt.mode(), mode);
+        assert_eq!(tt.verifier_bits(), 64);
+    }
+}
+
+#[test]
+fn fast_round_trip_and_payload_skip() {
+    let tt = table(TtMode::Fast, 1 << 12, 64);
+    let stats = tt.thread_stats();
+    let zobrist = Zobrist::default();
+    let pos = Position::startpos();
+    let hash = key_hash(&zobrist, &pos, 4);
+
+    assert_eq!(tt.probe(hash, &pos, 4, &stats), Probe::Miss);
+    tt.store(hash, &pos, 4, 197_281, 197_281, &stats);
+    assert_eq!(
+        tt.probe(hash, &pos, 4, &stats),
+        Probe::Hit {
+            exact: 197_281,
+            fast: 197_281
+        }
+    );
+
+    let big = u128::from(u64::MAX) + 1;
+    let deep = key_hash(&zobrist, &pos, 15);
+    tt.store(deep, &pos, 15, big, big, &stats);
+    assert_eq!(tt.probe(deep, &pos, 15, &stats), Probe::Miss);
+    let max = u128::from(u64::MAX);
+    tt.store(deep, &pos, 15, max, max, &stats);
+    assert_eq!(
+        tt.probe(deep, &pos, 15, &stats),
+        Probe::Hit {
+            exact: max,
+            fast: max
+        }
+    );
+
+    let snapshot = assert_invariants(&tt);
+    assert_eq!(snapshot.total.payload_skips, 1);
+    assert_eq!(snapshot.total.stores, 2);
+    assert_eq!(snapshot.total.hits, 2);
+    assert_eq!(snapshot.total.misses, 2);
+    assert_eq!(snapshot.total.used_slots, tt.scan_used_slots());
+}
+
+#[test]
+fn verified_needs_exact_key_and_depth() {
+    // One slot: every key lands in it.
+    let tt = table(TtMode::Verified, VERIFIED_SLOT_BYTES, 64);
+    let stats = tt.thread_stats();
+    let zobrist = Zobrist::default();
+    let start = Position::startpos();
+    let other = position(KIWIPETE);
+    let hash = key_hash(&zobrist, &start, 3);
+
+    tt.store(hash, &start, 3, 8_902, 8_902, &stats);
+    assert_eq!(
+        tt.probe(hash, &start, 3, &stats),
+        Probe::Hit {
+            exact: 8_902,
+            fast: 8_902
+        }
+    );
+    // Another position under the very same hash (a full 128-bit collision): the exact key
+    // tells them apart.
+    assert_eq!(tt.probe(hash, &other, 3, &stats), Probe::Miss);
+    // The same position at another depth, even under the same hash.
+    assert_eq!(tt.probe(hash, &start, 4, &stats), Probe::Miss);
+    // Another position whose hash only shares the slot.
+    let other_hash = key_hash(&zobrist, &other, 3);
+    assert_eq!(tt.probe(other_hash, &other, 3, &stats), Probe::Miss);
+
+    let snapshot = assert_invariants(&tt);
+    assert_eq!(snapshot.total.wrong_occupied_probes, 3);
+    assert_eq!(snapshot.total.hits, 1);
+
+    // Replacing the entry with another position's counts as an overwrite.
+    tt.store(other_hash, &other, 3, 97_862, 97_862, &stats);
+    tt.store(other_hash, &other, 3, 97_862, 97_862, &stats);
+    let snapshot = assert_invariants(&tt);
+    assert_eq!(snapshot.total.stores, 3);
+    assert_eq!(snapshot.total.overwrites, 1);
+    assert_eq!(snapshot.total.used_slots, 1);
+}
+
+/// `hash` with its fast check changed only above the low 8 bits, in the same slot (same `lo`):
+/// a probe with it passes an 8-bit verifier for an entry stored under `hash`.
+fn near_miss(hash: Hash128) -> Hash128 {
+    Hash128 {
+        hi: hash.hi ^ 1 << 20,
+        lo: hash.lo,
+    }
+}
+
+#[test]
+fn certify_catches_false_hits_of_a_narrow_verifier() {
+    let tt = table(TtMode::Certify, CERTIFY_SLOT_BYTES, 8);
+    let stats = tt.thread_stats();
+    let zobrist = Zobrist::default();
+    let start = Position::startpos();
+    let other = position(KIWIPETE);
+    let hash = key_hash(&zobrist, &start, 3);
+    let near = near_miss(hash);
+
+    let exact = 1u128 << 70;
+    tt.store(hash, &start, 3, exact, 5, &stats);
+    assert_eq!(
+        tt.probe(hash, &start, 3, &stats),
+        Probe::Hit { exact, fast: 5 }
+    );
+    assert_eq!(
+        tt.probe(near, &other, 3, &stats),
+        Probe::FalseHit { fast: 5 }
+    );
+    // A full hash collision fools even a 64-bit verifier; the shadow key does not.
+    assert_eq!(
+        tt.probe(hash, &other, 3, &stats),
+        Probe::FalseHit { fast: 5 }
+    );
+
+    let snapshot = assert_invariants(&tt);
+    assert_eq!(snapshot.total.hits, 1);
+    assert_eq!(snapshot.total.false_hits, 2);
+    assert_eq!(snapshot.total.misses, 2);
+    assert_eq!(snapshot.total.wrong_occupied_probes, 2);
+
+    let wide = table(TtMode::Certify, CERTIFY_SLOT_BYTES, 64);
+    let wide_stats = wide.thread_stats();
+    wide.store(hash, &start, 3, exact, 5, &wide_stats);
+    assert_eq!(wide.probe(near, &other, 3, &wide_stats), Probe::Miss);
+    assert_eq!(
+        wide.probe(hash, &other, 3, &wide_stats),
+        Probe::FalseHit { fast: 5 }
+    );
+}
+
+#[test]
+fn fast_narrow_verifier_accepts_what_certify_flags() {
+    let tt = table(TtMode::Fast, FAST_SLOT_BYTES, 8);
+    let stats = tt.thread_stats();
+    let pos = Position::startpos();
+    let hash = key_hash(&Zobrist::default(), &pos, 3);
+    tt.store(hash, &pos, 3, 8_902, 8_902, &stats);
+    assert_eq!(
+        tt.probe(near_miss(hash), &pos, 3, &stats),
+        Probe::Hit {
+            exact: 8_902,
+            fast: 8_902
+        }
+    );
+    assert_eq!(tt.snapshot().total.wrong_occupied_probes, 1);
+}
+
+#[test]
+fn perft_through_each_mode_is_exact_and_stats_consistent() {
+    let zobrist = Zobrist::default();
+    for (fen, depth) in [(None, 5), (Some(KIWIPETE), 4)] {
+        let root = fen.map_or_else(Position::startpos, position);
+        let expected = reference::perft(&root, depth);
+        for mode in [TtMode::Fast, TtMode::Verified, TtMode::Certify] {
+            // Small enough that entries get replaced.
+            let tt = table(mode, 1 << 14, 64);
+            let counts = search_counts(&tt, &zobrist, &root, depth);
+            assert_eq!(counts, Counts::exact(expected), "{mode}");
+
+            let snapshot = assert_invariants(&tt);
+            let total = &snapshot.total;
+            assert!(total.hits > 0, "{mode}");
+            assert!(total.overwrites > 0, "{mode}");
+            assert_eq!(total.false_hits, 0);
+            assert_eq!(total.used_slots, tt.scan_used_slots(), "{mode}");
+            assert!(snapshot
+                .per_depth
+                .iter()
+                .all(|s| (MIN_TT_DEPTH..=depth).contains(&s.depth)));
+        }
+    }
+}
+
+#[test]
+fn certify_with_eight_bits_stays_exact_while_fast_total_drifts() {
+    let zobrist = Zobrist::default();
+    let root = position(KIWIPETE);
+    let expected = reference::perft(&root, 4);
+    let tt = table(TtMode::Certify, 1 << 12, 8);
+    let counts = search_counts(&tt, &zobrist, &root, 4);
+    assert_eq!(counts.nodes, expected);
+    let snapshot = assert_invariants(&tt);
+    assert!(snapshot.total.false_hits > 0);
+    assert_ne!(counts.fast_nodes, expected);
+    let risk = snapshot.risk(counts.nodes);
+    assert!(risk.expected_false_hits > 1.0);
+}
+
+/// A fast table would not have searched below a false hit, so the search does not store what
+/// it found there: the entry that fooled the verifier stays, and only the probe is counted.
+#[test]
+fn search_does_not_store_after_a_false_hit() {
+    let zobrist = Zobrist::default();
+    let start = Position::startpos();
+    let other = position(KIWIPETE);
+    // The shallowest depth the search probes: its children are bulk-counted, so the root probe
+    // is the search's only table access.
+    let depth = MIN_TT_DEPTH;
+    let hash = zobrist.hash(&start);
+    let other_hash = near_miss(hash);
+    let stored_exact = reference::perft(&start, depth);
+    // Unlike the searched count, so that a fast count of 7 can only come from the fooled probe.
+    let stored_fast = 7;
+
+    // One slot holding the start position's entry; `other` searched under a hash whose key
+    // passes the 8-bit verifier there.
+    let tt = table(TtMode::Certify, CERTIFY_SLOT_BYTES, 8);
+    let search = TtSearch {
+        table: &tt,
+        zobrist: &zobrist,
+    };
+    let stats = tt.thread_stats();
+    let key = hash ^ zobrist.depth_key(depth);
+    tt.store(key, &start, depth, stored_exact, stored_fast, &stats);
+    let mut worker = search.worker();
+    let counts = search.count(&mut worker, &other, other_hash, depth);
+
+    assert_eq!(
+        counts,
+        Counts {
+            nodes: reference::perft(&other, depth),
+            fast_nodes: stored_fast
+        }
+    );
+    let total = assert_invariants(&tt).total;
+    assert_eq!((total.probes, total.false_hits), (1, 1));
+    assert_eq!(total.stores, 1, "only the crafted entry was stored");
+    assert_eq!(
+        tt.probe(key, &start, depth, &stats),
+        Probe::Hit {
+            exact: stored_exact,
+            fast: stored_fast
+        }
+    );
+
+    // The same search on an empty slot misses and stores.
+    let empty = table(TtMode::Certify, CERTIFY_SLOT_BYTES, 8);
+    let counts = search_counts(&empty, &zobrist, &other, depth);
+    assert_eq!(counts, Counts::exact(reference::perft(&other, depth)));
+    let total = assert_invariants(&empty).total;
+    assert_eq!((total.probes, total.misses, total.stores), (1, 1, 1));
+}
+
+/// Many writers and readers on a four-slot table: every hit must return the counts that
+/// belong to its key, or a torn entry passed.
+fn stress(mode: TtMode) {
+    let zobrist = Zobrist::default();
+    // Twelve keys on four slots: constant replacement, and still frequent hits. Several
+    // depths per position, and counts depending on the depth in every word, because a torn
+    // read can only pass the exact key check when both writes were of the same position.
+    let positions = positions_after(&Position::startpos(), 2);
+    let keys: Vec<(&Position, u32)> = positions[..3]
+        .iter()
+        .flat_map(|pos| (2..=5).map(move |depth| (pos, depth)))
+        .collect();
+    let exact_of = |key: &NybbleBoard, depth: u32| {
+        let depth = u64::from(depth);
+        u128::from(key.planes[1] ^ depth) << 64 | u128::from(key.planes[0] ^ depth)
+    };
+    let fast_of = |key: &NybbleBoard, depth: u32| u128::from(key.planes[2] ^ u64::from(depth));
+    let tt = table(mode, 4 * slot_bytes(mode).unwrap_or(64), 64);
+    const THREADS: usize = 4;
+    // All workers start together, so that their probes and stores overlap.
+    let start = std::sync::Barrier::new(THREADS);
+    let hits: u64 = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..THREADS)
+            .map(|thread| {
+                let (tt, zobrist, keys, start) = (&tt, &zobrist, &keys, &start);
+                scope.spawn(move || {
+                    let stats = tt.thread_stats();
+                    start.wait();
+                    let mut hits = 0;
+                    for round in 0..200_000usize {
+                        // Each thread probes a key three times in a row.
+                        let (pos, depth) = keys[(round / 3 + thread * 5) % keys.len()];
+                        let key = NybbleBoard::from_position(pos);
+                        let hash = key_hash(zobrist, pos, depth);
+                        match tt.probe(hash, pos, depth, &stats) {
+                            Probe::Hit { exact, fast } => {
+                                hits += 1;
+                                assert_eq!(exact, exact_of(&key, depth));
+                                let expected_fast = match mode {
+                                    TtMode::Certify => fast_of(&key, depth),
+                                    _ => exact_of(&key, depth),
+                                };
+                                assert_eq!(fast, expected_fast);
+                            }
+                            Probe::FalseHit { .. } => panic!("false hit at 64 bits"),
+                            Probe::Miss => {
+                                tt.store(
+                                    hash,
+                                    pos,
+                                    depth,
+                                    exact_of(&key, depth),
+                                    fast_of(&key, depth),
+                                    &stats,
+                                );
+                            }
+                        }
+                    }
+                    hits
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|worker| {
+                worker
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .sum()
+    });
+    let snapshot = assert_invariants(&tt);
+    assert_eq!(snapshot.total.hits, hits);
+    assert!(hits > 0);
+    assert_eq!(snapshot.total.used_slots, tt.scan_used_slots());
+}
+
+#[test]
+fn verified_seqlock_never_returns_a_torn_entry() {
+    stress(TtMode::Verified);
+}
+
+#[test]
+fn certify_seqlock_never_returns_a_torn_entry() {
+    stress(TtMode::Certify);
+}

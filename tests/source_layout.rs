@@ -1,0 +1,67 @@
+//! Rules of the source tree that the compiler does not check by itself: no source file over
+//! 800 lines, and `unsafe` allowed in `src/gpu/` only (the package denies `unsafe_code`; this
+//! checks that the one exemption stays the only one).
+
+use std::path::{Path, PathBuf};
+
+const MAX_LINES: usize = 800;
+
+fn rust_files(dir: &Path, files: &mut Vec<PathBuf>) {
+    let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    for entry in entries {
+        let path = entry.expect("a readable entry").path();
+        if path.is_dir() {
+            rust_files(&path, files);
+        } else if path.extension().is_some_and(|ext| ext == "rs") {
+            files.push(path);
+        }
+    }
+}
+
+fn sources() -> Vec<(PathBuf, String)> {
+    let mut files = Vec::new();
+    rust_files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &mut files,
+    );
+    assert!(files.len() > 50, "{} files", files.len());
+    files
+        .into_iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(&path).expect("readable source");
+            (path, text)
+        })
+        .collect()
+}
+
+#[test]
+fn no_source_file_is_over_800_lines() {
+    let long: Vec<String> = sources()
+        .iter()
+        .filter(|(_, text)| text.lines().count() > MAX_LINES)
+        .map(|(path, text)| format!("{} ({} lines)", path.display(), text.lines().count()))
+        .collect();
+    assert!(long.is_empty(), "{long:?}");
+}
+
+#[test]
+fn unsafe_code_is_allowed_for_the_gpu_module_only() {
+    let manifest =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml"))
+            .expect("Cargo.toml");
+    assert!(manifest.contains("unsafe_code = \"deny\""));
+    let exemptions: Vec<String> = sources()
+        .iter()
+        .flat_map(|(path, text)| {
+            text.lines()
+                .enumerate()
+                .filter(|(_, line)| line.contains("allow(unsafe_code)"))
+                .map(move |(number, line)| format!("{}:{}: {line}", path.display(), number + 1))
+        })
+        .collect();
+    assert_eq!(exemptions.len(), 1, "{exemptions:?}");
+    assert!(exemptions[0].contains("src/lib.rs"), "{exemptions:?}");
+    let lib = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs"))
+        .expect("src/lib.rs");
+    assert!(lib.contains("#[allow(unsafe_code)]\npub mod gpu;"));
+}
