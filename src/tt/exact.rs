@@ -34,7 +34,7 @@ use crate::chess::{Hash128, NybbleBoard};
 use std::sync::atomic::{fence, AtomicU64, Ordering};
 
 #[repr(C, align(64))]
-#[derive(Debug, Default)]
+#[derive(Debug, Default, bytemuck::Zeroable)]
 pub struct ExactEntry {
     sequence: AtomicU64,
     tag: AtomicU64,

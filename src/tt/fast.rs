@@ -20,7 +20,7 @@ use crate::chess::Hash128;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 #[repr(C)]
-#[derive(Debug, Default)]
+#[derive(Debug, Default, bytemuck::Zeroable)]
 pub struct FastEntry {
     verification: AtomicU64,
     count: AtomicU64,

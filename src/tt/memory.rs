@@ -27,16 +27,13 @@ pub fn check_available(needed: usize) -> Result<(), TtError> {
     }
 }
 
-/// A vector of `len` elements made by `make`, or an error if the allocation fails.
-pub fn allocate<T>(len: usize, make: impl FnMut() -> T) -> Result<Vec<T>, TtError> {
-    let mut items = Vec::new();
-    items
-        .try_reserve_exact(len)
-        .map_err(|_| TtError::AllocationFailed {
-            bytes: len.saturating_mul(size_of::<T>()),
-        })?;
-    items.resize_with(len, make);
-    Ok(items)
+/// `len` all-zero elements, or an error if the allocation fails. The memory comes zeroed from
+/// the allocator (fresh pages from the OS for large tables), so it is not written here and a
+/// run pays only for the pages it touches.
+pub fn allocate_zeroed<T: bytemuck::Zeroable>(len: usize) -> Result<Box<[T]>, TtError> {
+    bytemuck::allocation::try_zeroed_slice_box(len).map_err(|()| TtError::AllocationFailed {
+        bytes: len.saturating_mul(size_of::<T>()),
+    })
 }
 
 #[cfg(test)]
@@ -51,8 +48,15 @@ mod tests {
     }
 
     #[test]
+    fn allocations_are_zeroed() {
+        let words = allocate_zeroed::<u64>(1 << 16).expect("512 KiB");
+        assert_eq!(words.len(), 1 << 16);
+        assert!(words.iter().all(|&w| w == 0));
+    }
+
+    #[test]
     fn impossible_allocation_is_an_error() {
-        let result = allocate::<u64>(usize::MAX / 4, || 0);
+        let result = allocate_zeroed::<u64>(usize::MAX / 4);
         assert!(matches!(result, Err(TtError::AllocationFailed { .. })));
     }
 }

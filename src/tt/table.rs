@@ -23,7 +23,7 @@
 use super::config::{TtConfig, TtError};
 use super::exact::{tag_of, ExactContents, ExactEntry, Occupant};
 use super::fast::{fast_check, verifier_mask, FastContents, FastEntry};
-use super::memory::{allocate, check_available};
+use super::memory::{allocate_zeroed, check_available};
 use super::mode::TtMode;
 use super::report::TtStatsSnapshot;
 use super::stats::{StatsRegistry, ThreadStats, MAX_DEPTH};
@@ -49,15 +49,15 @@ pub enum Probe {
 
 enum Storage {
     Fast {
-        entries: Vec<FastEntry>,
-        depths: Vec<AtomicU8>,
+        entries: Box<[FastEntry]>,
+        depths: Box<[AtomicU8]>,
     },
     Verified {
-        entries: Vec<ExactEntry>,
+        entries: Box<[ExactEntry]>,
     },
     Certify {
-        fast: Vec<FastEntry>,
-        shadow: Vec<ExactEntry>,
+        fast: Box<[FastEntry]>,
+        shadow: Box<[ExactEntry]>,
     },
 }
 
@@ -66,15 +66,15 @@ impl Storage {
         Ok(match mode {
             TtMode::Off => return Err(TtError::ModeOff),
             TtMode::Fast => Storage::Fast {
-                entries: allocate(slots, FastEntry::default)?,
-                depths: allocate(slots, AtomicU8::default)?,
+                entries: allocate_zeroed(slots)?,
+                depths: allocate_zeroed(slots)?,
             },
             TtMode::Verified => Storage::Verified {
-                entries: allocate(slots, ExactEntry::default)?,
+                entries: allocate_zeroed(slots)?,
             },
             TtMode::Certify => Storage::Certify {
-                fast: allocate(slots, FastEntry::default)?,
-                shadow: allocate(slots, ExactEntry::default)?,
+                fast: allocate_zeroed(slots)?,
+                shadow: allocate_zeroed(slots)?,
             },
         })
     }
