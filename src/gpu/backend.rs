@@ -19,7 +19,7 @@
 //! upsweep of its chunk run, and a cancelled run stops between submissions, never inside the
 //! one submission that holds a chunk's leaf and upsweep.
 
-use super::buffer::GpuBuffer;
+use super::buffer::{record_copy, GpuBuffer};
 use super::context::Context;
 use super::device::DeviceInfo;
 use super::error::GpuError;
@@ -33,7 +33,6 @@ use crate::engine::{Backend, EngineError, Job, RunError, RunOutcome};
 use crate::plan::{Plan, Tally, WorkItem};
 use crate::run_control::RunControl;
 use crate::tt::TtConfig;
-use ash::vk;
 use buffers::{write_mapped, ChunkBuffers, TtBuffers};
 use gpu_allocator::MemoryLocation;
 use std::collections::VecDeque;
@@ -130,9 +129,7 @@ impl VulkanBackend {
         )?;
         write_mapped(&mut tables_upload, bytemuck::cast_slice(&words))?;
         context.submit_and_wait(|device, cb| {
-            let region = [vk::BufferCopy::default().size(table_bytes)];
-            // SAFETY: both buffers are live and large enough; the command buffer is recording.
-            unsafe { device.cmd_copy_buffer(cb, tables_upload.buffer, tables.buffer, &region) };
+            record_copy(device, cb, &tables_upload, &tables, table_bytes, 0);
         })?;
         drop(tables_upload);
 

@@ -135,3 +135,27 @@ impl Drop for GpuBuffer {
         }
     }
 }
+
+/// Records a copy of the first `bytes` bytes of `source` into `target` from `target_offset` on.
+/// Panics if either range lies outside its buffer, which the copy would otherwise overrun.
+pub fn record_copy(
+    device: &ash::Device,
+    command_buffer: vk::CommandBuffer,
+    source: &GpuBuffer,
+    target: &GpuBuffer,
+    bytes: u64,
+    target_offset: u64,
+) {
+    assert!(
+        bytes <= source.size && target_offset + bytes <= target.size,
+        "a copy of {bytes} bytes to offset {target_offset} does not fit ({} -> {} bytes)",
+        source.size,
+        target.size
+    );
+    let region = [vk::BufferCopy::default()
+        .dst_offset(target_offset)
+        .size(bytes)];
+    // SAFETY: both buffers are live (borrowed) and hold the ranges (checked above); the caller
+    // passes a command buffer that is recording.
+    unsafe { device.cmd_copy_buffer(command_buffer, source.buffer, target.buffer, &region) };
+}

@@ -5,7 +5,7 @@ use super::buffers::{mapped_bytes, read_mapped, write_mapped};
 use super::VulkanBackend;
 use crate::count::Counts;
 use crate::engine::RunError;
-use crate::gpu::buffer::GpuBuffer;
+use crate::gpu::buffer::{record_copy, GpuBuffer};
 use crate::gpu::error::GpuError;
 use crate::gpu::layouts::{Control, GpuBoard, GpuU128, StepConstants};
 use crate::gpu::pipelines::{record_barrier, Stage};
@@ -172,11 +172,14 @@ impl VulkanBackend {
         at: u32,
     ) {
         let value_bytes = size_of::<GpuU128>() as u64;
-        let region = [vk::BufferCopy::default()
-            .dst_offset(u64::from(at) * value_bytes)
-            .size(u64::from(values) * value_bytes)];
-        // SAFETY: both buffers are live and large enough; the command buffer is recording.
-        unsafe { device.cmd_copy_buffer(cb, source.buffer, self.buffers.readback.buffer, &region) };
+        record_copy(
+            device,
+            cb,
+            source,
+            &self.buffers.readback,
+            u64::from(values) * value_bytes,
+            u64::from(at) * value_bytes,
+        );
     }
 
     /// `values` 128-bit values copied by [`Self::record_readback`] from value `at` on.
@@ -191,16 +194,14 @@ impl VulkanBackend {
 
     /// Records the copy of `bytes` of uploaded boards to the start of the boards buffer.
     pub(super) fn record_upload(&self, device: &ash::Device, cb: vk::CommandBuffer, bytes: u64) {
-        let region = [vk::BufferCopy::default().size(bytes)];
-        // SAFETY: both buffers are live and large enough; the command buffer is recording.
-        unsafe {
-            device.cmd_copy_buffer(
-                cb,
-                self.buffers.upload.buffer,
-                self.buffers.boards.buffer,
-                &region,
-            )
-        };
+        record_copy(
+            device,
+            cb,
+            &self.buffers.upload,
+            &self.buffers.boards,
+            bytes,
+            0,
+        );
         record_barrier(device, cb);
     }
 }

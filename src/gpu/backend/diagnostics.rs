@@ -4,13 +4,13 @@
 use super::buffers::write_mapped;
 use super::VulkanBackend;
 use crate::chess::{Hash128, Zobrist};
+use crate::gpu::buffer::record_copy;
 use crate::gpu::error::GpuError;
 use crate::gpu::layouts::{
     tt_params_bytes, ChildRange, Control, GpuBoard, GpuU128, SegmentAddresses, StepConstants,
     TtParamsHead,
 };
 use crate::gpu::pipelines::{record_barrier, Stage};
-use ash::vk;
 
 impl VulkanBackend {
     /// Runs the layout probe on the given values and returns what the shader saw, in the
@@ -81,17 +81,14 @@ impl VulkanBackend {
     pub fn table_params_in_use(&self) -> Result<TtParamsHead, GpuError> {
         let bytes = size_of::<TtParamsHead>();
         self.context.submit_and_wait(|device, cb| {
-            let region = [vk::BufferCopy::default().size(bytes as u64)];
-            // SAFETY: both buffers are live and larger than the head; the command buffer is
-            // recording.
-            unsafe {
-                device.cmd_copy_buffer(
-                    cb,
-                    self.tt.params.buffer,
-                    self.buffers.readback.buffer,
-                    &region,
-                )
-            };
+            record_copy(
+                device,
+                cb,
+                &self.tt.params,
+                &self.buffers.readback,
+                bytes as u64,
+                0,
+            );
         })?;
         let words = self.read_back(bytes.div_ceil(size_of::<GpuU128>()) as u32, 0)?;
         Ok(bytemuck::pod_read_unaligned(

@@ -6,7 +6,7 @@ use super::VulkanBackend;
 use crate::chess::zobrist::MAX_DEPTH_KEYS;
 use crate::chess::Zobrist;
 use crate::engine::EngineError;
-use crate::gpu::buffer::GpuBuffer;
+use crate::gpu::buffer::{record_copy, GpuBuffer};
 use crate::gpu::error::GpuError;
 use crate::gpu::layouts::{
     tt_params_bytes, GpuU128, SegmentAddresses, TtParamsHead, BYTES_PER_POSITION,
@@ -125,16 +125,8 @@ impl VulkanBackend {
     }
 
     pub(super) fn record_stats_readback(&self, device: &ash::Device, cb: vk::CommandBuffer) {
-        let region = [vk::BufferCopy::default().size(self.tt.stats.size)];
-        // SAFETY: both buffers are live and of this size; the command buffer is recording.
-        unsafe {
-            device.cmd_copy_buffer(
-                cb,
-                self.tt.stats.buffer,
-                self.tt.stats_readback.buffer,
-                &region,
-            )
-        };
+        let stats = &self.tt.stats;
+        record_copy(device, cb, stats, &self.tt.stats_readback, stats.size, 0);
     }
 
     /// Points the shaders at no table (mode off).
@@ -166,9 +158,7 @@ impl VulkanBackend {
         )?;
         write_mapped(&mut staging, bytes)?;
         self.context.submit_and_wait(|device, cb| {
-            let region = [vk::BufferCopy::default().size(bytes.len() as u64)];
-            // SAFETY: both buffers are live and large enough; the command buffer is recording.
-            unsafe { device.cmd_copy_buffer(cb, staging.buffer, target.buffer, &region) };
+            record_copy(device, cb, &staging, target, bytes.len() as u64, 0);
         })
     }
 }
