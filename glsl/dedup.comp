@@ -41,7 +41,7 @@ void dedup_position(uint i) {
 
 void main() {
 #if GPU_TT
-    uint i = gl_GlobalInvocationID.x;
+    uint i = step.first_invocation + gl_GlobalInvocationID.x;
     if (i < step.input_count) {
         dedup_position(i);
     }

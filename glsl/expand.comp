@@ -63,7 +63,7 @@ void expand_position(uint index) {
 
 void main() {
     tt_stats_begin();
-    uint i = gl_GlobalInvocationID.x;
+    uint i = step.first_invocation + gl_GlobalInvocationID.x;
     if (i < step.input_count) {
         expand_position(step.input_offset + i);
     }

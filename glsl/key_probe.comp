@@ -11,7 +11,7 @@ layout(local_size_x = WORKGROUP_SIZE) in;
 #include "tt.glsl"
 
 void main() {
-    uint i = gl_GlobalInvocationID.x;
+    uint i = step.first_invocation + gl_GlobalInvocationID.x;
     if (i < step.input_count) {
         uint index = step.input_offset + i;
         hashes[index] = tt_hash(decode_board(boards[index]), step.remaining);

@@ -34,6 +34,7 @@ void main() {
     write_back(uint64_t(step.output_capacity));
     write_back(uint64_t(step.remaining));
     write_back(uint64_t(step.dedup));
+    write_back(uint64_t(step.first_invocation));
     write_back(uint64_t(tt.mode));
     write_back(uint64_t(tt.segment_shift));
     write_back(tt.slots);

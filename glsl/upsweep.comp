@@ -56,7 +56,7 @@ void sum_children(uint index) {
 
 void main() {
     tt_stats_begin();
-    uint i = gl_GlobalInvocationID.x;
+    uint i = step.first_invocation + gl_GlobalInvocationID.x;
     if (i < step.input_count) {
         sum_children(step.input_offset + i);
     }

@@ -98,6 +98,7 @@ fn a_tiny_memory_budget_splits_chunks_and_items_with_the_same_answer() {
     let mut tiny = VulkanBackend::new(&GpuOptions {
         device: None,
         memory_budget: Some(128 << 10),
+        max_workgroups: None,
     })
     .expect("a small budget opens");
     assert!(tiny.capacity() < 2_000);
@@ -122,6 +123,7 @@ fn a_budget_too_small_for_one_chunk_is_an_error() {
     let err = VulkanBackend::new(&GpuOptions {
         device: None,
         memory_budget: Some(1024),
+        max_workgroups: None,
     })
     .err()
     .expect("1 KiB is too small");
@@ -136,6 +138,7 @@ fn a_missing_device_index_is_an_error() {
     let err = VulkanBackend::new(&GpuOptions {
         device: Some(999),
         memory_budget: None,
+        max_workgroups: None,
     })
     .err()
     .expect("there is no device 999");
@@ -239,6 +242,7 @@ fn shader_layouts_match_the_rust_twins() {
         output_capacity: 0xb1b2_b3b4,
         remaining: 0xc1c2_c3c4,
         dedup: 0xc5c6_c7c8,
+        first_invocation: 0xc9ca_cbcc,
     };
     let tt_head = TtParamsHead {
         mode: 0xd1d2_d3d4,
@@ -276,6 +280,7 @@ fn shader_layouts_match_the_rust_twins() {
                 step.output_capacity,
                 step.remaining,
                 step.dedup,
+                step.first_invocation,
                 tt_head.mode,
                 tt_head.segment_shift,
             ]

@@ -153,6 +153,45 @@ fn a_tiny_gpu_budget_gives_the_same_count() {
     assert_eq!(value["nodes"], "193690690");
 }
 
+/// `VKPERFT_MAX_WORKGROUPS` lowers the workgroups per dispatch: counts stay exact in every
+/// mode; a value that is not a positive number is refused.
+#[test]
+fn the_workgroup_override_keeps_counts_exact() {
+    for mode in ["off", "fast", "verified", "certify"] {
+        let run = run_vkperft(
+            &[
+                "perft",
+                "--backend",
+                "vulkan",
+                "--tt",
+                mode,
+                "--depth",
+                "4",
+                "--json",
+            ],
+            &[("VKPERFT_MAX_WORKGROUPS", "7")],
+        );
+        assert_eq!(run.code, 0, "{mode}: {}", run.stderr);
+        assert!(
+            run.stdout.contains("\"nodes\":\"197281\""),
+            "{mode}: {}",
+            run.stdout
+        );
+    }
+    for bad in ["0", "many"] {
+        let run = run_vkperft(
+            &["perft", "--backend", "vulkan", "--depth", "2"],
+            &[("VKPERFT_MAX_WORKGROUPS", bad)],
+        );
+        assert_eq!(run.code, 2, "{bad}: {}", run.stderr);
+        assert!(
+            run.stderr.contains("VKPERFT_MAX_WORKGROUPS"),
+            "{}",
+            run.stderr
+        );
+    }
+}
+
 #[test]
 fn vulkan_input_errors_exit_2() {
     for args in [

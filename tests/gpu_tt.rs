@@ -317,6 +317,7 @@ fn a_tiny_memory_budget_with_a_table() {
     let mut tiny = VulkanBackend::new(&GpuOptions {
         device: None,
         memory_budget: Some(128 << 10),
+        max_workgroups: None,
     })
     .expect("a small budget opens");
     assert!(tiny.capacity() < 2_000);
@@ -333,6 +334,49 @@ fn a_tiny_memory_budget_with_a_table() {
             );
             let schedule = tiny.schedule_stats();
             assert!(schedule.overflows > 0, "{name} {mode}: {schedule:?}");
+        }
+    }
+}
+
+/// Levels dispatched in parts of 1 and of 7 workgroups (as on a device whose limit is below a
+/// level's size) count exactly, in every mode.
+#[test]
+fn dispatches_split_at_a_low_workgroup_limit() {
+    let pos = position("startpos");
+    let depth = 5;
+    let expected = cpu_divide(&pos, depth);
+    let unlimited_dispatches = {
+        let mut gpu = backend();
+        gpu.prepare_table(&TtConfig::new(TtMode::Off, 0), &Zobrist::default())
+            .expect("no table");
+        gpu.divide(&pos, depth, &common::silent_control())
+            .expect("runs");
+        gpu.schedule_stats().dispatches
+    };
+    for limit in [1, 7] {
+        let mut gpu = VulkanBackend::new(&GpuOptions {
+            max_workgroups: Some(limit),
+            ..GpuOptions::default()
+        })
+        .expect("the device opens");
+        let divide = gpu
+            .divide(&pos, depth, &common::silent_control())
+            .expect("runs without a table");
+        assert_eq!(
+            nodes_by_move(&divide),
+            nodes_by_move(&expected),
+            "off, {limit}"
+        );
+        let dispatches = gpu.schedule_stats().dispatches;
+        assert!(
+            dispatches > unlimited_dispatches,
+            "{limit}: {dispatches} dispatches, {unlimited_dispatches} without a limit"
+        );
+        for mode in TABLE_MODES {
+            let table = config(mode, MIB, DEFAULT_VERIFIER_BITS);
+            let (divide, stats) = exact_gpu_run(&mut gpu, &pos, depth, &table, &expected);
+            assert_eq!(total_fast_nodes(&divide), total_nodes(&expected), "{mode}");
+            assert!(stats.total.hits > 0, "{mode}, {limit}: {stats:?}");
         }
     }
 }

@@ -56,6 +56,9 @@ layout(push_constant) uniform Step {
     uint remaining;
     // DEDUP_* bits: which levels were deduplicated.
     uint dedup;
+    // The level's position that this dispatch's first invocation takes, counted from
+    // input_offset: a level larger than the device's workgroup limit is dispatched in parts.
+    uint first_invocation;
 } step;
 
 bool is_duplicate(uint index) {

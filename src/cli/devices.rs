@@ -68,7 +68,8 @@ fn device_text(device: &DeviceInfo, chosen: bool) -> String {
         "{marker} device {index}: {name} ({kind})\n    driver: {driver}, Vulkan {api}\n    \
          memory heaps: {heaps}\n    shaderInt64: {int64}, 64-bit buffer atomics: {atomics}, \
          buffer device address: {address}, subgroup size: {subgroup} (arithmetic: {arithmetic}), \
-         max storage buffer range: {range} MiB\n    {status}\n",
+         max storage buffer range: {range} MiB, max workgroups per dispatch: {workgroups}\n    \
+         {status}\n",
         marker = if chosen { "*" } else { " " },
         index = device.index,
         name = device.name,
@@ -82,6 +83,7 @@ fn device_text(device: &DeviceInfo, chosen: bool) -> String {
         subgroup = device.subgroup_size,
         arithmetic = yes_no(device.subgroup_arithmetic),
         range = device.max_storage_buffer_range >> 20,
+        workgroups = device.max_workgroups,
     )
 }
 
@@ -99,6 +101,7 @@ fn device_json(device: &DeviceInfo) -> serde_json::Value {
         "subgroup_size": device.subgroup_size,
         "subgroup_arithmetic": device.subgroup_arithmetic,
         "max_storage_buffer_range": device.max_storage_buffer_range,
+        "max_workgroups": device.max_workgroups,
         "usable": device.usable(),
         "missing": device.missing,
         "tt": device.supports_tt(),

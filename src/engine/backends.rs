@@ -162,6 +162,7 @@ mod tests {
             subgroup_arithmetic: usable,
             subgroup_size: 32,
             max_storage_buffer_range: 1 << 27,
+            max_workgroups: 65_535,
             has_compute_queue: true,
             missing: if usable {
                 Vec::new()

@@ -68,6 +68,29 @@ pub struct GpuOptions {
     pub device: Option<usize>,
     /// Memory for the chunk buffers in bytes; `None` for the default.
     pub memory_budget: Option<u64>,
+    /// Workgroups per dispatch, below the device's limit: a debug knob that makes every level
+    /// go out in parts. `None`: [`MAX_WORKGROUPS_VARIABLE`] if set, else the device's limit.
+    pub max_workgroups: Option<u32>,
+}
+
+/// The environment variable that lowers the workgroups per dispatch (a debug override).
+pub const MAX_WORKGROUPS_VARIABLE: &str = "VKPERFT_MAX_WORKGROUPS";
+
+/// The workgroup limit `options` or the environment ask for, if any.
+fn requested_max_workgroups(options: &GpuOptions) -> Result<Option<u32>, GpuError> {
+    if options.max_workgroups.is_some() {
+        return Ok(options.max_workgroups);
+    }
+    match std::env::var(MAX_WORKGROUPS_VARIABLE) {
+        Err(_) => Ok(None),
+        Ok(text) => match text.trim().parse::<u32>() {
+            Ok(limit) if limit > 0 => Ok(Some(limit)),
+            _ => Err(GpuError::BadOverride {
+                variable: MAX_WORKGROUPS_VARIABLE,
+                value: text,
+            }),
+        },
+    }
 }
 
 /// How the last run was scheduled: what the memory budget forced.
@@ -79,6 +102,8 @@ pub struct ScheduleStats {
     pub overflows: u64,
     /// Single items that did not fit and were expanded one ply on the host.
     pub host_splits: u64,
+    /// Compute dispatches recorded (a level over the workgroup limit takes several).
+    pub dispatches: u64,
 }
 
 pub struct VulkanBackend {
@@ -92,6 +117,8 @@ pub struct VulkanBackend {
     /// Items per chunk; adapted from chunk to chunk.
     chunk_items: usize,
     schedule: ScheduleStats,
+    /// Dispatches recorded before the last run began.
+    dispatches_before_run: u64,
     /// False after the device failed: the engine opens it afresh.
     healthy: bool,
 }
@@ -135,7 +162,9 @@ impl VulkanBackend {
 
         let buffers = ChunkBuffers::new(shared, capacity)?;
         let tt = TtBuffers::new(shared)?;
-        let pipelines = Pipelines::new(shared, info.supports_tt())?;
+        let max_workgroups = requested_max_workgroups(options)?
+            .map_or(info.max_workgroups, |limit| limit.min(info.max_workgroups));
+        let pipelines = Pipelines::new(shared, info.supports_tt(), max_workgroups)?;
         pipelines.bind(&Bindings {
             tables: tables.buffer,
             boards: buffers.boards.buffer,
@@ -158,6 +187,7 @@ impl VulkanBackend {
             capacity: capacity as u32,
             chunk_items: FIRST_CHUNK_ITEMS,
             schedule: ScheduleStats::default(),
+            dispatches_before_run: 0,
             healthy: true,
         };
         // No table until a run asks for one (`prepare_table` also clears the statistics).
@@ -208,7 +238,10 @@ impl VulkanBackend {
 
     /// How the last run was scheduled.
     pub fn schedule_stats(&self) -> ScheduleStats {
-        self.schedule
+        ScheduleStats {
+            dispatches: self.pipelines.dispatches() - self.dispatches_before_run,
+            ..self.schedule
+        }
     }
 
     /// Items of one chunk: at most a quarter of the capacity (the upload and readback size).
@@ -244,6 +277,7 @@ impl VulkanBackend {
         control: &RunControl<'_>,
     ) -> Result<Vec<(Move, Counts)>, RunError> {
         self.schedule = ScheduleStats::default();
+        self.dispatches_before_run = self.pipelines.dispatches();
         if depth == 0 {
             return Ok(Vec::new());
         }

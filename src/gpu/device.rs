@@ -66,6 +66,8 @@ pub struct DeviceInfo {
     pub subgroup_arithmetic: bool,
     pub subgroup_size: u32,
     pub max_storage_buffer_range: u32,
+    /// `maxComputeWorkGroupCount[0]`: workgroups one dispatch may have.
+    pub max_workgroups: u32,
     pub has_compute_queue: bool,
     /// Why vkperft cannot run on it; empty when it can.
     pub missing: Vec<String>,
@@ -224,6 +226,7 @@ impl Instance {
             subgroup_arithmetic,
             subgroup_size: subgroup.subgroup_size,
             max_storage_buffer_range: properties.limits.max_storage_buffer_range,
+            max_workgroups: properties.limits.max_compute_work_group_count[0],
             has_compute_queue,
             missing,
             tt_missing,

@@ -66,6 +66,11 @@ pub enum GpuError {
         device: String,
         missing: String,
     },
+    #[error("{variable}={value} is not a positive whole number")]
+    BadOverride {
+        variable: &'static str,
+        value: String,
+    },
     #[error("Vulkan call {call} failed: {result}")]
     Vulkan { call: &'static str, result: String },
 }

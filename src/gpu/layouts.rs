@@ -55,9 +55,13 @@ pub struct StepConstants {
     pub remaining: u32,
     /// `DEDUP_*` bits.
     pub dedup: u32,
+    /// The input position of the dispatch's first invocation, from `input_offset`: a level
+    /// over the device's workgroup limit is dispatched in parts (`record_dispatch` advances it
+    /// from 0 part by part).
+    pub first_invocation: u32,
 }
 
-const _: () = assert!(size_of::<StepConstants>() == 24);
+const _: () = assert!(size_of::<StepConstants>() == 28);
 
 /// A 128-bit count or hash as the shaders hold it (`u64vec2`): low word, high word.
 #[repr(C)]

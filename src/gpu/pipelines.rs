@@ -9,9 +9,10 @@ use super::layouts::StepConstants;
 use super::shader_layout::{
     BINDING_BOARDS, BINDING_CHILDREN, BINDING_CONTROL, BINDING_COUNT, BINDING_COUNTS,
     BINDING_DEDUP, BINDING_FAST_COUNTS, BINDING_HASHES, BINDING_TABLES, BINDING_TT_PARAMS,
-    BINDING_TT_STATS, BINDING_ZOBRIST,
+    BINDING_TT_STATS, BINDING_ZOBRIST, WORKGROUP_SIZE,
 };
 use ash::vk;
+use std::cell::Cell;
 use std::io::Cursor;
 use std::sync::Arc;
 
@@ -76,6 +77,10 @@ pub struct Bindings {
 
 pub struct Pipelines {
     shared: Arc<DeviceShared>,
+    /// Workgroups one dispatch may have (the device's `maxComputeWorkGroupCount[0]`, or less).
+    max_workgroups: u32,
+    /// Dispatches recorded so far.
+    dispatches: Cell<u64>,
     set_layout: vk::DescriptorSetLayout,
     pub layout: vk::PipelineLayout,
     pool: vk::DescriptorPool,
@@ -85,10 +90,17 @@ pub struct Pipelines {
 
 impl Pipelines {
     /// The pipelines of every stage, in the build with the GPU transposition table if
-    /// `with_tt` (the device must have the features it needs).
-    pub fn new(shared: &Arc<DeviceShared>, with_tt: bool) -> Result<Pipelines, GpuError> {
+    /// `with_tt` (the device must have the features it needs); dispatches have at most
+    /// `max_workgroups` (>= 1) workgroups.
+    pub fn new(
+        shared: &Arc<DeviceShared>,
+        with_tt: bool,
+        max_workgroups: u32,
+    ) -> Result<Pipelines, GpuError> {
         let mut pipelines = Pipelines {
             shared: shared.clone(),
+            max_workgroups: max_workgroups.max(1),
+            dispatches: Cell::new(0),
             set_layout: vk::DescriptorSetLayout::null(),
             layout: vk::PipelineLayout::null(),
             pool: vk::DescriptorPool::null(),
@@ -222,7 +234,9 @@ impl Pipelines {
         unsafe { self.shared.device.update_descriptor_sets(&writes, &[]) };
     }
 
-    /// Records a dispatch of `stage` over `invocations` threads with `step` as push constants.
+    /// Records a dispatch of `stage` over `invocations` threads with `step` as push constants,
+    /// in as many dispatches as the workgroup limit needs, each with `step.first_invocation`
+    /// advanced to its first thread.
     pub fn record_dispatch(
         &self,
         command_buffer: vk::CommandBuffer,
@@ -231,7 +245,6 @@ impl Pipelines {
         invocations: u32,
     ) {
         let device = &self.shared.device;
-        let groups = invocations.div_ceil(super::shader_layout::WORKGROUP_SIZE);
         // SAFETY: the command buffer is recording; the pipeline, layout and set are live.
         unsafe {
             device.cmd_bind_pipeline(
@@ -247,16 +260,44 @@ impl Pipelines {
                 &[self.set],
                 &[],
             );
-            device.cmd_push_constants(
-                command_buffer,
-                self.layout,
-                vk::ShaderStageFlags::COMPUTE,
-                0,
-                bytemuck::bytes_of(step),
-            );
-            device.cmd_dispatch(command_buffer, groups, 1, 1);
+        }
+        for (first_invocation, groups) in dispatch_parts(invocations, self.max_workgroups) {
+            let part = StepConstants {
+                first_invocation: step.first_invocation + first_invocation,
+                ..*step
+            };
+            // SAFETY: as above.
+            unsafe {
+                device.cmd_push_constants(
+                    command_buffer,
+                    self.layout,
+                    vk::ShaderStageFlags::COMPUTE,
+                    0,
+                    bytemuck::bytes_of(&part),
+                );
+                device.cmd_dispatch(command_buffer, groups, 1, 1);
+            }
+            self.dispatches.set(self.dispatches.get() + 1);
         }
     }
+
+    /// Dispatches recorded since the pipelines were created.
+    pub fn dispatches(&self) -> u64 {
+        self.dispatches.get()
+    }
+}
+
+/// The dispatches covering `invocations` threads with at most `max_workgroups` workgroups each:
+/// (first invocation, workgroups); none for no invocations.
+fn dispatch_parts(invocations: u32, max_workgroups: u32) -> Vec<(u32, u32)> {
+    let groups = invocations.div_ceil(WORKGROUP_SIZE);
+    (0..groups)
+        .step_by(max_workgroups as usize)
+        .map(|first_group| {
+            let part = (groups - first_group).min(max_workgroups);
+            (first_group * WORKGROUP_SIZE, part)
+        })
+        .collect()
 }
 
 /// Makes the writes of earlier commands visible to later shader reads and transfers.
@@ -296,6 +337,28 @@ impl Drop for Pipelines {
             device.destroy_descriptor_pool(self.pool, None);
             device.destroy_pipeline_layout(self.layout, None);
             device.destroy_descriptor_set_layout(self.set_layout, None);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dispatches_cover_every_invocation_within_the_limit() {
+        assert!(dispatch_parts(0, 7).is_empty());
+        assert_eq!(dispatch_parts(64, 7), vec![(0, 1)]);
+        assert_eq!(dispatch_parts(65, 1), vec![(0, 1), (64, 1)]);
+        for (invocations, limit) in [(1000, 1), (1000, 7), (64 * 14, 7), (5, 65_535)] {
+            let parts = dispatch_parts(invocations, limit);
+            let mut covered = 0;
+            for &(first, groups) in &parts {
+                assert_eq!(first, covered * WORKGROUP_SIZE);
+                assert!((1..=limit).contains(&groups));
+                covered += groups;
+            }
+            assert_eq!(covered, invocations.div_ceil(WORKGROUP_SIZE));
         }
     }
 }

@@ -52,6 +52,7 @@ impl VulkanBackend {
                 output_capacity: self.capacity - output_offset,
                 remaining: level_remaining(level),
                 dedup: input_dedup(level),
+                first_invocation: 0,
             };
             let upload = first_submission.then_some(upload_bytes);
             first_submission = false;
