@@ -192,6 +192,44 @@ fn the_workgroup_override_keeps_counts_exact() {
     }
 }
 
+/// RADV's null device (`RADV_FORCE_FAMILY`: an AMD GPU without hardware, from Debian's
+/// mesa-vulkan-drivers) has no device-local memory: listed as unusable with the reason, and
+/// neither `auto` nor `--backend vulkan` picks it.
+#[test]
+fn a_device_without_memory_is_listed_as_unusable() {
+    let run = run_vkperft(&["devices", "--json"], &[("RADV_FORCE_FAMILY", "navi21")]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let value: Value = serde_json::from_str(&run.stdout).expect("one JSON object");
+    let devices = value["devices"].as_array().expect("devices");
+    let null = devices
+        .iter()
+        .find(|d| {
+            d["name"]
+                .as_str()
+                .is_some_and(|n| n.contains("Null hardware"))
+        })
+        .unwrap_or_else(|| panic!("RADV's null device is listed: {}", run.stdout));
+    assert_eq!(null["usable"], false);
+    assert!(
+        null["missing"]
+            .to_string()
+            .contains("device-local memory heap"),
+        "{null}"
+    );
+    assert_ne!(value["auto"], null["index"]);
+    assert_ne!(value["chosen"], null["index"]);
+    let perft = run_vkperft(
+        &["perft", "--depth", "3", "--tt", "off", "--json"],
+        &[("RADV_FORCE_FAMILY", "navi21")],
+    );
+    assert_eq!(perft.code, 0, "{}", perft.stderr);
+    assert!(
+        perft.stdout.contains("\"nodes\":\"8902\""),
+        "{}",
+        perft.stdout
+    );
+}
+
 #[test]
 fn vulkan_input_errors_exit_2() {
     for args in [

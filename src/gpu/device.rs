@@ -165,7 +165,7 @@ impl Instance {
 
         // SAFETY: as above.
         let memory = unsafe { instance.get_physical_device_memory_properties(physical) };
-        let heaps = memory.memory_heaps[..memory.memory_heap_count as usize]
+        let heaps: Vec<MemoryHeap> = memory.memory_heaps[..memory.memory_heap_count as usize]
             .iter()
             .map(|heap| MemoryHeap {
                 bytes: heap.size,
@@ -194,6 +194,11 @@ impl Instance {
         }
         if !has_compute_queue {
             missing.push("a compute queue".to_string());
+        }
+        // A device without device-local memory cannot hold the search buffers: RADV's null
+        // device (`RADV_FORCE_FAMILY`), which compiles pipelines but runs nothing, is one.
+        if !heaps.iter().any(|heap| heap.device_local && heap.bytes > 0) {
+            missing.push("a device-local memory heap".to_string());
         }
         let mut tt_missing = Vec::new();
         if !has_driver_properties {
