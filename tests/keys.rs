@@ -5,7 +5,7 @@ mod common;
 use std::collections::{HashMap, HashSet};
 use vkperft::chess::rng::SplitMix64;
 use vkperft::chess::zobrist::{DEFAULT_SEED, MAX_DEPTH_KEYS};
-use vkperft::chess::{Hash128, Move, NybbleBoard, Position, Zobrist};
+use vkperft::chess::{CastlingRights, Hash128, Move, NybbleBoard, Position, Zobrist};
 
 const SEED: u64 = 0x6b65_7973;
 
@@ -112,45 +112,145 @@ fn nybble_round_trip() {
     }
 }
 
-/// Keys are equal exactly when perft states are: checked over every position of long walks
-/// (which revisit many positions by transposition) with maps in both directions.
+/// A sampled position with its perft state as text and both keys.
+struct Keyed<'a> {
+    pos: &'a Position,
+    state: String,
+    nybble: NybbleBoard,
+    hash: Hash128,
+}
+
+/// Both keys and `same_perft_state` agree with the states' text on whether `a` and `b` are one
+/// perft state.
+fn assert_keys_match_states(a: &Keyed, b: &Keyed) {
+    let same = a.state == b.state;
+    let fens = format!("{} / {}", a.pos.to_fen(), b.pos.to_fen());
+    assert_eq!(
+        a.pos.same_perft_state(b.pos),
+        same,
+        "same_perft_state: {fens}"
+    );
+    assert_eq!(a.nybble == b.nybble, same, "NybbleBoard: {fens}");
+    assert_eq!(a.hash == b.hash, same, "Zobrist: {fens}");
+}
+
+/// Legal positions that differ from `pos` in one part of the perft state only: the other side
+/// to move (without an ep square, which would be the other side's), one castling right less, no
+/// ep square.
+fn near_misses(pos: &Position) -> Vec<Position> {
+    let setup = pos.to_setup();
+    let mut variants = Vec::new();
+    let mut other_side = setup.clone();
+    other_side.turn = !setup.turn;
+    other_side.ep_square = None;
+    variants.push(other_side);
+    for right in [
+        CastlingRights::WHITE_KING,
+        CastlingRights::WHITE_QUEEN,
+        CastlingRights::BLACK_KING,
+        CastlingRights::BLACK_QUEEN,
+    ] {
+        if setup.castling.contains(right) {
+            let mut fewer = setup.clone();
+            fewer.castling = setup.castling.without(right);
+            variants.push(fewer);
+        }
+    }
+    if setup.ep_square.is_some() {
+        let mut without_ep = setup.clone();
+        without_ep.ep_square = None;
+        variants.push(without_ep);
+    }
+    variants
+        .iter()
+        .filter_map(|variant| Position::from_setup(variant).ok())
+        .collect()
+}
+
+/// Keys are equal exactly when perft states are, and `same_perft_state` says which, over the
+/// positions of long walks (which revisit many positions by transposition) and their near misses:
+/// every pair of positions with one state, each position against its near misses and against a
+/// random other one, and neighbours in the order of each key, where two states sharing a key
+/// would meet.
 #[test]
 fn keys_equal_iff_positions_equal() {
-    let positions = visited_positions(SEED ^ 2, 60_000);
+    let walked = visited_positions(SEED ^ 2, 60_000);
+    let near: Vec<Vec<Position>> = walked.iter().map(near_misses).collect();
     let zobrist = Zobrist::default();
-    let mut by_nybble: HashMap<NybbleBoard, String> = HashMap::new();
-    let mut by_hash: HashMap<Hash128, String> = HashMap::new();
-    let mut by_state: HashMap<String, (NybbleBoard, Hash128)> = HashMap::new();
-    for pos in &positions {
-        let fen = state(pos);
-        let nybble = NybbleBoard::from_position(pos);
-        let hash = zobrist.hash(pos);
-        let known = by_nybble.entry(nybble).or_insert_with(|| fen.clone());
-        assert_eq!(*known, fen, "one NybbleBoard key for two positions");
-        let known = by_hash.entry(hash).or_insert_with(|| fen.clone());
-        assert_eq!(*known, fen, "one Zobrist hash for two positions");
-        let keys = by_state.entry(fen.clone()).or_insert((nybble, hash));
-        assert_eq!(*keys, (nybble, hash), "two keys for one position: {fen}");
+    let keyed = |pos| Keyed {
+        pos,
+        state: state(pos),
+        nybble: NybbleBoard::from_position(pos),
+        hash: zobrist.hash(pos),
+    };
+    let sample: Vec<Keyed> = walked
+        .iter()
+        .chain(near.iter().flatten())
+        .map(keyed)
+        .collect();
+
+    let mut near_miss_pairs = 0;
+    for (pos, misses) in walked.iter().zip(&near) {
+        let original = keyed(pos);
+        for miss in misses {
+            let miss = keyed(miss);
+            assert_ne!(original.state, miss.state);
+            assert_keys_match_states(&original, &miss);
+            near_miss_pairs += 1;
+        }
     }
-    // The sample must contain both transpositions and many distinct positions.
-    assert!(by_state.len() >= 30_000, "{} distinct", by_state.len());
     assert!(
-        positions.len() - by_state.len() >= 1_000,
-        "{} repeats",
-        positions.len() - by_state.len()
+        near_miss_pairs >= 50_000,
+        "{near_miss_pairs} near-miss pairs"
     );
-    // Consecutive pairs through `same_perft_state` itself.
-    for pair in positions.windows(2) {
-        let same = pair[0].same_perft_state(&pair[1]);
-        let keys_equal =
-            NybbleBoard::from_position(&pair[0]) == NybbleBoard::from_position(&pair[1]);
-        assert_eq!(
-            same,
-            keys_equal,
-            "{} / {}",
-            pair[0].to_fen(),
-            pair[1].to_fen()
-        );
+
+    let mut by_state: HashMap<&str, Vec<&Keyed>> = HashMap::new();
+    for keyed in &sample {
+        by_state.entry(&keyed.state).or_default().push(keyed);
+    }
+    let mut transpositions = 0;
+    let mut transpositions_with_other_counters = 0;
+    for group in by_state.values() {
+        for (i, a) in group.iter().enumerate() {
+            for b in &group[i + 1..] {
+                assert_keys_match_states(a, b);
+                transpositions += 1;
+                if a.pos.to_setup() != b.pos.to_setup() {
+                    transpositions_with_other_counters += 1;
+                }
+            }
+        }
+    }
+    assert!(by_state.len() >= 80_000, "{} distinct", by_state.len());
+    assert!(
+        transpositions >= 50_000,
+        "{transpositions} transposition pairs"
+    );
+    assert!(
+        transpositions_with_other_counters >= 30_000,
+        "{transpositions_with_other_counters} transposition pairs with other move counters"
+    );
+
+    let mut rng = SplitMix64::new(SEED ^ 3);
+    let mut distinct_pairs = 0;
+    for a in &sample {
+        let b = &sample[rng.below(sample.len() as u64) as usize];
+        assert_keys_match_states(a, b);
+        distinct_pairs += usize::from(a.state != b.state);
+    }
+    assert!(
+        distinct_pairs >= 110_000,
+        "{distinct_pairs} pairs of distinct states"
+    );
+
+    let mut by_nybble: Vec<&Keyed> = sample.iter().collect();
+    by_nybble.sort_by(|a, b| (a.nybble.planes, &a.state).cmp(&(b.nybble.planes, &b.state)));
+    let mut by_hash: Vec<&Keyed> = sample.iter().collect();
+    by_hash.sort_by(|a, b| (a.hash.hi, a.hash.lo, &a.state).cmp(&(b.hash.hi, b.hash.lo, &b.state)));
+    for order in [by_nybble, by_hash] {
+        for pair in order.windows(2) {
+            assert_keys_match_states(pair[0], pair[1]);
+        }
     }
 }
 

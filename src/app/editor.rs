@@ -100,8 +100,8 @@ impl Editor {
         for color in Color::ALL {
             for king_side in [true, false] {
                 if !castling_available(&self.setup, color, king_side) {
-                    let right = CastlingRights::single(color, king_side).bits();
-                    self.setup.castling = CastlingRights(self.setup.castling.bits() & !right);
+                    let right = CastlingRights::single(color, king_side);
+                    self.setup.castling = self.setup.castling.without(right);
                 }
             }
         }

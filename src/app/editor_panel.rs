@@ -156,12 +156,11 @@ fn castling(ui: &mut Ui, editor: &mut Editor) -> bool {
             .on_disabled_hover_text("The king and rook are not on their squares");
         if response.changed() {
             editor.edit(|setup| {
-                let bits = if granted {
-                    setup.castling.bits() | right.bits()
+                setup.castling = if granted {
+                    setup.castling.with(right)
                 } else {
-                    setup.castling.bits() & !right.bits()
+                    setup.castling.without(right)
                 };
-                setup.castling = CastlingRights(bits);
             });
             changed = true;
         }

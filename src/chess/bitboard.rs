@@ -18,6 +18,8 @@ impl Bitboard {
     pub const RANK_6: Bitboard = Bitboard(0xff << 40);
     pub const RANK_8: Bitboard = Bitboard(0xff << 56);
     pub const BACK_RANKS: Bitboard = Bitboard(0xff | (0xff << 56));
+    /// The squares of a1's color: a1, c1, ..., b2, d2, ...
+    pub const DARK_SQUARES: Bitboard = Bitboard(0xaa55_aa55_aa55_aa55);
 
     #[inline]
     pub const fn from_square(sq: Square) -> Bitboard {

@@ -130,21 +130,21 @@ fn parse_castling(field: &str) -> Result<CastlingRights, FenError> {
     if field == "-" {
         return Ok(CastlingRights::NONE);
     }
-    let mut rights = 0u8;
+    let mut rights = CastlingRights::NONE;
     for c in field.chars() {
-        let bit = match c {
+        let right = match c {
             'K' => CastlingRights::WHITE_KING,
             'Q' => CastlingRights::WHITE_QUEEN,
             'k' => CastlingRights::BLACK_KING,
             'q' => CastlingRights::BLACK_QUEEN,
             _ => return Err(FenError::BadCastlingLetter(c)),
         };
-        if rights & bit.bits() != 0 {
+        if rights.contains(right) {
             return Err(FenError::RepeatedCastlingRight(field.to_string()));
         }
-        rights |= bit.bits();
+        rights = rights.with(right);
     }
-    Ok(CastlingRights(rights))
+    Ok(rights)
 }
 
 fn parse_ep(field: &str, turn: Color) -> Result<Option<Square>, FenError> {

@@ -129,7 +129,7 @@ impl NybbleBoard {
                         Color::Black
                     };
                     if let Some(right) = corner_right(sq) {
-                        setup.castling = CastlingRights(setup.castling.bits() | right.bits());
+                        setup.castling = setup.castling.with(right);
                     }
                     Some(Piece::new(color, Role::Rook))
                 }

@@ -1,9 +1,10 @@
 //! A validated position with copy-make move application.
 //!
 //! Invariants upheld by [`Position::from_setup`] and [`Position::play`]: one king per side, no
-//! pawns on the back ranks, the side not to move is not in check, every castling right has its
-//! king and rook on their home squares, and the en passant square is set only when an en passant
-//! capture is legal (canonical en passant: a useless ep square would split one position in two).
+//! pawns on the back ranks, no more pieces than promotions can give, the side not to move is not
+//! in check, every castling right has its king and rook on their home squares, and the en passant
+//! square is set only when an en passant capture is legal (canonical en passant: a useless ep
+//! square would split one position in two).
 
 use super::attacks;
 use super::bitboard::Bitboard;
@@ -22,6 +23,15 @@ pub enum PositionError {
     TooManyKings(Color),
     #[error("pawn on the back rank at {0}")]
     PawnOnBackRank(Square),
+    #[error(
+        "{color} has {pawns} pawns and {promoted} pieces beyond the initial set, more than its \
+         8 pawns account for"
+    )]
+    ImpossibleMaterial {
+        color: Color,
+        pawns: u32,
+        promoted: u32,
+    },
     #[error("{0} is in check but it is not their move")]
     OpponentInCheck(Color),
     #[error("castling right '{right}' without {missing}")]
@@ -64,17 +74,17 @@ pub struct Position {
     fullmove_number: u32,
 }
 
-/// Castling rights that survive a move touching each square (a king or rook leaving home, or a
-/// rook being captured on its home square).
-const CASTLING_KEPT: [u8; 64] = {
-    let mut kept = [15u8; 64];
-    kept[Square::A1.index()] = 15 & !2;
-    kept[Square::E1.index()] = 15 & !3;
-    kept[Square::H1.index()] = 15 & !1;
-    kept[Square::A8.index()] = 15 & !8;
-    kept[Square::E8.index()] = 15 & !12;
-    kept[Square::H8.index()] = 15 & !4;
-    kept
+/// Castling rights lost by a move touching each square (a king or rook leaving home, or a rook
+/// being captured on its home square).
+const CASTLING_LOST: [CastlingRights; 64] = {
+    let mut lost = [CastlingRights::NONE; 64];
+    lost[Square::A1.index()] = CastlingRights::WHITE_QUEEN;
+    lost[Square::E1.index()] = CastlingRights::WHITE_KING.with(CastlingRights::WHITE_QUEEN);
+    lost[Square::H1.index()] = CastlingRights::WHITE_KING;
+    lost[Square::A8.index()] = CastlingRights::BLACK_QUEEN;
+    lost[Square::E8.index()] = CastlingRights::BLACK_KING.with(CastlingRights::BLACK_QUEEN);
+    lost[Square::H8.index()] = CastlingRights::BLACK_KING;
+    lost
 };
 
 /// King and rook squares of one castling right.
@@ -147,6 +157,9 @@ impl Position {
         {
             return Err(PositionError::PawnOnBackRank(sq));
         }
+        for color in Color::ALL {
+            pos.validate_material(color)?;
+        }
         if pos.is_in_check(!pos.turn) {
             return Err(PositionError::OpponentInCheck(!pos.turn));
         }
@@ -158,6 +171,29 @@ impl Position {
             }
         }
         Ok(pos)
+    }
+
+    /// Every piece beyond the initial set (a second queen, a third rook or knight, a second bishop
+    /// on one square color) must come from a promotion of one of the 8 pawns. This also keeps the
+    /// legal moves within a move list: a board of queens can have more than it holds, while the
+    /// most known with this material is 218.
+    fn validate_material(&self, color: Color) -> Result<(), PositionError> {
+        let extra = |pieces: Bitboard, initial: u32| pieces.count().saturating_sub(initial);
+        let bishops = self.pieces(color, Role::Bishop);
+        let pawns = self.pieces(color, Role::Pawn).count();
+        let promoted = extra(self.pieces(color, Role::Queen), 1)
+            + extra(self.pieces(color, Role::Rook), 2)
+            + extra(self.pieces(color, Role::Knight), 2)
+            + extra(bishops & Bitboard::DARK_SQUARES, 1)
+            + extra(bishops & !Bitboard::DARK_SQUARES, 1);
+        if pawns + promoted > 8 {
+            return Err(PositionError::ImpossibleMaterial {
+                color,
+                pawns,
+                promoted,
+            });
+        }
+        Ok(())
     }
 
     fn validate_castling(&self) -> Result<(), PositionError> {
@@ -426,18 +462,21 @@ impl Position {
             }
         }
 
-        next.castling = CastlingRights(
-            self.castling.bits() & CASTLING_KEPT[from.index()] & CASTLING_KEPT[to.index()],
-        );
+        next.castling = self
+            .castling
+            .without(CASTLING_LOST[from.index()])
+            .without(CASTLING_LOST[to.index()]);
         next.turn = them;
         next.ep_square = None;
+        // The counters stop at the largest value a FEN can hold instead of wrapping: a
+        // fullmove number of 0 would not parse.
         next.halfmove_clock = if role == Role::Pawn || is_capture {
             0
         } else {
-            self.halfmove_clock + 1
+            self.halfmove_clock.saturating_add(1)
         };
         if us == Color::Black {
-            next.fullmove_number += 1;
+            next.fullmove_number = self.fullmove_number.saturating_add(1);
         }
         if m.kind() == MoveKind::DoublePush {
             let ep = Square::new((from.to_u8() + to.to_u8()) / 2);

@@ -136,8 +136,23 @@ impl Piece {
 
 /// Castling rights as four bits: white king side, white queen side, black king side, black
 /// queen side.
+///
+/// No other bit can be set: the bits index the 16 castling keys of the Zobrist table, so the
+/// field is private and values come from the constants, [`CastlingRights::from_bits`] and the
+/// set operations.
+///
+/// ```compile_fail,E0423
+/// let rights = vkperft::chess::CastlingRights(0xff);
+/// ```
+///
+/// ```
+/// use vkperft::chess::CastlingRights;
+/// assert_eq!(CastlingRights::from_bits(0xff), None);
+/// let rights = CastlingRights::WHITE_KING.with(CastlingRights::BLACK_QUEEN);
+/// assert_eq!(rights.to_string(), "Kq");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub struct CastlingRights(pub u8);
+pub struct CastlingRights(u8);
 
 impl CastlingRights {
     pub const WHITE_KING: CastlingRights = CastlingRights(1);
@@ -147,10 +162,32 @@ impl CastlingRights {
     pub const NONE: CastlingRights = CastlingRights(0);
     pub const ALL: CastlingRights = CastlingRights(15);
 
+    /// The rights with these bits, or `None` when a bit other than the four is set.
+    #[inline]
+    pub const fn from_bits(bits: u8) -> Option<CastlingRights> {
+        if bits & !CastlingRights::ALL.0 == 0 {
+            Some(CastlingRights(bits))
+        } else {
+            None
+        }
+    }
+
     /// The right for `color` on the king side (`king_side`) or queen side.
     #[inline]
     pub const fn single(color: Color, king_side: bool) -> CastlingRights {
         CastlingRights(1 << (color as u8 * 2 + if king_side { 0 } else { 1 }))
+    }
+
+    /// These rights and `other`.
+    #[inline]
+    pub const fn with(self, other: CastlingRights) -> CastlingRights {
+        CastlingRights(self.0 | other.0)
+    }
+
+    /// These rights less `other`.
+    #[inline]
+    pub const fn without(self, other: CastlingRights) -> CastlingRights {
+        CastlingRights(self.0 & !other.0)
     }
 
     #[inline]
@@ -163,6 +200,7 @@ impl CastlingRights {
         self.0 == 0
     }
 
+    /// The four bits, 0..16.
     #[inline]
     pub const fn bits(self) -> u8 {
         self.0
@@ -175,11 +213,67 @@ impl fmt::Display for CastlingRights {
         if self.is_empty() {
             return f.write_str("-");
         }
-        for (bit, c) in [(1u8, 'K'), (2, 'Q'), (4, 'k'), (8, 'q')] {
-            if self.0 & bit != 0 {
+        for (right, c) in [
+            (CastlingRights::WHITE_KING, 'K'),
+            (CastlingRights::WHITE_QUEEN, 'Q'),
+            (CastlingRights::BLACK_KING, 'k'),
+            (CastlingRights::BLACK_QUEEN, 'q'),
+        ] {
+            if self.contains(right) {
                 write!(f, "{c}")?;
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SINGLES: [CastlingRights; 4] = [
+        CastlingRights::WHITE_KING,
+        CastlingRights::WHITE_QUEEN,
+        CastlingRights::BLACK_KING,
+        CastlingRights::BLACK_QUEEN,
+    ];
+
+    #[test]
+    fn from_bits_rejects_bits_above_the_four_rights() {
+        for bits in 16..=u8::MAX {
+            assert_eq!(CastlingRights::from_bits(bits), None, "{bits}");
+        }
+    }
+
+    #[test]
+    fn every_combination_round_trips() {
+        for bits in 0..16u8 {
+            let rights = CastlingRights::from_bits(bits).expect("four bits are rights");
+            assert_eq!(rights.bits(), bits);
+            assert_eq!(rights.is_empty(), bits == 0);
+            let mut built = CastlingRights::NONE;
+            for (i, right) in SINGLES.into_iter().enumerate() {
+                let set = bits >> i & 1 != 0;
+                assert_eq!(rights.contains(right), set, "{bits} {i}");
+                assert_eq!(rights.without(right).bits(), bits & !(1 << i));
+                assert_eq!(rights.with(right).bits(), bits | 1 << i);
+                if set {
+                    built = built.with(right);
+                }
+            }
+            assert_eq!(built, rights);
+            assert_eq!(
+                CastlingRights::ALL.without(rights).with(rights),
+                CastlingRights::ALL
+            );
+        }
+    }
+
+    #[test]
+    fn single_names_each_right() {
+        assert_eq!(CastlingRights::single(Color::White, true), SINGLES[0]);
+        assert_eq!(CastlingRights::single(Color::White, false), SINGLES[1]);
+        assert_eq!(CastlingRights::single(Color::Black, true), SINGLES[2]);
+        assert_eq!(CastlingRights::single(Color::Black, false), SINGLES[3]);
     }
 }
