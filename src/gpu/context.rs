@@ -86,8 +86,23 @@ impl Context {
         if with_tt {
             features = features.push_next(&mut vulkan12);
         }
+        // A portability implementation (MoltenVK) must be told that its subset is accepted.
+        // SAFETY: `physical` belongs to `instance`.
+        let extensions = unsafe {
+            instance
+                .instance
+                .enumerate_device_extension_properties(physical)
+        }
+        .map_err(vk_error("vkEnumerateDeviceExtensionProperties"))?;
+        let portability_subset = ash::khr::portability_subset::NAME;
+        let extension_names: Vec<*const std::ffi::c_char> = extensions
+            .iter()
+            .filter(|extension| extension.extension_name_as_c_str() == Ok(portability_subset))
+            .map(|_| portability_subset.as_ptr())
+            .collect();
         let device_info = vk::DeviceCreateInfo::default()
             .queue_create_infos(&queue_info)
+            .enabled_extension_names(&extension_names)
             .push_next(&mut features);
         // SAFETY: `physical` belongs to `instance`; the create info outlives the call.
         let device = unsafe {
@@ -186,6 +201,7 @@ impl Context {
                 .map_err(vk_error("vkBeginCommandBuffer"))?;
         }
         record(device, self.command_buffer);
+        record_host_read_barrier(device, self.command_buffer);
         let command_buffers = [self.command_buffer];
         let submit = [vk::SubmitInfo::default().command_buffers(&command_buffers)];
         // SAFETY: the recorded commands reference live resources owned by the caller, who
@@ -213,6 +229,28 @@ impl Context {
         }
         // SAFETY: the fence is signaled and not in use.
         unsafe { device.reset_fences(&[self.fence]) }.map_err(vk_error("vkResetFences"))
+    }
+}
+
+/// Makes every shader and transfer write of the submission available to the host before its
+/// fence signals, so mapped reads after the wait see them (host-visible memory here is always
+/// host-coherent: gpu-allocator asks for it). Host writes need no barrier: a queue submission
+/// makes the host writes before it visible to the device.
+fn record_host_read_barrier(device: &ash::Device, command_buffer: vk::CommandBuffer) {
+    let barrier = [vk::MemoryBarrier::default()
+        .src_access_mask(vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::TRANSFER_WRITE)
+        .dst_access_mask(vk::AccessFlags::HOST_READ)];
+    // SAFETY: the command buffer is recording.
+    unsafe {
+        device.cmd_pipeline_barrier(
+            command_buffer,
+            vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER,
+            vk::PipelineStageFlags::HOST,
+            vk::DependencyFlags::empty(),
+            &barrier,
+            &[],
+            &[],
+        );
     }
 }
 

@@ -114,9 +114,35 @@ impl Instance {
             .api_version(vk::API_VERSION_1_2);
         let layers = validation_layers(&entry)?;
         let layer_names: Vec<*const std::ffi::c_char> = layers.iter().map(|l| l.as_ptr()).collect();
-        let create_info = vk::InstanceCreateInfo::default()
+        // SAFETY: a plain query of the loader.
+        let available = unsafe { entry.enumerate_instance_extension_properties(None) }
+            .map_err(vk_error("vkEnumerateInstanceExtensionProperties"))?;
+        let has_extension = |wanted: &CStr| {
+            available
+                .iter()
+                .any(|extension| extension.extension_name_as_c_str() == Ok(wanted))
+        };
+        let mut extension_names = Vec::new();
+        let mut flags = vk::InstanceCreateFlags::empty();
+        // Without this opt-in the loader hides portability drivers (MoltenVK on macOS).
+        if has_extension(ash::khr::portability_enumeration::NAME) {
+            extension_names.push(ash::khr::portability_enumeration::NAME.as_ptr());
+            flags |= vk::InstanceCreateFlags::ENUMERATE_PORTABILITY_KHR;
+        }
+        // Under the validation layer, synchronization validation also reports hazards between
+        // submissions, stages and the host.
+        let enabled_validation = [vk::ValidationFeatureEnableEXT::SYNCHRONIZATION_VALIDATION];
+        let mut validation_features =
+            vk::ValidationFeaturesEXT::default().enabled_validation_features(&enabled_validation);
+        let mut create_info = vk::InstanceCreateInfo::default()
             .application_info(&app_info)
-            .enabled_layer_names(&layer_names);
+            .enabled_layer_names(&layer_names)
+            .flags(flags);
+        if !layers.is_empty() {
+            extension_names.push(ash::ext::validation_features::NAME.as_ptr());
+            create_info = create_info.push_next(&mut validation_features);
+        }
+        let create_info = create_info.enabled_extension_names(&extension_names);
         // SAFETY: the create info and what it points to live until the call returns.
         let instance = unsafe { entry.create_instance(&create_info, None) }
             .map_err(vk_error("vkCreateInstance"))?;
