@@ -95,11 +95,14 @@ impl Context {
         }
         .map_err(vk_error("vkEnumerateDeviceExtensionProperties"))?;
         let portability_subset = ash::khr::portability_subset::NAME;
-        let extension_names: Vec<*const std::ffi::c_char> = extensions
+        let has_portability_subset = extensions
             .iter()
-            .filter(|extension| extension.extension_name_as_c_str() == Ok(portability_subset))
-            .map(|_| portability_subset.as_ptr())
-            .collect();
+            .any(|extension| extension.extension_name_as_c_str() == Ok(portability_subset));
+        let extension_names = if has_portability_subset {
+            vec![portability_subset.as_ptr()]
+        } else {
+            Vec::new()
+        };
         let device_info = vk::DeviceCreateInfo::default()
             .queue_create_infos(&queue_info)
             .enabled_extension_names(&extension_names)
