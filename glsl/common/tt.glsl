@@ -8,17 +8,25 @@
 // Hashes are 128-bit as (low, high) words: `Zobrist::hash` of the position XOR the key of its
 // remaining depth, computed here from the decoded position and the uploaded Zobrist keys.
 //
-// Concurrency (every invocation of a dispatch may probe and store at once):
-// - fast: the two words are stored separately; a reader that sees the verification of one
-//   store and the count of another fails the (hash ^ count) check.
-// - verified and certify: the exact entry is guarded by its sequence word, as on the CPU. A
-//   writer takes the slot with a compare-and-swap from an even to the next odd value (another
-//   writer busy: the store is skipped, never waited for), writes the fields, then publishes
-//   the next even value; memoryBarrierBuffer orders the sequence and field accesses on both
-//   sides. A reader reads the sequence, the fields, then the sequence again and treats an odd
-//   or changed value as a miss: a torn entry (fields of two stores, or of a store in progress)
-//   always comes with a sequence change, so it is never accepted. certify's fast entry is read
-//   and written inside the same protocol.
+// Concurrency (every invocation of a dispatch may probe and store at once), under the Vulkan
+// memory model (tt_extensions.glsl; the device enables vulkanMemoryModel and its device scope):
+// - fast: the 16-byte entry is read and written as one 128-bit access (16-byte aligned), with
+//   no lock. A read that races a store may see the two words of different stores (hardware
+//   that splits the access), or, formally, an undefined value (a data race in the model gives
+//   undefined values, not undefined behaviour). Whatever it sees is accepted only if
+//   verification ^ count equals the probe's check: a pair no store wrote passes with the same
+//   2^-bits chance as another position's entry, which the risk model already counts.
+// - verified and certify: the exact entry is a seqlock, as on the CPU, with every word an
+//   atomic at device scope so that no access is a data race. A writer takes the slot with a
+//   compare-and-swap from an even to the next odd sequence (acquire: it sees the previous
+//   writer's fields; another writer busy: the store is skipped, never waited for), a release
+//   fence, relaxed stores of the fields, then a release store of the next even value. A reader
+//   does an acquire load of the sequence, relaxed loads of the fields, an acquire fence and a
+//   relaxed load of the sequence again, and treats an odd or changed value as a miss. If the
+//   reader saw any field of a store, the writer's release fence synchronizes with the reader's
+//   acquire fence, so the second load sees that store's odd sequence or a later one: a torn
+//   entry (fields of two stores, or of a store in progress) is never accepted. certify's fast
+//   entry is read and written as two atomic words inside the same protocol.
 //
 // build.rs builds every stage twice: with GPU_TT = 1 for devices that have buffer device
 // addresses, 64-bit buffer atomics and subgroup arithmetic, and with GPU_TT = 0, where the table
@@ -105,17 +113,23 @@ struct Probe {
 #if GPU_TT
 
 layout(buffer_reference, std430, buffer_reference_align = 16) coherent buffer FastSegment {
-    // Per slot: verification, count.
+    // Per slot: (verification, count), read and written whole.
+    u64vec2 entries[];
+};
+
+// The same memory as single words, for the atomic accesses of certify.
+layout(buffer_reference, std430, buffer_reference_align = 16) buffer FastWords {
     uint64_t words[];
 };
 
-layout(buffer_reference, std430, buffer_reference_align = 4) coherent buffer DepthSegment {
-    // fast: per slot one byte, remaining depth + 1 of its entry (0 = empty), four per word.
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer DepthSegment {
+    // fast: per slot one byte, remaining depth + 1 of its entry (0 = empty), four per word;
+    // accessed only atomically.
     uint words[];
 };
 
-layout(buffer_reference, std430, buffer_reference_align = 64) coherent buffer ExactSegment {
-    // Per slot: sequence, tag, count low, count high, key planes 0-3.
+layout(buffer_reference, std430, buffer_reference_align = 64) buffer ExactSegment {
+    // Per slot: sequence, tag, count low, count high, key planes 0-3; accessed only atomically.
     uint64_t words[];
 };
 
@@ -222,6 +236,10 @@ FastSegment fast_segment(Slot s) {
     return FastSegment(tt.fast_segments[s.segment]);
 }
 
+FastWords fast_words(Slot s) {
+    return FastWords(tt.fast_segments[s.segment]);
+}
+
 ExactSegment exact_segment(Slot s) {
     return ExactSegment(tt.exact_segments[s.segment]);
 }
@@ -233,6 +251,12 @@ uint64_t fast_check(u64vec2 hash) {
 uint64_t tag_of(u64vec2 hash, uint depth) {
     return (hash.y & ~TAG_DEPTH_MASK) | uint64_t(depth + 1u);
 }
+
+// Device-scope atomic loads and stores of table words, with the given semantics.
+#define TT_LOAD(word, semantics) \
+    atomicLoad(word, gl_ScopeDevice, gl_StorageSemanticsBuffer, semantics)
+#define TT_STORE(word, value, semantics) \
+    atomicStore(word, value, gl_ScopeDevice, gl_StorageSemanticsBuffer, semantics)
 
 // What a consistent read of an exact entry found (and, for certify, its fast entry beside it).
 struct ExactRead {
@@ -248,22 +272,22 @@ ExactRead read_exact(Slot s, bool with_fast) {
     ExactSegment entries = exact_segment(s);
     uint base = s.index * EXACT_WORDS;
     ExactRead read;
-    uint64_t before = entries.words[base + EXACT_SEQUENCE];
-    memoryBarrierBuffer();
-    read.tag = entries.words[base + EXACT_TAG];
-    read.count = u64vec2(entries.words[base + EXACT_COUNT], entries.words[base + EXACT_COUNT + 1u]);
+    uint64_t before = TT_LOAD(entries.words[base + EXACT_SEQUENCE], gl_SemanticsAcquire);
+    read.tag = TT_LOAD(entries.words[base + EXACT_TAG], gl_SemanticsRelaxed);
+    read.count = u64vec2(TT_LOAD(entries.words[base + EXACT_COUNT], gl_SemanticsRelaxed),
+        TT_LOAD(entries.words[base + EXACT_COUNT + 1u], gl_SemanticsRelaxed));
     for (uint k = 0u; k < 4u; k++) {
-        read.key.planes[k] = entries.words[base + EXACT_KEY + k];
+        read.key.planes[k] = TT_LOAD(entries.words[base + EXACT_KEY + k], gl_SemanticsRelaxed);
     }
     read.fast_verification = uint64_t(0);
     read.fast_count = uint64_t(0);
     if (with_fast) {
-        FastSegment fast = fast_segment(s);
-        read.fast_verification = fast.words[s.index * FAST_WORDS];
-        read.fast_count = fast.words[s.index * FAST_WORDS + 1u];
+        FastWords fast = fast_words(s);
+        read.fast_verification = TT_LOAD(fast.words[s.index * FAST_WORDS], gl_SemanticsRelaxed);
+        read.fast_count = TT_LOAD(fast.words[s.index * FAST_WORDS + 1u], gl_SemanticsRelaxed);
     }
-    memoryBarrierBuffer();
-    uint64_t after = entries.words[base + EXACT_SEQUENCE];
+    memoryBarrier(gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsAcquire);
+    uint64_t after = TT_LOAD(entries.words[base + EXACT_SEQUENCE], gl_SemanticsRelaxed);
     read.consistent = (before & uint64_t(1)) == uint64_t(0) && after == before;
     return read;
 }
@@ -296,9 +320,9 @@ Probe tt_probe(u64vec2 hash, GpuBoard key, uint depth) {
     Slot s = tt_slot(hash);
     uint64_t check = fast_check(hash);
     if (tt.mode == TT_MODE_FAST) {
-        FastSegment entries = fast_segment(s);
-        uint64_t verification = entries.words[s.index * FAST_WORDS];
-        uint64_t count = entries.words[s.index * FAST_WORDS + 1u];
+        u64vec2 entry = fast_segment(s).entries[s.index];
+        uint64_t verification = entry.x;
+        uint64_t count = entry.y;
         bool empty = verification == uint64_t(0) && count == uint64_t(0);
         // Judged by the full 64 bits, whatever the verifier width.
         if (!empty && (verification ^ count) != check) {
@@ -349,7 +373,8 @@ uint swap_depth_byte(Slot s, uint value) {
     DepthSegment depths = DepthSegment(tt.depth_segments[s.segment]);
     uint word = s.index >> 2;
     uint shift = (s.index & 3u) * 8u;
-    uint old = depths.words[word];
+    uint old = atomicLoad(depths.words[word], gl_ScopeDevice, gl_StorageSemanticsBuffer,
+        gl_SemanticsRelaxed);
     for (;;) {
         uint desired = (old & ~(0xffu << shift)) | (value << shift);
         uint seen = atomicCompSwap(depths.words[word], old, desired);
@@ -362,20 +387,23 @@ uint swap_depth_byte(Slot s, uint value) {
 
 // Takes an exact slot's write lock: false when another writer holds it (skip the store).
 bool lock_exact(ExactSegment entries, uint base, out uint64_t stable) {
-    stable = entries.words[base + EXACT_SEQUENCE];
+    stable = TT_LOAD(entries.words[base + EXACT_SEQUENCE], gl_SemanticsRelaxed);
     if ((stable & uint64_t(1)) != uint64_t(0)) {
         return false;
     }
-    if (atomicCompSwap(entries.words[base + EXACT_SEQUENCE], stable, stable + uint64_t(1)) != stable) {
+    uint64_t seen = atomicCompSwap(entries.words[base + EXACT_SEQUENCE], stable,
+        stable + uint64_t(1), gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsAcquire,
+        gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+    if (seen != stable) {
         return false;
     }
-    memoryBarrierBuffer();
+    // Orders the odd sequence before every field store that follows.
+    memoryBarrier(gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelease);
     return true;
 }
 
 void unlock_exact(ExactSegment entries, uint base, uint64_t stable) {
-    memoryBarrierBuffer();
-    atomicExchange(entries.words[base + EXACT_SEQUENCE], stable + uint64_t(2));
+    TT_STORE(entries.words[base + EXACT_SEQUENCE], stable + uint64_t(2), gl_SemanticsRelease);
 }
 
 // Records the counts of `key` at `depth` remaining plies: fast keeps `fast`, verified keeps
@@ -391,11 +419,10 @@ void tt_store(u64vec2 hash, GpuBoard key, uint depth, u64vec2 exact, u64vec2 fas
     }
     if (tt.mode == TT_MODE_FAST) {
         FastSegment entries = fast_segment(s);
-        uint word = s.index * FAST_WORDS;
-        uint64_t old_verification = entries.words[word];
-        uint64_t old_count = entries.words[word + 1u];
-        entries.words[word] = check ^ fast.x;
-        entries.words[word + 1u] = fast.x;
+        u64vec2 old = entries.entries[s.index];
+        uint64_t old_verification = old.x;
+        uint64_t old_count = old.y;
+        entries.entries[s.index] = u64vec2(check ^ fast.x, fast.x);
         uint previous = swap_depth_byte(s, depth + 1u);
         bool old_empty = old_verification == uint64_t(0) && old_count == uint64_t(0);
         tt_count_store(previous == 0u ? NO_DEPTH : previous - 1u,
@@ -409,21 +436,22 @@ void tt_store(u64vec2 hash, GpuBoard key, uint depth, u64vec2 exact, u64vec2 fas
         return;
     }
     uint64_t tag = tag_of(hash, depth);
-    uint64_t old_tag = entries.words[base + EXACT_TAG];
+    uint64_t old_tag = TT_LOAD(entries.words[base + EXACT_TAG], gl_SemanticsRelaxed);
     bool same = old_tag == tag;
     for (uint k = 0u; k < 4u; k++) {
-        same = same && entries.words[base + EXACT_KEY + k] == key.planes[k];
+        same = same
+            && TT_LOAD(entries.words[base + EXACT_KEY + k], gl_SemanticsRelaxed) == key.planes[k];
     }
     if (has_fast) {
-        FastSegment fast_entries = fast_segment(s);
-        fast_entries.words[s.index * FAST_WORDS] = check ^ fast.x;
-        fast_entries.words[s.index * FAST_WORDS + 1u] = fast.x;
+        FastWords fast_entries = fast_words(s);
+        TT_STORE(fast_entries.words[s.index * FAST_WORDS], check ^ fast.x, gl_SemanticsRelaxed);
+        TT_STORE(fast_entries.words[s.index * FAST_WORDS + 1u], fast.x, gl_SemanticsRelaxed);
     }
-    entries.words[base + EXACT_TAG] = tag;
-    entries.words[base + EXACT_COUNT] = exact.x;
-    entries.words[base + EXACT_COUNT + 1u] = exact.y;
+    TT_STORE(entries.words[base + EXACT_TAG], tag, gl_SemanticsRelaxed);
+    TT_STORE(entries.words[base + EXACT_COUNT], exact.x, gl_SemanticsRelaxed);
+    TT_STORE(entries.words[base + EXACT_COUNT + 1u], exact.y, gl_SemanticsRelaxed);
     for (uint k = 0u; k < 4u; k++) {
-        entries.words[base + EXACT_KEY + k] = key.planes[k];
+        TT_STORE(entries.words[base + EXACT_KEY + k], key.planes[k], gl_SemanticsRelaxed);
     }
     unlock_exact(entries, base, stable);
     bool old_empty = exact_empty(old_tag);

@@ -5,4 +5,8 @@
 #extension GL_EXT_buffer_reference : require
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
+// The table's concurrent entries are synchronized under the Vulkan memory model: atomic loads
+// and stores with acquire/release semantics at device scope (tt.glsl).
+#extension GL_KHR_memory_scope_semantics : require
+#pragma use_vulkan_memory_model
 #endif

@@ -67,7 +67,7 @@ fn device_text(device: &DeviceInfo, chosen: bool) -> String {
     format!(
         "{marker} device {index}: {name} ({kind})\n    driver: {driver}, Vulkan {api}\n    \
          memory heaps: {heaps}\n    shaderInt64: {int64}, 64-bit buffer atomics: {atomics}, \
-         buffer device address: {address}, subgroup size: {subgroup} (arithmetic: {arithmetic}), \
+         buffer device address: {address}, memory model: {memory_model}, subgroup size: {subgroup} (arithmetic: {arithmetic}), \
          max storage buffer range: {range} MiB, max workgroups per dispatch: {workgroups}\n    \
          {status}\n",
         marker = if chosen { "*" } else { " " },
@@ -80,6 +80,7 @@ fn device_text(device: &DeviceInfo, chosen: bool) -> String {
         int64 = yes_no(device.shader_int64),
         atomics = yes_no(device.buffer_int64_atomics),
         address = yes_no(device.buffer_device_address),
+        memory_model = yes_no(device.vulkan_memory_model),
         subgroup = device.subgroup_size,
         arithmetic = yes_no(device.subgroup_arithmetic),
         range = device.max_storage_buffer_range >> 20,
@@ -98,6 +99,7 @@ fn device_json(device: &DeviceInfo) -> serde_json::Value {
         "shader_int64": device.shader_int64,
         "buffer_int64_atomics": device.buffer_int64_atomics,
         "buffer_device_address": device.buffer_device_address,
+        "vulkan_memory_model": device.vulkan_memory_model,
         "subgroup_size": device.subgroup_size,
         "subgroup_arithmetic": device.subgroup_arithmetic,
         "max_storage_buffer_range": device.max_storage_buffer_range,

@@ -159,6 +159,7 @@ mod tests {
             shader_int64: usable,
             buffer_int64_atomics: usable,
             buffer_device_address: usable,
+            vulkan_memory_model: usable,
             subgroup_arithmetic: usable,
             subgroup_size: 32,
             max_storage_buffer_range: 1 << 27,

@@ -75,12 +75,14 @@ impl Context {
         let queue_info = [vk::DeviceQueueCreateInfo::default()
             .queue_family_index(family)
             .queue_priorities(&priorities)];
-        // The TT build of the shaders needs 64-bit buffer atomics and device addresses; enable
-        // them wherever the device has them.
+        // The TT build of the shaders needs 64-bit buffer atomics, device addresses and the
+        // Vulkan memory model at device scope; enable them wherever the device has them.
         let with_tt = info.supports_tt();
         let mut vulkan12 = vk::PhysicalDeviceVulkan12Features::default()
             .shader_buffer_int64_atomics(with_tt)
-            .buffer_device_address(with_tt);
+            .buffer_device_address(with_tt)
+            .vulkan_memory_model(with_tt)
+            .vulkan_memory_model_device_scope(with_tt);
         let mut features = vk::PhysicalDeviceFeatures2::default()
             .features(vk::PhysicalDeviceFeatures::default().shader_int64(true));
         if with_tt {

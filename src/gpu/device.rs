@@ -62,6 +62,9 @@ pub struct DeviceInfo {
     pub shader_int64: bool,
     pub buffer_int64_atomics: bool,
     pub buffer_device_address: bool,
+    /// `vulkanMemoryModel` with `vulkanMemoryModelDeviceScope`: the table's seqlock is written
+    /// for it.
+    pub vulkan_memory_model: bool,
     /// Subgroup add/min and elect in compute shaders.
     pub subgroup_arithmetic: bool,
     pub subgroup_size: u32,
@@ -171,7 +174,8 @@ impl Instance {
         unsafe { instance.get_physical_device_properties2(physical, &mut properties2) };
         let properties = properties2.properties;
 
-        // Vulkan 1.2 core features: 64-bit buffer atomics and buffer device addresses.
+        // Vulkan 1.2 core features: 64-bit buffer atomics, buffer device addresses and the
+        // memory model.
         let mut vulkan12 = vk::PhysicalDeviceVulkan12Features::default();
         let mut features2 = vk::PhysicalDeviceFeatures2::default();
         if has_driver_properties {
@@ -182,6 +186,8 @@ impl Instance {
         let shader_int64 = features2.features.shader_int64 == vk::TRUE;
         let buffer_int64_atomics = vulkan12.shader_buffer_int64_atomics == vk::TRUE;
         let buffer_device_address = vulkan12.buffer_device_address == vk::TRUE;
+        let vulkan_memory_model = vulkan12.vulkan_memory_model == vk::TRUE
+            && vulkan12.vulkan_memory_model_device_scope == vk::TRUE;
         let subgroup_arithmetic = subgroup
             .supported_stages
             .contains(vk::ShaderStageFlags::COMPUTE)
@@ -236,6 +242,9 @@ impl Instance {
         if !buffer_device_address {
             tt_missing.push("bufferDeviceAddress".to_string());
         }
+        if !vulkan_memory_model {
+            tt_missing.push("vulkanMemoryModel with device scope".to_string());
+        }
         if !subgroup_arithmetic {
             tt_missing.push("subgroup arithmetic in compute shaders".to_string());
         }
@@ -254,6 +263,7 @@ impl Instance {
             shader_int64,
             buffer_int64_atomics,
             buffer_device_address,
+            vulkan_memory_model,
             subgroup_arithmetic,
             subgroup_size: subgroup.subgroup_size,
             max_storage_buffer_range: properties.limits.max_storage_buffer_range,

@@ -345,6 +345,45 @@ impl Drop for Pipelines {
 mod tests {
     use super::*;
 
+    /// The memory model and capabilities a SPIR-V module declares.
+    fn memory_model(spirv: &[u8]) -> (u32, Vec<u32>) {
+        const OP_CAPABILITY: u32 = 17;
+        const OP_MEMORY_MODEL: u32 = 14;
+        let words = ash::util::read_spv(&mut Cursor::new(spirv)).expect("valid SPIR-V");
+        let (mut model, mut capabilities) = (None, Vec::new());
+        let mut at = 5;
+        while at < words.len() {
+            let (opcode, length) = (words[at] & 0xffff, (words[at] >> 16) as usize);
+            match opcode {
+                OP_CAPABILITY => capabilities.push(words[at + 1]),
+                OP_MEMORY_MODEL => model = Some(words[at + 2]),
+                _ => {}
+            }
+            at += length.max(1);
+        }
+        (model.expect("an OpMemoryModel"), capabilities)
+    }
+
+    #[test]
+    fn table_builds_use_the_vulkan_memory_model_at_device_scope() {
+        const GLSL450: u32 = 1;
+        const VULKAN: u32 = 3;
+        const VULKAN_MEMORY_MODEL: u32 = 5345;
+        const DEVICE_SCOPE: u32 = 5346;
+        for stage in Stage::ALL {
+            let (model, capabilities) = memory_model(stage.spirv(true));
+            assert_eq!(model, VULKAN, "{stage:?} with a table");
+            assert!(capabilities.contains(&VULKAN_MEMORY_MODEL), "{stage:?}");
+            // The stages that probe and store entries use device-scope atomics.
+            if matches!(stage, Stage::Expand | Stage::Leaf | Stage::Upsweep) {
+                assert!(capabilities.contains(&DEVICE_SCOPE), "{stage:?}");
+            }
+            let (model, capabilities) = memory_model(stage.spirv(false));
+            assert_eq!(model, GLSL450, "{stage:?} without a table");
+            assert!(!capabilities.contains(&VULKAN_MEMORY_MODEL), "{stage:?}");
+        }
+    }
+
     #[test]
     fn dispatches_cover_every_invocation_within_the_limit() {
         assert!(dispatch_parts(0, 7).is_empty());
