@@ -7,7 +7,7 @@ use common::{nodes_by_move, random_positions, silent_control};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use vkperft::chess::{Move, Position};
 use vkperft::count::Counts;
 use vkperft::cpu::reference;
@@ -16,7 +16,7 @@ use vkperft::gpu::layouts::{
     ChildRange, Control, GpuBoard, GpuU128, SegmentAddresses, StepConstants, TtParamsHead,
 };
 use vkperft::gpu::shader_layout::TT_MAX_SEGMENTS;
-use vkperft::gpu::{GpuError, GpuOptions, VulkanBackend};
+use vkperft::gpu::{GpuError, GpuOptions, VulkanBackend, SUBMISSION_TARGET};
 use vkperft::reference as published;
 use vkperft::run_control::{ProgressSample, RunControl};
 
@@ -187,6 +187,50 @@ fn cancel_stops_before_the_next_chunk_and_the_backend_is_reusable() {
     );
     assert_eq!(
         gpu_divide(&mut gpu, &start, 4).values().sum::<u128>(),
+        197_281
+    );
+}
+
+/// Every level goes to the device in parts sized to stay under the submission target, so a deep
+/// run (items of six plies, whose widest levels took seconds per submission on lavapipe)
+/// stops within half a second of a cancel.
+#[test]
+fn submissions_stay_short_and_a_deep_run_cancels_within_half_a_second() {
+    let mut gpu = backend();
+    let cancel = AtomicBool::new(false);
+    let cancelled_at = Mutex::new(None);
+    let outcome = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            std::thread::sleep(Duration::from_secs(2));
+            *cancelled_at.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
+            cancel.store(true, Ordering::Relaxed);
+        });
+        let control = RunControl {
+            cancel: &cancel,
+            ..silent_control()
+        };
+        gpu.divide(&Position::startpos(), 10, &control)
+    });
+    let stopped = Instant::now();
+    assert!(matches!(outcome, Err(RunError::Cancelled)), "{outcome:?}");
+    let cancelled_at = cancelled_at
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .expect("the cancel was sent");
+    let latency = stopped - cancelled_at;
+    assert!(
+        latency < Duration::from_millis(500),
+        "stopped {latency:?} after the cancel"
+    );
+    let schedule = gpu.schedule_stats();
+    assert!(
+        schedule.longest_submission < SUBMISSION_TARGET * 2,
+        "{schedule:?}"
+    );
+    assert_eq!(
+        gpu_divide(&mut gpu, &Position::startpos(), 4)
+            .values()
+            .sum::<u128>(),
         197_281
     );
 }

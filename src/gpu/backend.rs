@@ -10,14 +10,19 @@
 //! A level that does not fit the memory budget sets an overflow flag: the chunk is halved and
 //! redone, and a single item that still does not fit is expanded one ply on the host. Nothing
 //! of an overflowed chunk is used. Chunk sizes adapt so that each takes a fraction of a second:
-//! progress is reported and cancellation checked between chunks.
+//! progress is reported between chunks.
+//!
+//! Every stage goes to the device in parts, one submission each, sized from the device's own
+//! timestamps to stay well under [`SUBMISSION_TARGET`] (`backend/pacing.rs`): no submission
+//! trips a GPU watchdog, and cancellation, checked before every submission, takes effect
+//! within one of them.
 //!
 //! With a transposition table (`tt_table.rs`, `glsl/common/tt.glsl`), expand probes each
 //! position before generating its children (a hit gives its counts and no children), the leaf
 //! probes and stores depth-2 positions, and upsweep stores every count it completes. Only
 //! complete counts are ever stored: overflow can only happen in an expand, before the leaf and
-//! upsweep of its chunk run, and a cancelled run stops between submissions, never inside the
-//! one submission that holds a chunk's leaf and upsweep.
+//! upsweep of its chunk run, and each part of a leaf or upsweep stores only counts it completed,
+//! so a run cancelled between any two submissions leaves only exact entries behind.
 
 use super::buffer::{record_copy, GpuBuffer};
 use super::context::Context;
@@ -35,6 +40,8 @@ use crate::run_control::RunControl;
 use crate::tt::TtConfig;
 use buffers::{write_mapped, ChunkBuffers, TtBuffers};
 use gpu_allocator::MemoryLocation;
+use pacing::Pacer;
+pub use pacing::SUBMISSION_TARGET;
 use std::collections::VecDeque;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -42,6 +49,7 @@ use std::time::{Duration, Instant};
 mod buffers;
 mod chunk;
 mod diagnostics;
+mod pacing;
 mod table;
 
 /// Plies the GPU expands below each host item (the last two in the fused leaf stage).
@@ -104,6 +112,10 @@ pub struct ScheduleStats {
     pub host_splits: u64,
     /// Compute dispatches recorded (a level over the workgroup limit takes several).
     pub dispatches: u64,
+    /// Submissions of search stages (a level takes one per part).
+    pub submissions: u64,
+    /// The longest of them on the device.
+    pub longest_submission: Duration,
 }
 
 pub struct VulkanBackend {
@@ -116,6 +128,8 @@ pub struct VulkanBackend {
     capacity: u32,
     /// Items per chunk; adapted from chunk to chunk.
     chunk_items: usize,
+    /// Sizes the parts of each level's submissions; kept across runs of this device.
+    pacer: Pacer,
     schedule: ScheduleStats,
     /// Dispatches recorded before the last run began.
     dispatches_before_run: u64,
@@ -186,6 +200,7 @@ impl VulkanBackend {
             context,
             capacity: capacity as u32,
             chunk_items: FIRST_CHUNK_ITEMS,
+            pacer: Pacer::default(),
             schedule: ScheduleStats::default(),
             dispatches_before_run: 0,
             healthy: true,

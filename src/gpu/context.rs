@@ -1,5 +1,5 @@
 //! The logical device: queue, memory allocator, command buffer and fence, and the one way work
-//! is submitted (record, submit, wait with a timeout).
+//! is submitted (record, submit, wait with a timeout), timed on the device where it can be.
 //!
 //! Destruction order is explicit: buffers hold an `Arc<DeviceShared>` and are freed first; when
 //! the last reference goes, the allocator is dropped, then the command pool and fence, then the
@@ -7,10 +7,11 @@
 
 use super::device::{choose_device, compute_queue_family, DeviceInfo, Instance};
 use super::error::{vk_error, GpuError};
+use super::pipelines::record_barrier;
 use ash::vk;
 use gpu_allocator::vulkan::{Allocator, AllocatorCreateDesc};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How long one submission may run before it counts as hung.
 pub const FENCE_TIMEOUT: Duration = Duration::from_secs(60);
@@ -49,6 +50,17 @@ pub struct Context {
     command_pool: vk::CommandPool,
     command_buffer: vk::CommandBuffer,
     fence: vk::Fence,
+    /// Start and end timestamps of each submission; `None` when the queue has no timestamps.
+    timer: Option<Timer>,
+}
+
+/// A query pool of two timestamps and how to turn their difference into time.
+struct Timer {
+    pool: vk::QueryPool,
+    /// Nanoseconds per timestamp tick (`timestampPeriod`).
+    tick_ns: f64,
+    /// The bits a timestamp of this queue holds (`timestampValidBits`).
+    valid_mask: u64,
 }
 
 impl Context {
@@ -64,6 +76,19 @@ impl Context {
         let index = choose_device(&infos, requested)?;
         let physical = physical_devices[index];
         let info = infos[index].clone();
+        // SAFETY: `physical` belongs to `instance`.
+        let (tick_ns, families) = unsafe {
+            (
+                instance
+                    .instance
+                    .get_physical_device_properties(physical)
+                    .limits
+                    .timestamp_period,
+                instance
+                    .instance
+                    .get_physical_device_queue_family_properties(physical),
+            )
+        };
         let family = compute_queue_family(&instance.instance, physical).ok_or_else(|| {
             GpuError::DeviceUnsuitable {
                 index,
@@ -170,12 +195,37 @@ impl Context {
                 return Err(GpuError::from_vk("vkCreateFence", result));
             }
         };
+        let timestamp_bits = families[family as usize].timestamp_valid_bits;
+        let timer = if timestamp_bits == 0 || tick_ns <= 0.0 {
+            None
+        } else {
+            let pool_info = vk::QueryPoolCreateInfo::default()
+                .query_type(vk::QueryType::TIMESTAMP)
+                .query_count(2);
+            // SAFETY: valid device and create info.
+            match unsafe { device.create_query_pool(&pool_info, None) } {
+                Ok(pool) => Some(Timer {
+                    pool,
+                    tick_ns: f64::from(tick_ns),
+                    valid_mask: u64::MAX >> (64 - timestamp_bits.min(64)),
+                }),
+                Err(result) => {
+                    // SAFETY: the fence, pool and its buffer are unused.
+                    unsafe {
+                        device.destroy_fence(fence, None);
+                        device.destroy_command_pool(command_pool, None);
+                    }
+                    return Err(GpuError::from_vk("vkCreateQueryPool", result));
+                }
+            }
+        };
         Ok(Context {
             shared,
             queue,
             command_pool,
             command_buffer,
             fence,
+            timer,
         })
     }
 
@@ -187,11 +237,13 @@ impl Context {
         &self.shared.info
     }
 
-    /// Records commands with `record`, submits them and waits for them to finish.
+    /// Records commands with `record`, submits them and waits for them to finish. Returns how
+    /// long they ran on the device, from timestamps, or where the queue has none, the host's
+    /// time from submission to the fence (which also counts the submission's overhead).
     pub fn submit_and_wait(
         &self,
         record: impl FnOnce(&ash::Device, vk::CommandBuffer),
-    ) -> Result<(), GpuError> {
+    ) -> Result<Duration, GpuError> {
         let device = self.device();
         let begin = vk::CommandBufferBeginInfo::default()
             .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
@@ -205,8 +257,34 @@ impl Context {
                 .begin_command_buffer(self.command_buffer, &begin)
                 .map_err(vk_error("vkBeginCommandBuffer"))?;
         }
+        if let Some(timer) = &self.timer {
+            // SAFETY: the command buffer is recording; the pool holds two queries.
+            unsafe {
+                device.cmd_reset_query_pool(self.command_buffer, timer.pool, 0, 2);
+                device.cmd_write_timestamp(
+                    self.command_buffer,
+                    vk::PipelineStageFlags::TOP_OF_PIPE,
+                    timer.pool,
+                    0,
+                );
+            }
+        }
+        // The fence wait before this submission ordered execution, not memory: make the
+        // earlier submissions' writes visible to this one's commands.
+        record_barrier(device, self.command_buffer);
         record(device, self.command_buffer);
         record_host_read_barrier(device, self.command_buffer);
+        if let Some(timer) = &self.timer {
+            // SAFETY: as above.
+            unsafe {
+                device.cmd_write_timestamp(
+                    self.command_buffer,
+                    vk::PipelineStageFlags::BOTTOM_OF_PIPE,
+                    timer.pool,
+                    1,
+                );
+            }
+        }
         let command_buffers = [self.command_buffer];
         let submit = [vk::SubmitInfo::default().command_buffers(&command_buffers)];
         // SAFETY: the recorded commands reference live resources owned by the caller, who
@@ -215,6 +293,10 @@ impl Context {
             device
                 .end_command_buffer(self.command_buffer)
                 .map_err(vk_error("vkEndCommandBuffer"))?;
+        }
+        let submitted = Instant::now();
+        // SAFETY: as above.
+        unsafe {
             device
                 .queue_submit(self.queue, &submit, self.fence)
                 .map_err(vk_error("vkQueueSubmit"))?;
@@ -232,8 +314,25 @@ impl Context {
             }
             Err(result) => return Err(GpuError::from_vk("vkWaitForFences", result)),
         }
+        let host_time = submitted.elapsed();
         // SAFETY: the fence is signaled and not in use.
-        unsafe { device.reset_fences(&[self.fence]) }.map_err(vk_error("vkResetFences"))
+        unsafe { device.reset_fences(&[self.fence]) }.map_err(vk_error("vkResetFences"))?;
+        let Some(timer) = &self.timer else {
+            return Ok(host_time);
+        };
+        let mut stamps = [0u64; 2];
+        // SAFETY: both queries were written by the finished submission.
+        unsafe {
+            device.get_query_pool_results(
+                timer.pool,
+                0,
+                &mut stamps,
+                vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WAIT,
+            )
+        }
+        .map_err(vk_error("vkGetQueryPoolResults"))?;
+        let ticks = stamps[1].wrapping_sub(stamps[0]) & timer.valid_mask;
+        Ok(Duration::from_nanos((ticks as f64 * timer.tick_ns) as u64))
     }
 }
 
@@ -265,6 +364,9 @@ impl Drop for Context {
         // SAFETY: waiting for idle guarantees the pool and fence are no longer in use.
         unsafe {
             let _ = device.device_wait_idle();
+            if let Some(timer) = &self.timer {
+                device.destroy_query_pool(timer.pool, None);
+            }
             device.destroy_fence(self.fence, None);
             device.destroy_command_pool(self.command_pool, None);
         }

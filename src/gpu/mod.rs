@@ -22,6 +22,8 @@ pub mod shader_layout;
 pub mod tables;
 pub mod tt_table;
 
-pub use backend::{GpuOptions, ScheduleStats, VulkanBackend, MAX_WORKGROUPS_VARIABLE};
+pub use backend::{
+    GpuOptions, ScheduleStats, VulkanBackend, MAX_WORKGROUPS_VARIABLE, SUBMISSION_TARGET,
+};
 pub use device::{list_devices, DeviceInfo, DeviceKind};
 pub use error::GpuError;

@@ -26,7 +26,8 @@ impl VulkanBackend {
     ) -> Result<Option<Vec<Counts>>, RunError> {
         let count = boards.len() as u32;
         write_mapped(&mut self.buffers.upload, bytemuck::cast_slice(boards))?;
-        let upload_bytes = std::mem::size_of_val(boards) as u64;
+        // Copied to the boards buffer at the start of the chunk's first submission.
+        let mut upload = Some(std::mem::size_of_val(boards) as u64);
         // (offset, count) of every level; level 0 is the chunk itself, level k is
         // `remaining - k` plies deep.
         let mut levels: Vec<(u32, u32)> = vec![(0, count)];
@@ -37,11 +38,7 @@ impl VulkanBackend {
         let deduplicated =
             |level: usize| with_table && level > 0 && level_remaining(level) >= MIN_TT_DEPTH;
         let input_dedup = |level: usize| if deduplicated(level) { DEDUP_INPUT } else { 0 };
-        let mut first_submission = true;
         while level_remaining(levels.len() - 1) > 2 {
-            if control.cancel.load(Ordering::Relaxed) {
-                return Err(RunError::Cancelled);
-            }
             let level = levels.len() - 1;
             let (offset, level_count) = levels[level];
             let output_offset = offset + level_count;
@@ -54,73 +51,77 @@ impl VulkanBackend {
                 dedup: input_dedup(level),
                 first_invocation: 0,
             };
-            let upload = first_submission.then_some(upload_bytes);
-            first_submission = false;
-            self.context.submit_and_wait(|device, cb| {
-                if let Some(bytes) = upload {
-                    self.record_upload(device, cb, bytes);
-                }
-                // SAFETY: the control buffer is live; the command buffer is recording.
-                unsafe {
-                    device.cmd_fill_buffer(cb, self.buffers.control.buffer, 0, vk::WHOLE_SIZE, 0)
-                };
-                if step.dedup != 0 {
-                    self.record_dedup(device, cb, &step);
-                }
-                record_barrier(device, cb);
-                self.pipelines
-                    .record_dispatch(cb, Stage::Expand, &step, level_count);
-                record_barrier(device, cb);
-            })?;
-            let control_block: Control = read_mapped(&self.buffers.control)?;
-            if control_block.overflow != 0 {
+            if step.dedup != 0 {
+                self.dedup_level(&step, &mut upload, control)?;
+            }
+            let fits = self.submit_level(
+                Stage::Expand,
+                &step,
+                control,
+                |backend, device, cb| {
+                    if let Some(bytes) = upload.take() {
+                        backend.record_upload(device, cb, bytes);
+                    }
+                    // SAFETY: the control buffer is live; the command buffer is recording.
+                    unsafe {
+                        device.cmd_fill_buffer(
+                            cb,
+                            backend.buffers.control.buffer,
+                            0,
+                            vk::WHOLE_SIZE,
+                            0,
+                        )
+                    };
+                    record_barrier(device, cb);
+                },
+                // A part that overflowed ends the level: the chunk is redone smaller.
+                |backend| Ok(read_mapped::<Control>(&backend.buffers.control)?.overflow == 0),
+            )?;
+            if !fits {
                 return Ok(None);
             }
+            let control_block: Control = read_mapped(&self.buffers.control)?;
             levels.push((output_offset, control_block.appended));
         }
-        let upload = first_submission.then_some(upload_bytes);
+        let leaf_level = levels.len() - 1;
+        let (offset, level_count) = levels[leaf_level];
+        let leaf = StepConstants {
+            input_offset: offset,
+            input_count: level_count,
+            remaining: level_remaining(leaf_level),
+            dedup: input_dedup(leaf_level),
+            ..StepConstants::default()
+        };
+        if leaf.dedup != 0 {
+            self.dedup_level(&leaf, &mut upload, control)?;
+        }
+        let with_upload = |backend: &Self, device: &ash::Device, cb: vk::CommandBuffer| {
+            if let Some(bytes) = upload {
+                backend.record_upload(device, cb, bytes);
+            }
+        };
+        self.submit_level(Stage::Leaf, &leaf, control, with_upload, |_| Ok(true))?;
+        for (level, &(offset, level_count)) in levels.iter().enumerate().rev().skip(1) {
+            let children_dedup = if deduplicated(level + 1) {
+                DEDUP_CHILDREN
+            } else {
+                0
+            };
+            let up = StepConstants {
+                input_offset: offset,
+                input_count: level_count,
+                remaining: level_remaining(level),
+                dedup: input_dedup(level) | children_dedup,
+                ..StepConstants::default()
+            };
+            self.submit_level(Stage::Upsweep, &up, control, |_, _, _| {}, |_| Ok(true))?;
+        }
         let certify = self
             .tt
             .table
             .as_ref()
             .is_some_and(|table| table.config().mode == TtMode::Certify);
         self.context.submit_and_wait(|device, cb| {
-            if let Some(bytes) = upload {
-                self.record_upload(device, cb, bytes);
-            }
-            let leaf_level = levels.len() - 1;
-            let (offset, level_count) = levels[leaf_level];
-            let leaf = StepConstants {
-                input_offset: offset,
-                input_count: level_count,
-                remaining: level_remaining(leaf_level),
-                dedup: input_dedup(leaf_level),
-                ..StepConstants::default()
-            };
-            if leaf.dedup != 0 {
-                self.record_dedup(device, cb, &leaf);
-                record_barrier(device, cb);
-            }
-            self.pipelines
-                .record_dispatch(cb, Stage::Leaf, &leaf, level_count);
-            for (level, &(offset, level_count)) in levels.iter().enumerate().rev().skip(1) {
-                record_barrier(device, cb);
-                let children_dedup = if deduplicated(level + 1) {
-                    DEDUP_CHILDREN
-                } else {
-                    0
-                };
-                let up = StepConstants {
-                    input_offset: offset,
-                    input_count: level_count,
-                    remaining: level_remaining(level),
-                    dedup: input_dedup(level) | children_dedup,
-                    ..StepConstants::default()
-                };
-                self.pipelines
-                    .record_dispatch(cb, Stage::Upsweep, &up, level_count);
-            }
-            record_barrier(device, cb);
             self.record_readback(device, cb, &self.buffers.counts, count, 0);
             if certify {
                 self.record_readback(device, cb, &self.buffers.fast_counts, count, count);
@@ -147,19 +148,78 @@ impl VulkanBackend {
         ))
     }
 
-    /// Records the deduplication of the level `step` reads: the dedup set is cleared, then each
-    /// position marks itself if it occurs earlier in the level.
-    fn record_dedup(&self, device: &ash::Device, cb: vk::CommandBuffer, step: &StepConstants) {
+    /// Dispatches `stage` over the `step.input_count` positions of a level in parts the pacer
+    /// sizes, one submission each (at least one, so that `prologue` runs for an empty level
+    /// too); `prologue` is recorded at the start of the first. Cancellation is checked before
+    /// every part, and `keep_going` after each: `Ok(false)` when it stopped the level.
+    ///
+    /// Stopping between parts stores nothing partial in the table: every count a part stores
+    /// is complete (a leaf's own two plies, or an upsweep over children that all finished).
+    fn submit_level(
+        &mut self,
+        stage: Stage,
+        step: &StepConstants,
+        control: &RunControl<'_>,
+        prologue: impl FnOnce(&Self, &ash::Device, vk::CommandBuffer),
+        keep_going: impl Fn(&Self) -> Result<bool, GpuError>,
+    ) -> Result<bool, RunError> {
+        let mut prologue = Some(prologue);
+        let mut start = 0;
+        loop {
+            if control.cancel.load(Ordering::Relaxed) {
+                return Err(RunError::Cancelled);
+            }
+            let positions = self
+                .pacer
+                .part_positions(stage)
+                .min(step.input_count - start);
+            let part = StepConstants {
+                first_invocation: start,
+                ..*step
+            };
+            let first = prologue.take();
+            let took = self.context.submit_and_wait(|device, cb| {
+                if let Some(first) = first {
+                    first(self, device, cb);
+                }
+                self.pipelines.record_dispatch(cb, stage, &part, positions);
+            })?;
+            self.pacer.record(stage, positions, took);
+            self.schedule.submissions += 1;
+            self.schedule.longest_submission = self.schedule.longest_submission.max(took);
+            start += positions;
+            if !keep_going(self)? {
+                return Ok(false);
+            }
+            if start >= step.input_count {
+                return Ok(true);
+            }
+        }
+    }
+
+    /// Deduplicates the level `step` reads: the dedup set is cleared, then each position marks
+    /// itself if an equal one claimed its slot before it (`upload` goes first if still due).
+    fn dedup_level(
+        &mut self,
+        step: &StepConstants,
+        upload: &mut Option<u64>,
+        control: &RunControl<'_>,
+    ) -> Result<(), RunError> {
         if step.input_count == 0 {
-            return;
+            return Ok(());
         }
         let set_bytes = u64::from(step.input_count * DEDUP_SLOTS_PER_POSITION) * 4;
-        // SAFETY: the dedup buffer is live and holds this many slots (it is sized for the
-        // capacity); the command buffer is recording.
-        unsafe { device.cmd_fill_buffer(cb, self.buffers.dedup.buffer, 0, set_bytes, 0) };
-        record_barrier(device, cb);
-        self.pipelines
-            .record_dispatch(cb, Stage::Dedup, step, step.input_count);
+        let clear_set = |backend: &Self, device: &ash::Device, cb: vk::CommandBuffer| {
+            if let Some(bytes) = upload.take() {
+                backend.record_upload(device, cb, bytes);
+            }
+            // SAFETY: the dedup buffer is live and holds this many slots (it is sized for the
+            // capacity); the command buffer is recording.
+            unsafe { device.cmd_fill_buffer(cb, backend.buffers.dedup.buffer, 0, set_bytes, 0) };
+            record_barrier(device, cb);
+        };
+        self.submit_level(Stage::Dedup, step, control, clear_set, |_| Ok(true))?;
+        Ok(())
     }
 
     /// Records a copy of the first `values` 128-bit values of `source` to the host-visible

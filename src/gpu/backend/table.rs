@@ -159,6 +159,7 @@ impl VulkanBackend {
         write_mapped(&mut staging, bytes)?;
         self.context.submit_and_wait(|device, cb| {
             record_copy(device, cb, &staging, target, bytes.len() as u64, 0);
-        })
+        })?;
+        Ok(())
     }
 }
