@@ -31,6 +31,9 @@ pub enum Commands {
     Bench(BenchArgs),
     /// List the Vulkan devices, what they support, and which one vkperft would pick.
     Devices(DevicesArgs),
+    /// The GPU compiler's statistics of the search shaders (registers, spills, code size), from
+    /// drivers with VK_KHR_pipeline_executable_properties; creates pipelines only.
+    ShaderStats(ShaderStatsArgs),
     /// Open the window: board editor, runs with live statistics, divide walk and history.
     Gui(GuiArgs),
 }
@@ -166,6 +169,17 @@ pub struct BenchArgs {
 #[derive(Args, Debug)]
 pub struct DevicesArgs {
     /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct ShaderStatsArgs {
+    /// Vulkan device index from `vkperft devices`, usable or not (default: the first device, in
+    /// the usual order of preference, whose driver reports statistics)
+    #[arg(long)]
+    pub device: Option<usize>,
+    /// Print a JSON list, one object per pipeline executable, instead of a table.
     #[arg(long)]
     pub json: bool,
 }

@@ -10,6 +10,7 @@ mod output;
 mod peer;
 mod perft;
 mod progress;
+mod shader_stats;
 
 use args::{Cli, Commands};
 use clap::Parser;
@@ -30,6 +31,7 @@ pub fn main() -> ExitCode {
         Some(Commands::Perftree(args)) => perft::run_perftree(&args),
         Some(Commands::Bench(args)) => bench::run(&args),
         Some(Commands::Devices(args)) => devices::run(&args),
+        Some(Commands::ShaderStats(args)) => shader_stats::run(&args),
         Some(Commands::Gui(args)) => gui::run(&args),
         None => gui::run(&args::GuiArgs::default()),
     };

@@ -17,17 +17,115 @@ use std::time::{Duration, Instant};
 pub const FENCE_TIMEOUT: Duration = Duration::from_secs(60);
 
 pub struct DeviceShared {
+    /// `None` only on a device opened for [`Purpose::PipelineStatistics`].
     allocator: Option<Mutex<Allocator>>,
     pub device: ash::Device,
     pub info: DeviceInfo,
+    pub purpose: Purpose,
     instance: Instance,
 }
 
+/// What a logical device is opened for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Purpose {
+    /// Searches: memory, queue submissions.
+    Compute,
+    /// Only to create pipelines and read the driver's statistics of them
+    /// (`VK_KHR_pipeline_executable_properties`, which the device must have): no allocator, so
+    /// that a device without memory (RADV's null device) opens too.
+    PipelineStatistics,
+}
+
 impl DeviceShared {
+    /// Opens `physical` with one queue of `family` and, where the device has them, the
+    /// features of the table's shader build.
+    pub fn open(
+        instance: Instance,
+        physical: vk::PhysicalDevice,
+        info: DeviceInfo,
+        family: u32,
+        purpose: Purpose,
+    ) -> Result<Arc<DeviceShared>, GpuError> {
+        let priorities = [1.0f32];
+        let queue_info = [vk::DeviceQueueCreateInfo::default()
+            .queue_family_index(family)
+            .queue_priorities(&priorities)];
+        // The TT build of the shaders needs 64-bit buffer atomics, device addresses and the
+        // Vulkan memory model at device scope; enable them wherever the device has them.
+        let with_tt = info.tt_missing.is_empty();
+        let mut vulkan12 = vk::PhysicalDeviceVulkan12Features::default()
+            .shader_buffer_int64_atomics(with_tt)
+            .buffer_device_address(with_tt)
+            .vulkan_memory_model(with_tt)
+            .vulkan_memory_model_device_scope(with_tt);
+        let statistics = purpose == Purpose::PipelineStatistics;
+        let mut executable_info =
+            vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default()
+                .pipeline_executable_info(true);
+        let mut features = vk::PhysicalDeviceFeatures2::default()
+            .features(vk::PhysicalDeviceFeatures::default().shader_int64(true));
+        if with_tt {
+            features = features.push_next(&mut vulkan12);
+        }
+        if statistics {
+            features = features.push_next(&mut executable_info);
+        }
+        // A portability implementation (MoltenVK) must be told that its subset is accepted.
+        let mut extension_names = Vec::new();
+        if instance.device_has_extension(physical, ash::khr::portability_subset::NAME)? {
+            extension_names.push(ash::khr::portability_subset::NAME.as_ptr());
+        }
+        if statistics {
+            extension_names.push(ash::khr::pipeline_executable_properties::NAME.as_ptr());
+        }
+        let device_info = vk::DeviceCreateInfo::default()
+            .queue_create_infos(&queue_info)
+            .enabled_extension_names(&extension_names)
+            .push_next(&mut features);
+        // SAFETY: `physical` belongs to `instance`; the create info outlives the call.
+        let device = unsafe {
+            instance
+                .instance
+                .create_device(physical, &device_info, None)
+        }
+        .map_err(vk_error("vkCreateDevice"))?;
+        let allocator = if statistics {
+            None
+        } else {
+            let created = Allocator::new(&AllocatorCreateDesc {
+                instance: instance.instance.clone(),
+                device: device.clone(),
+                physical_device: physical,
+                debug_settings: Default::default(),
+                buffer_device_address: with_tt,
+                allocation_sizes: Default::default(),
+            });
+            match created {
+                Ok(allocator) => Some(Mutex::new(allocator)),
+                Err(err) => {
+                    // SAFETY: nothing else was created from the device yet.
+                    unsafe { device.destroy_device(None) };
+                    return Err(GpuError::OutOfMemory(err.to_string()));
+                }
+            }
+        };
+        Ok(Arc::new(DeviceShared {
+            allocator,
+            device,
+            info,
+            purpose,
+            instance,
+        }))
+    }
+
+    pub fn instance(&self) -> &ash::Instance {
+        &self.instance.instance
+    }
+
     pub fn allocator(&self) -> &Mutex<Allocator> {
         self.allocator
             .as_ref()
-            .expect("the allocator lives until DeviceShared is dropped")
+            .expect("only a device opened for Purpose::Compute allocates memory")
     }
 }
 
@@ -96,73 +194,7 @@ impl Context {
                 reason: "no compute queue".into(),
             }
         })?;
-        let priorities = [1.0f32];
-        let queue_info = [vk::DeviceQueueCreateInfo::default()
-            .queue_family_index(family)
-            .queue_priorities(&priorities)];
-        // The TT build of the shaders needs 64-bit buffer atomics, device addresses and the
-        // Vulkan memory model at device scope; enable them wherever the device has them.
-        let with_tt = info.supports_tt();
-        let mut vulkan12 = vk::PhysicalDeviceVulkan12Features::default()
-            .shader_buffer_int64_atomics(with_tt)
-            .buffer_device_address(with_tt)
-            .vulkan_memory_model(with_tt)
-            .vulkan_memory_model_device_scope(with_tt);
-        let mut features = vk::PhysicalDeviceFeatures2::default()
-            .features(vk::PhysicalDeviceFeatures::default().shader_int64(true));
-        if with_tt {
-            features = features.push_next(&mut vulkan12);
-        }
-        // A portability implementation (MoltenVK) must be told that its subset is accepted.
-        // SAFETY: `physical` belongs to `instance`.
-        let extensions = unsafe {
-            instance
-                .instance
-                .enumerate_device_extension_properties(physical)
-        }
-        .map_err(vk_error("vkEnumerateDeviceExtensionProperties"))?;
-        let portability_subset = ash::khr::portability_subset::NAME;
-        let has_portability_subset = extensions
-            .iter()
-            .any(|extension| extension.extension_name_as_c_str() == Ok(portability_subset));
-        let extension_names = if has_portability_subset {
-            vec![portability_subset.as_ptr()]
-        } else {
-            Vec::new()
-        };
-        let device_info = vk::DeviceCreateInfo::default()
-            .queue_create_infos(&queue_info)
-            .enabled_extension_names(&extension_names)
-            .push_next(&mut features);
-        // SAFETY: `physical` belongs to `instance`; the create info outlives the call.
-        let device = unsafe {
-            instance
-                .instance
-                .create_device(physical, &device_info, None)
-        }
-        .map_err(vk_error("vkCreateDevice"))?;
-        let allocator = Allocator::new(&AllocatorCreateDesc {
-            instance: instance.instance.clone(),
-            device: device.clone(),
-            physical_device: physical,
-            debug_settings: Default::default(),
-            buffer_device_address: with_tt,
-            allocation_sizes: Default::default(),
-        });
-        let allocator = match allocator {
-            Ok(allocator) => allocator,
-            Err(err) => {
-                // SAFETY: nothing else was created from the device yet.
-                unsafe { device.destroy_device(None) };
-                return Err(GpuError::OutOfMemory(err.to_string()));
-            }
-        };
-        let shared = Arc::new(DeviceShared {
-            allocator: Some(Mutex::new(allocator)),
-            device,
-            info,
-            instance,
-        });
+        let shared = DeviceShared::open(instance, physical, info, family, Purpose::Compute)?;
         let device = &shared.device;
         // SAFETY: family index was validated above; queue 0 exists in it.
         let queue = unsafe { device.get_device_queue(family, 0) };

@@ -152,6 +152,23 @@ impl Instance {
         Ok(Instance { entry, instance })
     }
 
+    /// Whether `physical` offers the device extension `name`.
+    pub fn device_has_extension(
+        &self,
+        physical: vk::PhysicalDevice,
+        name: &CStr,
+    ) -> Result<bool, GpuError> {
+        // SAFETY: `physical` belongs to this instance.
+        let extensions = unsafe {
+            self.instance
+                .enumerate_device_extension_properties(physical)
+        }
+        .map_err(vk_error("vkEnumerateDeviceExtensionProperties"))?;
+        Ok(extensions
+            .iter()
+            .any(|extension| extension.extension_name_as_c_str() == Ok(name)))
+    }
+
     pub fn physical_devices(&self) -> Result<Vec<vk::PhysicalDevice>, GpuError> {
         // SAFETY: the instance is valid for the lifetime of `self`.
         unsafe { self.instance.enumerate_physical_devices() }

@@ -24,6 +24,11 @@ pub enum GpuError {
         name: String,
         reason: String,
     },
+    #[error(
+        "no pipeline statistics from {0}: the driver lacks VK_KHR_pipeline_executable_properties \
+         (lavapipe lacks it; RADV has it, also as a null device with RADV_FORCE_FAMILY=navi21)"
+    )]
+    NoPipelineStatistics(String),
     #[error("out of GPU memory: {0}")]
     OutOfMemory(String),
     #[error("the GPU device was lost")]

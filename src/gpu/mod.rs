@@ -8,6 +8,7 @@
 //! - [`layouts`]: Rust twins of the structs the shaders see;
 //! - [`tables`]: the ray tables uploaded for the shaders;
 //! - [`tt_table`]: the transposition table in device memory;
+//! - [`shader_stats`]: the driver's compiler statistics of the stages (`vkperft shader-stats`);
 //! - [`backend`]: the breadth-first perft driver (its chunks, buffers, table and diagnostics
 //!   in `backend/`).
 
@@ -19,6 +20,7 @@ pub mod error;
 pub mod layouts;
 pub mod pipelines;
 pub mod shader_layout;
+pub mod shader_stats;
 pub mod tables;
 pub mod tt_table;
 

@@ -3,7 +3,7 @@
 //! `Step` push constants. Every stage exists in two builds, with and without the GPU
 //! transposition table; a backend uses one of them for all its stages.
 
-use super::context::DeviceShared;
+use super::context::{DeviceShared, Purpose};
 use super::error::{vk_error, GpuError};
 use super::layouts::StepConstants;
 use super::shader_layout::{
@@ -33,7 +33,7 @@ pub enum Stage {
 }
 
 impl Stage {
-    const ALL: [Stage; 6] = [
+    pub const ALL: [Stage; 6] = [
         Stage::Expand,
         Stage::Leaf,
         Stage::Upsweep,
@@ -41,6 +41,18 @@ impl Stage {
         Stage::KeyProbe,
         Stage::Dedup,
     ];
+
+    /// The stage's name, as its shader file is named.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::Expand => "expand",
+            Stage::Leaf => "leaf",
+            Stage::Upsweep => "upsweep",
+            Stage::LayoutProbe => "layout_probe",
+            Stage::KeyProbe => "key_probe",
+            Stage::Dedup => "dedup",
+        }
+    }
 
     fn spirv(self, with_tt: bool) -> &'static [u8] {
         match (self, with_tt) {
@@ -97,6 +109,34 @@ impl Pipelines {
         with_tt: bool,
         max_workgroups: u32,
     ) -> Result<Pipelines, GpuError> {
+        Pipelines::with_flags(
+            shared,
+            with_tt,
+            max_workgroups,
+            vk::PipelineCreateFlags::empty(),
+        )
+    }
+
+    /// The pipelines of every stage, created only to read the driver's statistics of them (the
+    /// device was opened for `Purpose::PipelineStatistics`).
+    pub fn for_statistics(
+        shared: &Arc<DeviceShared>,
+        with_tt: bool,
+    ) -> Result<Pipelines, GpuError> {
+        Pipelines::with_flags(
+            shared,
+            with_tt,
+            1,
+            vk::PipelineCreateFlags::CAPTURE_STATISTICS_KHR,
+        )
+    }
+
+    fn with_flags(
+        shared: &Arc<DeviceShared>,
+        with_tt: bool,
+        max_workgroups: u32,
+        flags: vk::PipelineCreateFlags,
+    ) -> Result<Pipelines, GpuError> {
         let mut pipelines = Pipelines {
             shared: shared.clone(),
             max_workgroups: max_workgroups.max(1),
@@ -108,11 +148,11 @@ impl Pipelines {
             pipelines: Vec::new(),
         };
         // Filled in step by step; Drop destroys whatever was created if a step fails.
-        pipelines.create(with_tt)?;
+        pipelines.create(with_tt, flags)?;
         Ok(pipelines)
     }
 
-    fn create(&mut self, with_tt: bool) -> Result<(), GpuError> {
+    fn create(&mut self, with_tt: bool, flags: vk::PipelineCreateFlags) -> Result<(), GpuError> {
         let device = &self.shared.device;
         let bindings: Vec<vk::DescriptorSetLayoutBinding> = (0..BINDING_COUNT)
             .map(|binding| {
@@ -173,6 +213,7 @@ impl Pipelines {
                     .module(module)
                     .name(c"main");
                 let pipeline_info = [vk::ComputePipelineCreateInfo::default()
+                    .flags(flags)
                     .stage(stage_info)
                     .layout(self.layout)];
                 let created = device.create_compute_pipelines(
@@ -327,10 +368,13 @@ pub fn record_barrier(device: &ash::Device, command_buffer: vk::CommandBuffer) {
 impl Drop for Pipelines {
     fn drop(&mut self) {
         let device = &self.shared.device;
-        // SAFETY: no submission uses these objects any more (the backend waits for idle before
-        // dropping); destroying null handles is allowed.
+        // SAFETY: no submission uses these objects any more (a device opened for statistics
+        // never submits, and has no queue to wait for: RADV's null device); destroying null
+        // handles is allowed.
         unsafe {
-            let _ = device.device_wait_idle();
+            if self.shared.purpose == Purpose::Compute {
+                let _ = device.device_wait_idle();
+            }
             for &pipeline in &self.pipelines {
                 device.destroy_pipeline(pipeline, None);
             }

@@ -1,0 +1,96 @@
+//! `vkperft shader-stats` on RADV's null device (`RADV_FORCE_FAMILY`: AMD's real compiler with
+//! no hardware, from Debian's mesa-vulkan-drivers, which CI installs) and on lavapipe, whose
+//! driver reports no statistics.
+
+mod common;
+
+use common::run_vkperft;
+use serde_json::Value;
+
+const PIPELINES: [&str; 7] = [
+    "expand",
+    "leaf",
+    "upsweep",
+    "expand_tt",
+    "leaf_tt",
+    "upsweep_tt",
+    "dedup_tt",
+];
+
+#[test]
+fn null_devices_report_registers_of_every_search_pipeline() {
+    for family in ["navi21", "vega10"] {
+        let env = [("RADV_FORCE_FAMILY", family)];
+        let run = run_vkperft(&["shader-stats", "--json"], &env);
+        assert_eq!(run.code, 0, "{family}: {}", run.stderr);
+        let list: Value = serde_json::from_str(&run.stdout).expect("a JSON list");
+        let list = list.as_array().expect("a JSON list");
+        let names: Vec<&str> = list
+            .iter()
+            .map(|executable| executable["pipeline"].as_str().expect("a name"))
+            .collect();
+        assert_eq!(names, PIPELINES, "{family}");
+        for executable in list {
+            assert_eq!(executable["subgroup_size"], 64, "{family}: {executable}");
+            assert!(executable["executable"].is_string(), "{executable}");
+            let stats = &executable["stats"];
+            for stat in [
+                "VGPRs",
+                "SGPRs",
+                "Spilled VGPRs",
+                "Scratch size",
+                "Code size",
+            ] {
+                assert!(
+                    stats[stat].as_u64().is_some(),
+                    "{family}: {stat}: {executable}"
+                );
+            }
+            assert!(stats["VGPRs"].as_u64() > Some(0), "{executable}");
+        }
+        let text = run_vkperft(&["shader-stats"], &env);
+        assert_eq!(text.code, 0, "{}", text.stderr);
+        assert!(text.stdout.contains("RADV"), "{}", text.stdout);
+        let header = text.stdout.lines().nth(1).expect("a header row");
+        for name in PIPELINES {
+            assert!(
+                header.split_whitespace().any(|cell| cell == name),
+                "{header}"
+            );
+        }
+        assert!(
+            text.stdout.lines().any(|line| line.starts_with("VGPRs")),
+            "{}",
+            text.stdout
+        );
+    }
+}
+
+#[test]
+fn a_driver_without_statistics_is_named_with_a_clear_error() {
+    let devices = run_vkperft(&["devices", "--json"], &[]);
+    assert_eq!(devices.code, 0, "{}", devices.stderr);
+    let devices: Value = serde_json::from_str(&devices.stdout).expect("JSON");
+    let lavapipe = devices["devices"]
+        .as_array()
+        .expect("a device list")
+        .iter()
+        .find(|device| {
+            device["name"]
+                .as_str()
+                .is_some_and(|n| n.contains("llvmpipe"))
+        })
+        .expect("lavapipe is installed (mesa-vulkan-drivers)");
+    let index = lavapipe["index"].to_string();
+    let run = run_vkperft(&["shader-stats", "--device", &index], &[]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(
+        run.stderr.contains("VK_KHR_pipeline_executable_properties"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("llvmpipe"), "{}", run.stderr);
+    let missing = run_vkperft(&["shader-stats", "--device", "99"], &[]);
+    assert_eq!(missing.code, 2, "{}", missing.stderr);
+    assert!(missing.stderr.contains("99"), "{}", missing.stderr);
+}
