@@ -2,10 +2,16 @@
 // records where each position's children are. With a TT, a position is probed first: a hit
 // gives its counts and no children. A level that does not fit sets the overflow flag and
 // writes no children, so the host can split the chunk and redo it.
+//
+// Space for children is handed out by one atomic per subgroup on the device-local append
+// counter (the subgroup's total), each invocation taking its prefix of it.
 #version 450
 #extension GL_ARB_gpu_shader_int64 : require
 #extension GL_GOOGLE_include_directive : require
 #include "tt_extensions.glsl"
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#extension GL_KHR_shader_subgroup_ballot : require
 
 layout(local_size_x = WORKGROUP_SIZE) in;
 
@@ -22,13 +28,17 @@ void on_move(Pos parent, uint from, uint to, uint kind) {
 
 #include "generate.glsl"
 
-void expand_position(uint index) {
+// The number of children `index` gets space for, after the table probe: 0 for a duplicate and
+// a table hit (`expands` false: they get no children and their `children` entry is already
+// set). `flags` gets CHILD_FLAG_FAST_FINAL on a certify false hit.
+uint children_needed(uint index, out bool expands, out uint flags) {
+    expands = false;
+    flags = 0u;
     if (is_duplicate(index)) {
-        return;
+        return 0u;
     }
     GpuBoard board = boards[index];
     Pos p = decode_board(board);
-    uint flags = 0u;
     if (tt_enabled(step.remaining)) {
         u64vec2 hash;
         if ((step.dedup & uint(DEDUP_INPUT)) != 0u) {
@@ -42,15 +52,20 @@ void expand_position(uint index) {
             counts[index] = probe.exact;
             set_fast_count(index, u64vec2(probe.fast, uint64_t(0)));
             children[index] = uvec2(0u, uint(CHILD_FLAG_RESOLVED));
-            return;
+            return 0u;
         }
         if (probe.kind == PROBE_FALSE_HIT) {
             set_fast_count(index, u64vec2(probe.fast, uint64_t(0)));
             flags = uint(CHILD_FLAG_FAST_FINAL);
         }
     }
-    uint moves = count_legal(p);
-    uint first = atomicAdd(control.appended, moves);
+    expands = true;
+    return count_legal(p);
+}
+
+// Writes the `moves` children of `index` from slot `first` of the level being appended, or
+// flags the overflow when they do not fit.
+void write_children(uint index, uint first, uint moves, uint flags) {
     if (first + moves > step.output_capacity) {
         atomicOr(control.overflow, 1u);
         children[index] = uvec2(0u, 0u);
@@ -58,14 +73,28 @@ void expand_position(uint index) {
     }
     children[index] = uvec2(step.output_offset + first, moves | flags);
     next_child_slot = step.output_offset + first;
-    generate_moves(p);
+    generate_moves(decode_board(boards[index]));
 }
 
 void main() {
     tt_stats_begin();
     uint i = step.first_invocation + gl_GlobalInvocationID.x;
+    uint index = step.input_offset + i;
+    bool expands = false;
+    uint flags = 0u;
+    uint moves = 0u;
     if (i < step.input_count) {
-        expand_position(step.input_offset + i);
+        moves = children_needed(index, expands, flags);
+    }
+    // In uniform control flow: every invocation of the subgroup takes part.
+    uint total = subgroupAdd(moves);
+    uint base = 0u;
+    if (subgroupElect() && total != 0u) {
+        base = atomicAdd(control.appended, total);
+    }
+    uint first = subgroupBroadcastFirst(base) + subgroupExclusiveAdd(moves);
+    if (expands) {
+        write_children(index, first, moves, flags);
     }
     tt_stats_flush(step.remaining);
 }

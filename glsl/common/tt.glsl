@@ -29,8 +29,8 @@
 //   entry is read and written as two atomic words inside the same protocol.
 //
 // build.rs builds every stage twice: with GPU_TT = 1 for devices that have buffer device
-// addresses, 64-bit buffer atomics and subgroup arithmetic, and with GPU_TT = 0, where the table
-// functions below are stubs and only `--tt off` runs. The hash is in both.
+// addresses, 64-bit buffer atomics and the Vulkan memory model, and with GPU_TT = 0, where the
+// table functions below are stubs and only `--tt off` runs. The hash is in both.
 #ifndef TT_GLSL
 #define TT_GLSL
 
@@ -460,7 +460,7 @@ void tt_store(u64vec2 hash, GpuBoard key, uint depth, u64vec2 exact, u64vec2 fas
 
 #else
 
-// Built for a device without device addresses, 64-bit atomics or subgroup arithmetic: no TT.
+// Built for a device without device addresses, 64-bit atomics or the memory model: no TT.
 
 bool tt_enabled(uint depth) {
     return false;

@@ -65,7 +65,8 @@ pub struct DeviceInfo {
     /// `vulkanMemoryModel` with `vulkanMemoryModelDeviceScope`: the table's seqlock is written
     /// for it.
     pub vulkan_memory_model: bool,
-    /// Subgroup add/min and elect in compute shaders.
+    /// Subgroup add, min and prefix sums, elect and broadcast in compute shaders (basic,
+    /// arithmetic and ballot operations).
     pub subgroup_arithmetic: bool,
     pub subgroup_size: u32,
     pub max_storage_buffer_range: u32,
@@ -208,9 +209,11 @@ impl Instance {
         let subgroup_arithmetic = subgroup
             .supported_stages
             .contains(vk::ShaderStageFlags::COMPUTE)
-            && subgroup
-                .supported_operations
-                .contains(vk::SubgroupFeatureFlags::BASIC | vk::SubgroupFeatureFlags::ARITHMETIC);
+            && subgroup.supported_operations.contains(
+                vk::SubgroupFeatureFlags::BASIC
+                    | vk::SubgroupFeatureFlags::ARITHMETIC
+                    | vk::SubgroupFeatureFlags::BALLOT,
+            );
 
         // SAFETY: as above.
         let memory = unsafe { instance.get_physical_device_memory_properties(physical) };
@@ -244,6 +247,9 @@ impl Instance {
         if !has_compute_queue {
             missing.push("a compute queue".to_string());
         }
+        if !subgroup_arithmetic {
+            missing.push("subgroup arithmetic and ballot in compute shaders".to_string());
+        }
         // A device without device-local memory cannot hold the search buffers: RADV's null
         // device (`RADV_FORCE_FAMILY`), which compiles pipelines but runs nothing, is one.
         if !heaps.iter().any(|heap| heap.device_local && heap.bytes > 0) {
@@ -261,9 +267,6 @@ impl Instance {
         }
         if !vulkan_memory_model {
             tt_missing.push("vulkanMemoryModel with device scope".to_string());
-        }
-        if !subgroup_arithmetic {
-            tt_missing.push("subgroup arithmetic in compute shaders".to_string());
         }
         DeviceInfo {
             index,

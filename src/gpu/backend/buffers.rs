@@ -19,7 +19,11 @@ pub struct ChunkBuffers {
     pub fast_counts: GpuBuffer,
     pub hashes: GpuBuffer,
     pub dedup: GpuBuffer,
+    /// The append counter and overflow flag, in device memory: every expand subgroup does an
+    /// atomic on it.
     pub control: GpuBuffer,
+    /// `control` copied back after every expand submission.
+    pub control_readback: GpuBuffer,
     pub upload: GpuBuffer,
     /// A chunk's item counts, then its items' fast counts.
     pub readback: GpuBuffer,
@@ -48,6 +52,12 @@ impl ChunkBuffers {
             control: GpuBuffer::new(
                 shared,
                 "control",
+                size_of::<Control>() as u64,
+                MemoryLocation::GpuOnly,
+            )?,
+            control_readback: GpuBuffer::new(
+                shared,
+                "control readback",
                 size_of::<Control>() as u64,
                 MemoryLocation::GpuToCpu,
             )?,

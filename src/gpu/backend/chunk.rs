@@ -74,13 +74,26 @@ impl VulkanBackend {
                     };
                     record_barrier(device, cb);
                 },
+                |backend, device, cb| {
+                    record_barrier(device, cb);
+                    let buffers = &backend.buffers;
+                    let bytes = size_of::<Control>() as u64;
+                    record_copy(
+                        device,
+                        cb,
+                        &buffers.control,
+                        &buffers.control_readback,
+                        bytes,
+                        0,
+                    );
+                },
                 // A part that overflowed ends the level: the chunk is redone smaller.
-                |backend| Ok(read_mapped::<Control>(&backend.buffers.control)?.overflow == 0),
+                |backend| Ok(backend.read_control()?.overflow == 0),
             )?;
             if !fits {
                 return Ok(None);
             }
-            let control_block: Control = read_mapped(&self.buffers.control)?;
+            let control_block = self.read_control()?;
             levels.push((output_offset, control_block.appended));
         }
         let leaf_level = levels.len() - 1;
@@ -100,7 +113,14 @@ impl VulkanBackend {
                 backend.record_upload(device, cb, bytes);
             }
         };
-        self.submit_level(Stage::Leaf, &leaf, control, with_upload, |_| Ok(true))?;
+        self.submit_level(
+            Stage::Leaf,
+            &leaf,
+            control,
+            with_upload,
+            no_commands,
+            |_| Ok(true),
+        )?;
         for (level, &(offset, level_count)) in levels.iter().enumerate().rev().skip(1) {
             let children_dedup = if deduplicated(level + 1) {
                 DEDUP_CHILDREN
@@ -114,7 +134,14 @@ impl VulkanBackend {
                 dedup: input_dedup(level) | children_dedup,
                 ..StepConstants::default()
             };
-            self.submit_level(Stage::Upsweep, &up, control, |_, _, _| {}, |_| Ok(true))?;
+            self.submit_level(
+                Stage::Upsweep,
+                &up,
+                control,
+                no_commands,
+                no_commands,
+                |_| Ok(true),
+            )?;
         }
         let certify = self
             .tt
@@ -150,8 +177,9 @@ impl VulkanBackend {
 
     /// Dispatches `stage` over the `step.input_count` positions of a level in parts the pacer
     /// sizes, one submission each (at least one, so that `prologue` runs for an empty level
-    /// too); `prologue` is recorded at the start of the first. Cancellation is checked before
-    /// every part, and `keep_going` after each: `Ok(false)` when it stopped the level.
+    /// too); `prologue` is recorded at the start of the first, `epilogue` after every part's
+    /// dispatch. Cancellation is checked before every part, and `keep_going` after each:
+    /// `Ok(false)` when it stopped the level.
     ///
     /// Stopping between parts stores nothing partial in the table: every count a part stores
     /// is complete (a leaf's own two plies, or an upsweep over children that all finished).
@@ -161,6 +189,7 @@ impl VulkanBackend {
         step: &StepConstants,
         control: &RunControl<'_>,
         prologue: impl FnOnce(&Self, &ash::Device, vk::CommandBuffer),
+        epilogue: impl Fn(&Self, &ash::Device, vk::CommandBuffer),
         keep_going: impl Fn(&Self) -> Result<bool, GpuError>,
     ) -> Result<bool, RunError> {
         let mut prologue = Some(prologue);
@@ -183,6 +212,7 @@ impl VulkanBackend {
                     first(self, device, cb);
                 }
                 self.pipelines.record_dispatch(cb, stage, &part, positions);
+                epilogue(self, device, cb);
             })?;
             self.pacer.record(stage, positions, took);
             self.schedule.submissions += 1;
@@ -218,8 +248,15 @@ impl VulkanBackend {
             unsafe { device.cmd_fill_buffer(cb, backend.buffers.dedup.buffer, 0, set_bytes, 0) };
             record_barrier(device, cb);
         };
-        self.submit_level(Stage::Dedup, step, control, clear_set, |_| Ok(true))?;
+        self.submit_level(Stage::Dedup, step, control, clear_set, no_commands, |_| {
+            Ok(true)
+        })?;
         Ok(())
+    }
+
+    /// The append counter and overflow flag as the last expand submission left them.
+    fn read_control(&self) -> Result<Control, GpuError> {
+        read_mapped(&self.buffers.control_readback)
     }
 
     /// Records a copy of the first `values` 128-bit values of `source` to the host-visible
@@ -266,3 +303,6 @@ impl VulkanBackend {
         record_barrier(device, cb);
     }
 }
+
+/// Records nothing: for a level with no commands around its dispatches.
+fn no_commands(_: &VulkanBackend, _: &ash::Device, _: vk::CommandBuffer) {}
