@@ -1,6 +1,7 @@
 // Dedup: marks every position of a level that occurs earlier in the same level (a transposition
-// within the chunk), so that it is searched once. Each position computes its TT hash (kept for
-// the stages after) and inserts itself into an open-addressing set keyed by the hash; a slot
+// within the chunk), so that it is searched once. Each position inserts itself into an
+// open-addressing set keyed by its TT hash (which the expand that wrote the level computed
+// from its parent's, see tt_child_hash); a slot
 // held by another position makes it a duplicate only if the two boards are equal, so the
 // merge is exact whatever the hash. Runs only with a TT; never on a chunk's first level, whose
 // counts go back to the host.
@@ -18,8 +19,7 @@ layout(local_size_x = WORKGROUP_SIZE) in;
 void dedup_position(uint i) {
     uint index = step.input_offset + i;
     GpuBoard board = boards[index];
-    u64vec2 hash = tt_hash(decode_board(board), step.remaining);
-    hashes[index] = hash;
+    u64vec2 hash = hashes[index];
     uint size = DEDUP_SLOTS_PER_POSITION * step.input_count;
     uint slot = uint(mul_high64(hash.x, uint64_t(size)));
     children[index] = uvec2(0u, 0u);

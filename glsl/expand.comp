@@ -20,9 +20,15 @@ layout(local_size_x = WORKGROUP_SIZE) in;
 #include "tt.glsl"
 
 uint next_child_slot;
+// The parent's TT hash, when the level being written is deduplicated (DEDUP_OUTPUT).
+u64vec2 parent_hash;
 
 void on_move(Pos parent, uint from, uint to, uint kind) {
-    boards[next_child_slot] = encode_board(play_move(parent, from, to, kind));
+    Pos child = play_move(parent, from, to, kind);
+    boards[next_child_slot] = encode_board(child);
+    if ((step.dedup & uint(DEDUP_OUTPUT)) != 0u) {
+        hashes[next_child_slot] = tt_child_hash(parent_hash, parent, child, step.remaining);
+    }
     next_child_slot++;
 }
 
@@ -73,7 +79,13 @@ void write_children(uint index, uint first, uint moves, uint flags) {
     }
     children[index] = uvec2(step.output_offset + first, moves | flags);
     next_child_slot = step.output_offset + first;
-    generate_moves(decode_board(boards[index]));
+    Pos p = decode_board(boards[index]);
+    if ((step.dedup & uint(DEDUP_OUTPUT)) != 0u) {
+        // children_needed left the hash in `hashes` whenever this level uses the table.
+        bool hashed = (step.dedup & uint(DEDUP_INPUT)) != 0u || tt_enabled(step.remaining);
+        parent_hash = hashed ? hashes[index] : tt_hash(p, step.remaining);
+    }
+    generate_moves(p);
 }
 
 void main() {

@@ -12,6 +12,7 @@ use common::{
 use std::sync::atomic::AtomicBool;
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
+use vkperft::chess::movegen::legal_moves;
 use vkperft::chess::{Move, NybbleBoard, Position, Zobrist};
 use vkperft::count::Counts;
 use vkperft::cpu::reference;
@@ -268,6 +269,57 @@ fn gpu_hashes_equal_the_cpu_zobrist_hashes() {
             );
         }
     }
+}
+
+/// The hash an expand hands each child (from its parent's and the move's changes) is the CPU's
+/// hash of the child: pieces moved, captured, promoted and castled, castling rights and en
+/// passant squares won and lost.
+#[test]
+fn incremental_child_hashes_equal_the_cpu_zobrist_hashes() {
+    let mut gpu = backend();
+    let mut positions = random_positions(0x6368_696c, 150, 60);
+    for fen in [
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    ] {
+        positions.push(Position::from_fen(fen).expect("a test FEN"));
+    }
+    let zobrist = Zobrist::new(0x766b);
+    let mut children_seen = 0;
+    for pos in &positions {
+        for depth in [2, 5] {
+            let board = NybbleBoard::from_position(pos).into();
+            let children = gpu
+                .child_hashes(&zobrist, board, depth)
+                .expect("the expand runs");
+            let mut expected: Vec<GpuBoard> = legal_moves(pos)
+                .iter()
+                .map(|&m| NybbleBoard::from_position(&pos.play(m)).into())
+                .collect();
+            let mut written: Vec<GpuBoard> = children.iter().map(|&(board, _)| board).collect();
+            expected.sort_by_key(|board| board.planes);
+            written.sort_by_key(|board| board.planes);
+            assert_eq!(written, expected, "children of {}", pos.to_fen());
+            for (board, hash) in children {
+                let child = NybbleBoard {
+                    planes: board.planes,
+                }
+                .to_position()
+                .expect("a legal child");
+                assert_eq!(
+                    hash,
+                    zobrist.hash(&child) ^ zobrist.depth_key(depth - 1),
+                    "{} after a move of {}",
+                    child.to_fen(),
+                    pos.to_fen()
+                );
+                children_seen += 1;
+            }
+        }
+    }
+    assert!(children_seen > 5_000, "{children_seen} children");
 }
 
 /// Progress samples carry the GPU table's statistics while the run goes on.

@@ -87,6 +87,37 @@ u64vec2 tt_hash(Pos p, uint depth) {
     return hash;
 }
 
+// `tt_hash(c, depth - 1)` from `hash` = `tt_hash(p, depth)`, for a child `c` of `p`: only the
+// keys of what the move changed (a handful of lookups instead of one per piece).
+u64vec2 tt_child_hash(u64vec2 hash, Pos p, Pos c, uint depth) {
+    hash ^= zobrist[ZOBRIST_DEPTH + depth % ZOBRIST_DEPTH_KEYS]
+        ^ zobrist[ZOBRIST_DEPTH + (depth - 1u) % ZOBRIST_DEPTH_KEYS];
+    for (uint r = 0u; r < 6u; r++) {
+        uint64_t white = (p.role[r] & p.color[WHITE]) ^ (c.role[r] & c.color[WHITE]);
+        while (white != uint64_t(0)) {
+            hash ^= zobrist[ZOBRIST_PIECES + r * 64u + lsb64(white)];
+            white &= white - uint64_t(1);
+        }
+        uint64_t black = (p.role[r] & p.color[BLACK]) ^ (c.role[r] & c.color[BLACK]);
+        while (black != uint64_t(0)) {
+            hash ^= zobrist[ZOBRIST_PIECES + (6u + r) * 64u + lsb64(black)];
+            black &= black - uint64_t(1);
+        }
+    }
+    // Every move hands the turn over.
+    hash ^= zobrist[ZOBRIST_BLACK_TO_MOVE];
+    if (p.castling != c.castling) {
+        hash ^= zobrist[ZOBRIST_CASTLING + p.castling] ^ zobrist[ZOBRIST_CASTLING + c.castling];
+    }
+    if (p.ep != NO_SQUARE) {
+        hash ^= zobrist[ZOBRIST_EP_FILE + (p.ep & 7u)];
+    }
+    if (c.ep != NO_SQUARE) {
+        hash ^= zobrist[ZOBRIST_EP_FILE + (c.ep & 7u)];
+    }
+    return hash;
+}
+
 // --- Probe
 
 // What the fast table alone would have counted below `index`: kept only in certify, the one

@@ -54,15 +54,17 @@ pub const CHILD_FLAG_FAST_FINAL: u32 = 1 << 17;
 /// occurrence's index, whose counts are its counts; it is neither searched nor stored.
 pub const CHILD_FLAG_DUPLICATE: u32 = 1 << 18;
 
-/// `StepConstants.dedup` bits: the input level was deduplicated (its duplicates are marked),
-/// and, for upsweep, the level of the input's children was.
+/// `StepConstants.dedup` bits: the input level was deduplicated (its duplicates are marked, and
+/// its TT hashes are in `hashes`); for upsweep, the level of the input's children was; for
+/// expand, the level it writes will be, so it writes each child's hash beside it.
 pub const DEDUP_INPUT: u32 = 1;
 pub const DEDUP_CHILDREN: u32 = 2;
+pub const DEDUP_OUTPUT: u32 = 4;
 /// Slots of the dedup set per position of the level, and the most slots one insert tries.
 pub const DEDUP_SLOTS_PER_POSITION: u32 = 2;
 pub const DEDUP_MAX_PROBES: u32 = 32;
 
-pub const SHADER_DEFINES: [(&str, u32); 34] = [
+pub const SHADER_DEFINES: [(&str, u32); 35] = [
     ("WORKGROUP_SIZE", WORKGROUP_SIZE),
     ("BINDING_TABLES", BINDING_TABLES),
     ("BINDING_BOARDS", BINDING_BOARDS),
@@ -95,6 +97,7 @@ pub const SHADER_DEFINES: [(&str, u32); 34] = [
     ("CHILD_FLAG_DUPLICATE", CHILD_FLAG_DUPLICATE),
     ("DEDUP_INPUT", DEDUP_INPUT),
     ("DEDUP_CHILDREN", DEDUP_CHILDREN),
+    ("DEDUP_OUTPUT", DEDUP_OUTPUT),
     ("DEDUP_SLOTS_PER_POSITION", DEDUP_SLOTS_PER_POSITION),
     ("DEDUP_MAX_PROBES", DEDUP_MAX_PROBES),
 ];

@@ -9,7 +9,9 @@ use crate::gpu::buffer::{record_copy, GpuBuffer};
 use crate::gpu::error::GpuError;
 use crate::gpu::layouts::{Control, GpuBoard, GpuU128, StepConstants};
 use crate::gpu::pipelines::{record_barrier, Stage};
-use crate::gpu::shader_layout::{DEDUP_CHILDREN, DEDUP_INPUT, DEDUP_SLOTS_PER_POSITION};
+use crate::gpu::shader_layout::{
+    DEDUP_CHILDREN, DEDUP_INPUT, DEDUP_OUTPUT, DEDUP_SLOTS_PER_POSITION,
+};
 use crate::run_control::RunControl;
 use crate::tt::{TtMode, MIN_TT_DEPTH};
 use ash::vk;
@@ -38,6 +40,14 @@ impl VulkanBackend {
         let deduplicated =
             |level: usize| with_table && level > 0 && level_remaining(level) >= MIN_TT_DEPTH;
         let input_dedup = |level: usize| if deduplicated(level) { DEDUP_INPUT } else { 0 };
+        // The expand of a level before a deduplicated one hands each child its hash.
+        let output_dedup = |level: usize| {
+            if deduplicated(level + 1) {
+                DEDUP_OUTPUT
+            } else {
+                0
+            }
+        };
         while level_remaining(levels.len() - 1) > 2 {
             let level = levels.len() - 1;
             let (offset, level_count) = levels[level];
@@ -48,7 +58,7 @@ impl VulkanBackend {
                 output_offset,
                 output_capacity: self.capacity - output_offset,
                 remaining: level_remaining(level),
-                dedup: input_dedup(level),
+                dedup: input_dedup(level) | output_dedup(level),
                 first_invocation: 0,
             };
             if step.dedup != 0 {
@@ -255,7 +265,7 @@ impl VulkanBackend {
     }
 
     /// The append counter and overflow flag as the last expand submission left them.
-    fn read_control(&self) -> Result<Control, GpuError> {
+    pub(super) fn read_control(&self) -> Result<Control, GpuError> {
         read_mapped(&self.buffers.control_readback)
     }
 

@@ -11,6 +11,8 @@ use crate::gpu::layouts::{
     TtParamsHead,
 };
 use crate::gpu::pipelines::{record_barrier, Stage};
+use crate::gpu::shader_layout::DEDUP_OUTPUT;
+use ash::vk;
 
 impl VulkanBackend {
     /// Runs the layout probe on the given values and returns what the shader saw, in the
@@ -72,6 +74,87 @@ impl VulkanBackend {
             .map(|words| Hash128 {
                 hi: words.high,
                 lo: words.low,
+            })
+            .collect())
+    }
+
+    /// The children the expand stage writes for `board` at `depth` plies remaining when the
+    /// level it writes is deduplicated, each with the hash it hands on (computed from the
+    /// parent's, and meant to be `Zobrist::hash(child) ^ zobrist.depth_key(depth - 1)`).
+    pub fn child_hashes(
+        &mut self,
+        zobrist: &Zobrist,
+        board: GpuBoard,
+        depth: u32,
+    ) -> Result<Vec<(GpuBoard, Hash128)>, GpuError> {
+        self.upload_zobrist(zobrist)?;
+        write_mapped(&mut self.buffers.upload, bytemuck::bytes_of(&board))?;
+        let step = StepConstants {
+            input_count: 1,
+            output_offset: 1,
+            output_capacity: self.capacity - 1,
+            remaining: depth,
+            dedup: DEDUP_OUTPUT,
+            ..StepConstants::default()
+        };
+        let control_bytes = size_of::<Control>() as u64;
+        self.context.submit_and_wait(|device, cb| {
+            self.record_upload(device, cb, size_of::<GpuBoard>() as u64);
+            // SAFETY: the control buffer is live; the command buffer is recording.
+            unsafe {
+                device.cmd_fill_buffer(cb, self.buffers.control.buffer, 0, vk::WHOLE_SIZE, 0)
+            };
+            record_barrier(device, cb);
+            self.pipelines.record_dispatch(cb, Stage::Expand, &step, 1);
+            record_barrier(device, cb);
+            let buffers = &self.buffers;
+            record_copy(
+                device,
+                cb,
+                &buffers.control,
+                &buffers.control_readback,
+                control_bytes,
+                0,
+            );
+        })?;
+        // The parent and its children, as 128-bit values: two per board, then one per hash.
+        let positions = 1 + self.read_control()?.appended;
+        let value_bytes = size_of::<GpuU128>() as u64;
+        let board_values = 2 * positions;
+        self.context.submit_and_wait(|device, cb| {
+            let buffers = &self.buffers;
+            let board_bytes = u64::from(board_values) * value_bytes;
+            record_copy(
+                device,
+                cb,
+                &buffers.boards,
+                &buffers.readback,
+                board_bytes,
+                0,
+            );
+            let hash_bytes = u64::from(positions) * value_bytes;
+            record_copy(
+                device,
+                cb,
+                &buffers.hashes,
+                &buffers.readback,
+                hash_bytes,
+                board_bytes,
+            );
+        })?;
+        let values = self.read_back(board_values + positions, 0)?;
+        let (boards, hashes) = values.split_at(board_values as usize);
+        Ok(boards
+            .chunks_exact(2)
+            .zip(hashes)
+            .skip(1)
+            .map(|(board, hash)| {
+                let words = [board[0].low, board[0].high, board[1].low, board[1].high];
+                let hash = Hash128 {
+                    hi: hash.high,
+                    lo: hash.low,
+                };
+                (GpuBoard { planes: words }, hash)
             })
             .collect())
     }
