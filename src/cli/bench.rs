@@ -180,7 +180,7 @@ pub fn run(args: &BenchArgs) -> CliResult {
         )));
     }
     let mut peer = match &args.peer {
-        Some(spec) => Some(Stockfish::start(spec).map_err(CliError::input)?),
+        Some(spec) => Some(Stockfish::start(spec)?),
         None => None,
     };
     if !args.json {
@@ -220,7 +220,7 @@ pub fn run(args: &BenchArgs) -> CliResult {
             .collect::<Result<Vec<_>, _>>()?;
         let peer_timing = match peer.as_mut() {
             Some(peer) => {
-                let (nodes, elapsed) = peer.perft(fen, depth).map_err(CliError::runtime)?;
+                let (nodes, elapsed) = peer.perft(fen, depth)?;
                 Some(Timing { nodes, elapsed })
             }
             None => None,

@@ -1,6 +1,9 @@
 //! CLI errors and their exit codes, and how the engine's errors map to the flags they concern.
 
+use super::interrupt;
 use std::fmt;
+use std::time::Duration;
+use vkperft::count::thousands;
 use vkperft::engine::EngineError;
 use vkperft::gpu::GpuError;
 use vkperft::tt::TtError;
@@ -13,6 +16,12 @@ pub enum CliError {
     Runtime(anyhow::Error),
     /// `--cross-check` found two different totals. Exit 3.
     Mismatch(anyhow::Error),
+    /// Ctrl-C stopped the command before its total; what was known when it stopped: how long
+    /// the interrupted run had taken and the nodes it had counted. Exit 130.
+    Interrupted {
+        elapsed: Option<Duration>,
+        nodes: Option<u128>,
+    },
 }
 
 impl CliError {
@@ -29,6 +38,7 @@ impl CliError {
             CliError::Input(_) => 2,
             CliError::Runtime(_) => 1,
             CliError::Mismatch(_) => 3,
+            CliError::Interrupted { .. } => interrupt::EXIT_CODE,
         }
     }
 }
@@ -71,11 +81,22 @@ impl From<EngineError> for CliError {
 
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let err = match self {
-            CliError::Input(err) | CliError::Runtime(err) | CliError::Mismatch(err) => err,
-        };
-        // `{:#}` prints the whole context chain on one line.
-        write!(f, "{err:#}")
+        match self {
+            // `{:#}` prints the whole context chain on one line.
+            CliError::Input(err) | CliError::Runtime(err) | CliError::Mismatch(err) => {
+                write!(f, "{err:#}")
+            }
+            CliError::Interrupted { elapsed, nodes } => {
+                write!(f, "interrupted")?;
+                if let Some(elapsed) = elapsed {
+                    write!(f, " after {:.1} s", elapsed.as_secs_f64())?;
+                }
+                match nodes {
+                    Some(nodes) => write!(f, ": {} nodes counted, no total", thousands(*nodes)),
+                    None => write!(f, ": no total"),
+                }
+            }
+        }
     }
 }
 
@@ -135,5 +156,27 @@ mod tests {
         assert!(panicked
             .to_string()
             .contains("internal error: index out of bounds"));
+    }
+
+    #[test]
+    fn an_interruption_exits_130_and_says_what_was_counted() {
+        let cases = [
+            (
+                Some(Duration::from_millis(2_345)),
+                Some(1_234_567),
+                "interrupted after 2.3 s: 1,234,567 nodes counted, no total",
+            ),
+            (
+                Some(Duration::from_millis(400)),
+                None,
+                "interrupted after 0.4 s: no total",
+            ),
+            (None, None, "interrupted: no total"),
+        ];
+        for (elapsed, nodes, text) in cases {
+            let cli = CliError::Interrupted { elapsed, nodes };
+            assert_eq!(cli.exit_code(), 130);
+            assert_eq!(cli.to_string(), text);
+        }
     }
 }

@@ -1,11 +1,13 @@
 //! Command-line interface: argument parsing, the subcommands, and exit codes
-//! (0 success, 1 runtime failure, 2 bad input, 3 a cross-check mismatch).
+//! (0 success, 1 runtime failure, 2 bad input, 3 a cross-check mismatch, 130 interrupted by
+//! Ctrl-C, see [`interrupt`]).
 
 mod args;
 mod bench;
 mod devices;
 mod error;
 mod gui;
+mod interrupt;
 mod output;
 mod peer;
 mod perft;
@@ -26,6 +28,12 @@ pub fn main() -> ExitCode {
             return ExitCode::from(err.exit_code().clamp(0, 255) as u8);
         }
     };
+    if matches!(
+        cli.command,
+        Some(Commands::Perft(_) | Commands::Perftree(_) | Commands::Bench(_))
+    ) {
+        interrupt::install();
+    }
     let result = match cli.command {
         Some(Commands::Perft(args)) => perft::run_perft(&args),
         Some(Commands::Perftree(args)) => perft::run_perftree(&args),
@@ -38,7 +46,12 @@ pub fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
-            output::write_stderr(&format!("error: {err}\n"));
+            // An interruption is what the user asked for, not an error.
+            let prefix = match err {
+                CliError::Interrupted { .. } => "",
+                _ => "error: ",
+            };
+            output::write_stderr(&format!("{prefix}{err}\n"));
             ExitCode::from(err.exit_code())
         }
     }

@@ -1,15 +1,22 @@
 //! A peer perft program run beside vkperft in benchmarks: Stockfish's `go perft`.
+//!
+//! Its output is read on a thread of its own, so that waiting for it can notice Ctrl-C: the
+//! peer is then killed (Stockfish does not stop a `go perft` for `quit`).
 
-use anyhow::{anyhow, bail, Context};
+use super::error::CliError;
+use super::interrupt;
+use anyhow::{anyhow, Context};
+use crossbeam_channel::{Receiver, RecvTimeoutError};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, Stdio};
 use std::time::{Duration, Instant};
 
 pub struct Stockfish {
     child: Child,
     stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
+    /// The peer's stdout, line by line; disconnected at its end.
+    lines: Receiver<String>,
     pub path: PathBuf,
 }
 
@@ -31,61 +38,111 @@ fn locate(spec: &str) -> anyhow::Result<PathBuf> {
 }
 
 impl Stockfish {
-    pub fn start(spec: &str) -> anyhow::Result<Stockfish> {
-        let path = locate(spec)?;
+    /// Starts the peer and waits for its UCI handshake. A peer that cannot be found or started
+    /// is bad input.
+    pub fn start(spec: &str) -> Result<Stockfish, CliError> {
+        let path = locate(spec).map_err(CliError::input)?;
         let mut child = Command::new(&path)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .with_context(|| format!("starting {}", path.display()))?;
-        let stdin = child.stdin.take().context("peer stdin")?;
-        let stdout = BufReader::new(child.stdout.take().context("peer stdout")?);
+            .with_context(|| format!("starting {}", path.display()))
+            .map_err(CliError::input)?;
+        let (stdin, stdout) = match (child.stdin.take(), child.stdout.take()) {
+            (Some(stdin), Some(stdout)) => (stdin, stdout),
+            _ => return Err(CliError::runtime(anyhow!("the peer's pipes are missing"))),
+        };
+        let (line_tx, lines) = crossbeam_channel::unbounded();
+        std::thread::Builder::new()
+            .name("vkperft-peer-output".into())
+            .spawn(move || {
+                for line in BufReader::new(stdout).lines() {
+                    let Ok(line) = line else { break };
+                    if line_tx.send(line).is_err() {
+                        break;
+                    }
+                }
+            })
+            .map_err(CliError::runtime)?;
         let mut peer = Stockfish {
             child,
             stdin,
-            stdout,
+            lines,
             path,
         };
-        peer.send("uci")?;
-        peer.read_until(|line| line == "uciok")?;
-        Ok(peer)
+        // A program that does not speak UCI is bad input too.
+        let handshake = peer
+            .send("uci")
+            .and_then(|()| peer.read_until(|line| line == "uciok", None));
+        match handshake {
+            Ok(_) => Ok(peer),
+            Err(CliError::Runtime(err)) => Err(CliError::Input(err)),
+            Err(err) => Err(err),
+        }
     }
 
-    fn send(&mut self, line: &str) -> anyhow::Result<()> {
+    fn send(&mut self, line: &str) -> Result<(), CliError> {
         writeln!(self.stdin, "{line}")
             .and_then(|()| self.stdin.flush())
             .with_context(|| format!("writing to {}", self.path.display()))
+            .map_err(CliError::runtime)
     }
 
-    fn read_until(&mut self, mut done: impl FnMut(&str) -> bool) -> anyhow::Result<String> {
-        let mut line = String::new();
-        loop {
-            line.clear();
-            if self.stdout.read_line(&mut line)? == 0 {
-                bail!("{} exited unexpectedly", self.path.display());
+    /// The first line of output for which `done` holds. Ctrl-C ends the wait (and the peer);
+    /// the interruption then reports the time since `since`.
+    fn read_until(
+        &mut self,
+        mut done: impl FnMut(&str) -> bool,
+        since: Option<Instant>,
+    ) -> Result<String, CliError> {
+        let interrupted = |peer: &mut Stockfish| {
+            peer.stop();
+            CliError::Interrupted {
+                elapsed: since.map(|start| start.elapsed()),
+                nodes: None,
             }
-            if done(line.trim()) {
-                return Ok(line.trim().to_string());
+        };
+        loop {
+            if interrupt::requested() {
+                return Err(interrupted(self));
+            }
+            match self.lines.recv_timeout(interrupt::POLL) {
+                Ok(line) if done(line.trim()) => return Ok(line.trim().to_string()),
+                Ok(_) | Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => {
+                    // Ctrl-C in a terminal reaches the peer too, which may end before this
+                    // process has seen its own signal.
+                    let _ = self.child.wait();
+                    std::thread::sleep(interrupt::POLL);
+                    if interrupt::requested() {
+                        return Err(interrupted(self));
+                    }
+                    return Err(CliError::runtime(anyhow!(
+                        "{} exited unexpectedly",
+                        self.path.display()
+                    )));
+                }
             }
         }
     }
 
     /// Runs `go perft depth` on `fen`; returns the node count and the time from `go` to the
     /// total (process start and position setup excluded).
-    pub fn perft(&mut self, fen: &str, depth: u32) -> anyhow::Result<(u128, Duration)> {
+    pub fn perft(&mut self, fen: &str, depth: u32) -> Result<(u128, Duration), CliError> {
         self.send(&format!("position fen {fen}"))?;
         self.send("isready")?;
-        self.read_until(|line| line == "readyok")?;
+        self.read_until(|line| line == "readyok", None)?;
         let start = Instant::now();
         self.send(&format!("go perft {depth}"))?;
-        let line = self.read_until(|line| line.starts_with("Nodes searched:"))?;
+        let line = self.read_until(|line| line.starts_with("Nodes searched:"), Some(start))?;
         let elapsed = start.elapsed();
         let nodes = line
             .trim_start_matches("Nodes searched:")
             .trim()
             .parse()
-            .with_context(|| format!("unexpected peer output: {line}"))?;
+            .with_context(|| format!("unexpected peer output: {line}"))
+            .map_err(CliError::runtime)?;
         Ok((nodes, elapsed))
     }
 
@@ -94,11 +151,21 @@ impl Stockfish {
             .file_name()
             .map_or_else(|| "peer".to_string(), |n| n.to_string_lossy().into_owned())
     }
+
+    /// Ends the peer at once, whatever it is doing.
+    fn stop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
 
 impl Drop for Stockfish {
     fn drop(&mut self) {
-        let _ = self.send("quit");
-        let _ = self.child.wait();
+        if interrupt::requested() {
+            self.stop();
+        } else {
+            let _ = self.send("quit");
+            let _ = self.child.wait();
+        }
     }
 }

@@ -2,11 +2,14 @@
 
 use super::args::{PerftArgs, PerftreeArgs};
 use super::error::CliError;
+use super::interrupt;
 use super::output;
 use super::progress::ProgressDisplay;
 use super::CliResult;
 use anyhow::anyhow;
+use crossbeam_channel::RecvTimeoutError;
 use std::collections::HashSet;
+use std::time::{Duration, Instant};
 use vkperft::chess::fen::START_FEN;
 use vkperft::chess::rng::SplitMix64;
 use vkperft::chess::{uci, Position};
@@ -98,18 +101,38 @@ impl Runner {
     }
 
     /// Runs `spec` on the engine's thread, with a progress bar on stderr when `show_progress`
-    /// and stderr is a terminal.
+    /// and stderr is a terminal. Ctrl-C cancels the job and returns [`CliError::Interrupted`]
+    /// once the engine has stopped it (see [`interrupt`]).
     pub fn run(&mut self, spec: &JobSpec, show_progress: bool) -> Result<PerftResult, CliError> {
         let job = spec
             .job(self.engine.next_job_id())
             .map_err(CliError::input)?;
+        if interrupt::requested() {
+            return Err(CliError::Interrupted {
+                elapsed: None,
+                nodes: None,
+            });
+        }
         let id = job.id;
+        let sent = Instant::now();
         self.engine.run(job);
         let mut display = ProgressDisplay::new(show_progress);
-        for event in self.engine.events().iter() {
-            if event.job() != id {
-                continue;
+        let mut last_progress: Option<(Duration, u128)> = None;
+        let mut cancelled = false;
+        let outcome = loop {
+            if !cancelled && interrupt::requested() {
+                self.engine.cancel(id);
+                cancelled = true;
             }
+            let event = match self.engine.events().recv_timeout(interrupt::POLL) {
+                Ok(event) if event.job() == id => event,
+                Ok(_) | Err(RecvTimeoutError::Timeout) => continue,
+                Err(RecvTimeoutError::Disconnected) => {
+                    break Err(CliError::runtime(anyhow!(
+                        "the engine stopped without a result"
+                    )))
+                }
+            };
             match event {
                 Event::Started {
                     note: Some(note), ..
@@ -119,23 +142,26 @@ impl Runner {
                     }
                 }
                 Event::Started { .. } | Event::RootMoveDone { .. } => {}
-                Event::Progress { progress, .. } => display.update(&progress),
-                Event::Finished { result, .. } => {
-                    display.finish();
-                    return Ok(*result);
+                Event::Progress { progress, .. } => {
+                    last_progress = Some((progress.elapsed, progress.nodes));
+                    display.update(&progress);
                 }
-                Event::Failed { error, .. } => {
-                    display.finish();
-                    return Err(CliError::from(error));
-                }
+                Event::Finished { result, .. } => break Ok(*result),
+                Event::Failed { error, .. } => break Err(CliError::from(error)),
                 Event::Cancelled { .. } => {
-                    display.finish();
-                    return Err(CliError::runtime(anyhow!("the run was cancelled")));
+                    break Err(CliError::runtime(anyhow!("the run was cancelled")))
                 }
             }
+        };
+        display.finish();
+        // Interrupted, the job's end (even a total that came in just before the cancel) is not
+        // the command's: it stops here.
+        if cancelled {
+            return Err(CliError::Interrupted {
+                elapsed: Some(last_progress.map_or_else(|| sent.elapsed(), |(time, _)| time)),
+                nodes: last_progress.map(|(_, nodes)| nodes),
+            });
         }
-        Err(CliError::runtime(anyhow!(
-            "the engine stopped without a result"
-        )))
+        outcome
     }
 }

@@ -3,7 +3,8 @@
 //! The top plies are expanded into a plan of work items, finer than the root moves, so every
 //! thread stays busy on lopsided trees; threads take items from a shared counter. Items are
 //! grouped by root move so that root moves complete (and are reported) one after another.
-//! Cancellation is checked between items, and the plan is deep enough that an item is short.
+//! Cancellation is checked between items and inside an item's search (above its last
+//! [`UNINTERRUPTED_DEPTH`](super::search::UNINTERRUPTED_DEPTH) plies), so a run stops within milliseconds however deep its items.
 
 use super::search::SubtreeSearch;
 use crate::chess::{Move, Position, Zobrist};
@@ -17,7 +18,8 @@ use std::sync::Mutex;
 /// Expansion stops once there are this many items per thread and items are no deeper than
 /// [`MAX_ITEM_DEPTH`] ...
 const ITEMS_PER_THREAD: usize = 64;
-/// ... unless items would still be deeper than this (slow to cancel) ...
+/// ... unless items would still be deeper than this (their nodes would reach the progress
+/// reports late, and the last items would leave threads idle) ...
 const MAX_ITEM_DEPTH: u32 = 5;
 /// ... and never beyond this many items (about 100 bytes each).
 const MAX_ITEMS: usize = 1 << 20;
@@ -64,7 +66,15 @@ pub fn divide<S: SubtreeSearch>(
                         break;
                     };
                     let hash = zobrist.hash(&item.position);
-                    let counts = search.count(&mut worker, &item.position, hash, item.remaining);
+                    let Ok(counts) = search.count_until(
+                        &mut worker,
+                        &item.position,
+                        hash,
+                        item.remaining,
+                        control.cancel,
+                    ) else {
+                        break;
+                    };
                     let completed = tally
                         .lock()
                         .unwrap_or_else(|e| e.into_inner())

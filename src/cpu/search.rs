@@ -4,19 +4,62 @@ use super::reference;
 use crate::chess::movegen::legal_moves;
 use crate::chess::{Hash128, Position, Zobrist};
 use crate::count::Counts;
+use crate::run_control::Cancelled;
 use crate::tt::{Probe, ThreadStats, TranspositionTable, TtStatsSnapshot, MIN_TT_DEPTH};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Subtrees of at most this many plies are counted without looking at the cancel flag: a few
+/// milliseconds each, even for rich positions. Deeper ones look at it before every node's
+/// children, so that a cancelled run stops within milliseconds however deep its tasks are.
+pub const UNINTERRUPTED_DEPTH: u32 = 4;
 
 /// Counts subtrees for the parallel driver; one `Worker` per thread holds its private state.
 pub trait SubtreeSearch: Sync {
     type Worker;
     fn worker(&self) -> Self::Worker;
+    /// Counts of the `depth`-ply subtree below `pos`, whose Zobrist hash is `hash`, or
+    /// `Cancelled` soon after `cancel` is set.
+    fn count_until(
+        &self,
+        worker: &mut Self::Worker,
+        pos: &Position,
+        hash: Hash128,
+        depth: u32,
+        cancel: &AtomicBool,
+    ) -> Result<Counts, Cancelled>;
     /// Counts of the `depth`-ply subtree below `pos`, whose Zobrist hash is `hash`.
-    fn count(&self, worker: &mut Self::Worker, pos: &Position, hash: Hash128, depth: u32)
-        -> Counts;
+    fn count(
+        &self,
+        worker: &mut Self::Worker,
+        pos: &Position,
+        hash: Hash128,
+        depth: u32,
+    ) -> Counts {
+        let never = AtomicBool::new(false);
+        match self.count_until(worker, pos, hash, depth, &never) {
+            Ok(counts) => counts,
+            Err(Cancelled) => unreachable!("nothing sets the flag"),
+        }
+    }
     /// The statistics of the table searched through, so far; none without one.
     fn tt_snapshot(&self) -> Option<TtStatsSnapshot> {
         None
     }
+}
+
+/// Perft of `pos` to `depth` with bulk counting, or `Cancelled` soon after `cancel` is set.
+fn perft_until(pos: &Position, depth: u32, cancel: &AtomicBool) -> Result<u128, Cancelled> {
+    if depth <= UNINTERRUPTED_DEPTH {
+        return Ok(reference::perft(pos, depth));
+    }
+    if cancel.load(Ordering::Relaxed) {
+        return Err(Cancelled);
+    }
+    let mut nodes = 0;
+    for &m in legal_moves(pos).iter() {
+        nodes += perft_until(&pos.play(m), depth - 1, cancel)?;
+    }
+    Ok(nodes)
 }
 
 /// No transposition table: plain recursion with bulk counting.
@@ -27,8 +70,15 @@ impl SubtreeSearch for PlainSearch {
 
     fn worker(&self) {}
 
-    fn count(&self, _worker: &mut (), pos: &Position, _hash: Hash128, depth: u32) -> Counts {
-        Counts::exact(reference::perft(pos, depth))
+    fn count_until(
+        &self,
+        _worker: &mut (),
+        pos: &Position,
+        _hash: Hash128,
+        depth: u32,
+        cancel: &AtomicBool,
+    ) -> Result<Counts, Cancelled> {
+        perft_until(pos, depth, cancel).map(Counts::exact)
     }
 }
 
@@ -45,8 +95,15 @@ impl SubtreeSearch for TtSearch<'_> {
         self.table.thread_stats()
     }
 
-    fn count(&self, stats: &mut ThreadStats, pos: &Position, hash: Hash128, depth: u32) -> Counts {
-        self.search(stats, pos, hash, depth)
+    fn count_until(
+        &self,
+        stats: &mut ThreadStats,
+        pos: &Position,
+        hash: Hash128,
+        depth: u32,
+        cancel: &AtomicBool,
+    ) -> Result<Counts, Cancelled> {
+        self.search(stats, pos, hash, depth, cancel)
     }
 
     fn tt_snapshot(&self) -> Option<TtStatsSnapshot> {
@@ -55,36 +112,47 @@ impl SubtreeSearch for TtSearch<'_> {
 }
 
 impl TtSearch<'_> {
-    fn search(&self, stats: &ThreadStats, pos: &Position, hash: Hash128, depth: u32) -> Counts {
+    /// A cancelled search stores nothing for the nodes it leaves unfinished.
+    fn search(
+        &self,
+        stats: &ThreadStats,
+        pos: &Position,
+        hash: Hash128,
+        depth: u32,
+        cancel: &AtomicBool,
+    ) -> Result<Counts, Cancelled> {
         if depth < MIN_TT_DEPTH {
-            return Counts::exact(reference::perft(pos, depth));
+            return perft_until(pos, depth, cancel).map(Counts::exact);
         }
         let key = hash ^ self.zobrist.depth_key(depth);
         // On a certify false hit the fast table's answer is kept as this node's fast count,
         // while the exact count is searched below.
         let false_hit_fast = match self.table.probe(key, pos, depth, stats) {
             Probe::Hit { exact, fast } => {
-                return Counts {
+                return Ok(Counts {
                     nodes: exact,
                     fast_nodes: fast,
-                }
+                })
             }
             Probe::FalseHit { fast } => Some(fast),
             Probe::Miss => None,
         };
         let counts = if depth - 1 < MIN_TT_DEPTH {
             // Children are bulk-counted and never probed: no need for their hashes.
-            Counts::exact(reference::perft(pos, depth))
+            Counts::exact(perft_until(pos, depth, cancel)?)
         } else {
+            if depth > UNINTERRUPTED_DEPTH && cancel.load(Ordering::Relaxed) {
+                return Err(Cancelled);
+            }
             let mut counts = Counts::default();
             for &m in legal_moves(pos).iter() {
                 let child = pos.play(m);
                 let child_hash = hash ^ self.zobrist.move_delta(pos, m, &child);
-                counts += self.search(stats, &child, child_hash, depth - 1);
+                counts += self.search(stats, &child, child_hash, depth - 1, cancel)?;
             }
             counts
         };
-        match false_hit_fast {
+        Ok(match false_hit_fast {
             // A fast table would not have searched here, so it would not have stored either.
             Some(fast) => Counts {
                 nodes: counts.nodes,
@@ -95,6 +163,6 @@ impl TtSearch<'_> {
                     .store(key, pos, depth, counts.nodes, counts.fast_nodes, stats);
                 counts
             }
-        }
+        })
     }
 }

@@ -1,0 +1,48 @@
+//! Ctrl-C (SIGINT) in the commands that run jobs: `perft`, `perftree` and `bench`.
+//!
+//! SIGINT's default action ends the process wherever it stands: a Vulkan device could be
+//! mid-submission and would never be destroyed, and a peer program of `bench` could go on
+//! counting on its own. So these commands install a handler that only raises a flag. Code that
+//! waits polls it every [`POLL`]: [`Runner::run`](super::perft::Runner::run) then cancels the
+//! running job through the engine (the CPU backend stops inside its search, the Vulkan backend
+//! between submissions) and waits for the job's `Cancelled` event, and the peer is killed. The
+//! command then returns [`CliError::Interrupted`](super::error::CliError::Interrupted), which
+//! prints no total and exits with [`EXIT_CODE`]; the engine and its backends drop on the way out
+//! as after any other run, so the GPU is idle and the device destroyed in order. A second
+//! SIGINT, for a run that does not stop, ends the process at once with the same code.
+//!
+//! The GUI keeps the default: its window has a Cancel button.
+
+use super::output;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// The exit status of an interrupted command: 128 + SIGINT, as shells report it.
+pub const EXIT_CODE: u8 = 130;
+
+/// How often code that waits looks at the flag: well within the 0.5 s an interrupted command
+/// may take to end.
+pub const POLL: Duration = Duration::from_millis(20);
+
+static REQUESTED: AtomicBool = AtomicBool::new(false);
+
+/// Installs the handler. Without it (it cannot be installed) Ctrl-C keeps its default effect
+/// of ending the process at once, which a warning says.
+pub fn install() {
+    let installed = ctrlc::set_handler(|| {
+        if REQUESTED.swap(true, Ordering::SeqCst) {
+            output::write_stderr("interrupted again: exiting at once\n");
+            std::process::exit(EXIT_CODE.into());
+        }
+    });
+    if let Err(err) = installed {
+        output::write_stderr(&format!(
+            "warning: no Ctrl-C handler ({err}); Ctrl-C will end runs abruptly\n"
+        ));
+    }
+}
+
+/// Whether Ctrl-C has been pressed (SIGINT received) since [`install`].
+pub fn requested() -> bool {
+    REQUESTED.load(Ordering::SeqCst)
+}
