@@ -4,7 +4,8 @@
 //! thread stays busy on lopsided trees; threads take items from a shared counter. Items are
 //! grouped by root move so that root moves complete (and are reported) one after another.
 //! Cancellation is checked between items and inside an item's search (above its last
-//! [`UNINTERRUPTED_DEPTH`](super::search::UNINTERRUPTED_DEPTH) plies), so a run stops within milliseconds however deep its items.
+//! [`UNINTERRUPTED_DEPTH`](super::search::UNINTERRUPTED_DEPTH) plies), so a run stops within
+//! milliseconds however deep its items are.
 
 use super::search::SubtreeSearch;
 use crate::chess::{Move, Position, Zobrist};

@@ -9,8 +9,8 @@ use crate::tt::{Probe, ThreadStats, TranspositionTable, TtStatsSnapshot, MIN_TT_
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Subtrees of at most this many plies are counted without looking at the cancel flag: a few
-/// milliseconds each, even for rich positions. Deeper ones look at it before every node's
-/// children, so that a cancelled run stops within milliseconds however deep its tasks are.
+/// milliseconds each, even for rich positions. Deeper nodes look at it before each child, so
+/// that a cancelled run stops within milliseconds however deep its tasks are.
 pub const UNINTERRUPTED_DEPTH: u32 = 4;
 
 /// Counts subtrees for the parallel driver; one `Worker` per thread holds its private state.
@@ -52,11 +52,11 @@ fn perft_until(pos: &Position, depth: u32, cancel: &AtomicBool) -> Result<u128, 
     if depth <= UNINTERRUPTED_DEPTH {
         return Ok(reference::perft(pos, depth));
     }
-    if cancel.load(Ordering::Relaxed) {
-        return Err(Cancelled);
-    }
     let mut nodes = 0;
     for &m in legal_moves(pos).iter() {
+        if cancel.load(Ordering::Relaxed) {
+            return Err(Cancelled);
+        }
         nodes += perft_until(&pos.play(m), depth - 1, cancel)?;
     }
     Ok(nodes)
@@ -122,7 +122,7 @@ impl TtSearch<'_> {
         cancel: &AtomicBool,
     ) -> Result<Counts, Cancelled> {
         if depth < MIN_TT_DEPTH {
-            return perft_until(pos, depth, cancel).map(Counts::exact);
+            return Ok(Counts::exact(reference::perft(pos, depth)));
         }
         let key = hash ^ self.zobrist.depth_key(depth);
         // On a certify false hit the fast table's answer is kept as this node's fast count,
@@ -139,13 +139,13 @@ impl TtSearch<'_> {
         };
         let counts = if depth - 1 < MIN_TT_DEPTH {
             // Children are bulk-counted and never probed: no need for their hashes.
-            Counts::exact(perft_until(pos, depth, cancel)?)
+            Counts::exact(reference::perft(pos, depth))
         } else {
-            if depth > UNINTERRUPTED_DEPTH && cancel.load(Ordering::Relaxed) {
-                return Err(Cancelled);
-            }
             let mut counts = Counts::default();
             for &m in legal_moves(pos).iter() {
+                if depth > UNINTERRUPTED_DEPTH && cancel.load(Ordering::Relaxed) {
+                    return Err(Cancelled);
+                }
                 let child = pos.play(m);
                 let child_hash = hash ^ self.zobrist.move_delta(pos, m, &child);
                 counts += self.search(stats, &child, child_hash, depth - 1, cancel)?;
