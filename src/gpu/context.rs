@@ -165,12 +165,7 @@ impl Context {
     /// Opens `requested` (an index of `vkperft devices`), or the preferred usable device.
     pub fn new(requested: Option<usize>) -> Result<Context, GpuError> {
         let instance = Instance::new()?;
-        let physical_devices = instance.physical_devices()?;
-        let infos: Vec<DeviceInfo> = physical_devices
-            .iter()
-            .enumerate()
-            .map(|(index, &physical)| instance.describe(index, physical))
-            .collect();
+        let (physical_devices, infos) = instance.described_devices()?;
         let index = choose_device(&infos, requested)?;
         let physical = physical_devices[index];
         let info = infos[index].clone();

@@ -170,6 +170,19 @@ impl Instance {
             .any(|extension| extension.extension_name_as_c_str() == Ok(name)))
     }
 
+    /// Every physical device with what `vkperft devices` shows of it, in the same order.
+    pub fn described_devices(
+        &self,
+    ) -> Result<(Vec<vk::PhysicalDevice>, Vec<DeviceInfo>), GpuError> {
+        let physical_devices = self.physical_devices()?;
+        let infos = physical_devices
+            .iter()
+            .enumerate()
+            .map(|(index, &physical)| self.describe(index, physical))
+            .collect();
+        Ok((physical_devices, infos))
+    }
+
     pub fn physical_devices(&self) -> Result<Vec<vk::PhysicalDevice>, GpuError> {
         // SAFETY: the instance is valid for the lifetime of `self`.
         unsafe { self.instance.enumerate_physical_devices() }
@@ -343,13 +356,7 @@ pub fn compute_queue_family(instance: &ash::Instance, physical: vk::PhysicalDevi
 
 /// Every Vulkan device with its capabilities.
 pub fn list_devices() -> Result<Vec<DeviceInfo>, GpuError> {
-    let instance = Instance::new()?;
-    let devices = instance.physical_devices()?;
-    Ok(devices
-        .into_iter()
-        .enumerate()
-        .map(|(index, physical)| instance.describe(index, physical))
-        .collect())
+    Ok(Instance::new()?.described_devices()?.1)
 }
 
 /// The device `--backend auto` runs on: the first usable GPU of the most preferred kind

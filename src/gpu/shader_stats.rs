@@ -56,12 +56,7 @@ pub struct ShaderStats {
 /// their statistics. The table builds are included where the device has their features.
 pub fn shader_stats(requested: Option<usize>) -> Result<ShaderStats, GpuError> {
     let instance = Instance::new()?;
-    let physical_devices = instance.physical_devices()?;
-    let infos: Vec<DeviceInfo> = physical_devices
-        .iter()
-        .enumerate()
-        .map(|(index, &physical)| instance.describe(index, physical))
-        .collect();
+    let (physical_devices, infos) = instance.described_devices()?;
     let extension = ash::khr::pipeline_executable_properties::NAME;
     let mut with_extension = Vec::new();
     for (info, &physical) in infos.iter().zip(&physical_devices) {
