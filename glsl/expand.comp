@@ -85,7 +85,7 @@ void write_children(uint index, uint first, uint moves, uint flags) {
         bool hashed = (step.dedup & uint(DEDUP_INPUT)) != 0u || tt_enabled(step.remaining);
         parent_hash = hashed ? hashes[index] : tt_hash(p, step.remaining);
     }
-    generate_moves(p);
+    generate_moves(index);
 }
 
 void main() {

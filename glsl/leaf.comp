@@ -24,36 +24,44 @@ void count_position(uint index) {
     if (is_duplicate(index)) {
         return;
     }
-    GpuBoard board = boards[index];
-    Pos p = decode_board(board);
     if (step.remaining == 1u) {
-        u64vec2 count = u64vec2(uint64_t(count_legal(p)), uint64_t(0));
+        u64vec2 count = u64vec2(uint64_t(count_legal(decode_board(boards[index]))), uint64_t(0));
         counts[index] = count;
         set_fast_count(index, count);
         return;
     }
     bool tt_on = tt_enabled(step.remaining);
-    u64vec2 hash = u64vec2(0);
     bool false_hit = false;
-    uint64_t fast_answer = uint64_t(0);
     if (tt_on) {
-        hash = (step.dedup & uint(DEDUP_INPUT)) != 0u ? hashes[index] : tt_hash(p, step.remaining);
-        Probe probe = tt_probe(hash, board, step.remaining);
+        u64vec2 hash;
+        if ((step.dedup & uint(DEDUP_INPUT)) != 0u) {
+            hash = hashes[index];
+        } else {
+            hash = tt_hash(decode_board(boards[index]), step.remaining);
+            hashes[index] = hash;
+        }
+        Probe probe = tt_probe(hash, boards[index], step.remaining);
         if (probe.kind == PROBE_HIT) {
             counts[index] = probe.exact;
             set_fast_count(index, u64vec2(probe.fast, uint64_t(0)));
             return;
         }
         false_hit = probe.kind == PROBE_FALSE_HIT;
-        fast_answer = probe.fast;
+        if (false_hit) {
+            // certify: the fast table's answer is final; the children give the exact count.
+            set_fast_count(index, u64vec2(probe.fast, uint64_t(0)));
+        }
     }
     leaf_sum = uint64_t(0);
-    generate_moves(p);
+    generate_moves(index);
     u64vec2 count = u64vec2(leaf_sum, uint64_t(0));
     counts[index] = count;
-    set_fast_count(index, false_hit ? u64vec2(fast_answer, uint64_t(0)) : count);
-    if (tt_on && !false_hit) {
-        tt_store(hash, board, step.remaining, count, count);
+    if (!false_hit) {
+        set_fast_count(index, count);
+        if (tt_on) {
+            // The key and hash are read again rather than held through the generation.
+            tt_store(hashes[index], boards[index], step.remaining, count, count);
+        }
     }
 }
 

@@ -32,6 +32,8 @@ const uint64_t RANK_4 = uint64_t(0xfful) << 24;
 const uint64_t RANK_5 = uint64_t(0xfful) << 32;
 const uint64_t RANK_6 = uint64_t(0xfful) << 40;
 const uint64_t RANK_8 = uint64_t(0xfful) << 56;
+const uint64_t DIAGONAL_A1H8 = uint64_t(0x8040201008040201ul);
+const uint64_t ANTI_DIAGONAL_H1A8 = uint64_t(0x0102040810204080ul);
 
 // Directions as square index steps. Callers pass them as constants, so that after inlining
 // every shift amount and mask below is a constant.

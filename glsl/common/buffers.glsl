@@ -9,6 +9,7 @@ layout(std430, set = 0, binding = BINDING_BOARDS) buffer Boards {
     GpuBoard boards[];
 };
 
+
 // Per position: index of its first child, and in `y` the number of children (low bits,
 // CHILD_COUNT_MASK) with the CHILD_FLAG_* flags above them (written by expand).
 layout(std430, set = 0, binding = BINDING_CHILDREN) buffer Children {

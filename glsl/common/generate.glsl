@@ -1,11 +1,15 @@
 // The move generator: calls `void on_move(Pos parent, uint from, uint to, uint kind)`, which
-// the including shader defines after including movegen.glsl, for every legal move of `p`.
+// the including shader defines after including movegen.glsl, for every legal move of the
+// position `boards[board_index]`.
 //
 // It is one loop that visits one move per turn, so on_move has a single call site: invocations
 // running in lockstep (on lavapipe, 8 per SIMD register) make their moves together however
 // their moves are spread over pieces, instead of each waiting while the others run through
-// piece kinds it has no moves for. Moves are taken group by group: the king's, each piece's,
-// then pawn moves by the square they land on, en passant captures and castles.
+// piece kinds it has no moves for. Moves are taken group by group: the king's (castles
+// included), each piece's, en passant captures, then pawn moves by the square they land on.
+// A group's set is computed when its turn comes, and the position is decoded again from
+// memory for each move, so that only the analysis and the current group are held in registers
+// while on_move runs (in the leaf, while it counts a child's moves).
 #ifndef GENERATE_GLSL
 #define GENERATE_GLSL
 
@@ -14,21 +18,20 @@ const uint GROUP_KNIGHTS = 1u;
 const uint GROUP_BISHOP_MOVERS = 2u;
 const uint GROUP_ROOK_MOVERS = 3u;
 const uint GROUP_EN_PASSANT = 4u;
-const uint GROUP_PUSHES = 5u;
-const uint GROUP_DOUBLE_PUSHES = 6u;
-const uint GROUP_CAPTURES_EAST = 7u;
-const uint GROUP_CAPTURES_WEST = 8u;
-const uint GROUP_CASTLES = 9u;
-const uint GROUP_COUNT = 10u;
+// The pawn groups, PAWN_PUSHES.. PAWN_CAPTURES_WEST after this one.
+const uint GROUP_PAWNS = 5u;
+const uint GROUP_COUNT = GROUP_PAWNS + 4u;
 
-void generate_moves(Pos p) {
-    Moves m = analyze_moves(p);
-    uint king = lsb64(m.king);
-    uint64_t occupied = ~m.empty;
-    uint64_t pinned = m.pinned_on_file | m.pinned_on_rank | m.pinned_on_diagonal | m.pinned_on_anti_diagonal;
-    bool white = p.turn == WHITE;
-    int push = white ? 8 : -8;
-    uint64_t promo_rank = white ? RANK_8 : RANK_1;
+// The position, read again where it is needed rather than held in registers. `salt` is 0, but
+// varies from one iteration of the generator's loop to the next as far as the compiler can
+// tell: reads at one unchanging index would be merged into one before the loop, and the decoded
+// position held in registers after all.
+Pos generator_position(uint board_index, uint salt) {
+    return decode_board(boards[board_index + salt]);
+}
+
+void generate_moves(uint board_index) {
+    Analysis a = analyze(generator_position(board_index, 0u));
 
     uint group = GROUP_KING;
     // Pieces of the group whose moves are still to come; each one's targets are found when
@@ -36,69 +39,73 @@ void generate_moves(Pos p) {
     uint64_t pieces = uint64_t(0);
     // Squares the current piece or group still moves to; a move starts on `from`, or, for
     // pawn groups, `to - offset`.
-    uint64_t targets = m.king_moves;
-    uint from = king;
+    uint64_t targets = a.king_moves;
+    uint from = a.king;
     int offset = 0;
-    uint kind = KIND_NORMAL;
     uint promoted = 0u;
     for (;;) {
         while (targets == uint64_t(0) && (pieces != uint64_t(0) || group + 1u < GROUP_COUNT)) {
+            Pos p = generator_position(board_index, promoted >> 2u);
+            bool white = p.turn == WHITE;
+            uint64_t ours = side(p, p.turn);
             if (pieces != uint64_t(0)) {
                 from = lsb64(pieces);
                 pieces &= pieces - uint64_t(1);
-                uint64_t from_bb = square_bb(from);
                 if (group == GROUP_KNIGHTS) {
-                    targets = knight_attacks(from) & m.targets;
+                    targets = knight_attacks(from) & a.targets;
                 } else if (group == GROUP_EN_PASSANT) {
                     targets = square_bb(p.ep);
                 } else {
                     // One code path for both slider kinds: only the directions differ.
+                    uint64_t from_bb = square_bb(from);
+                    uint64_t empty = ~(p.color[WHITE] | p.color[BLACK]);
                     bool diagonal = group == GROUP_BISHOP_MOVERS;
                     int dir = diagonal ? NORTH_EAST : NORTH;
                     int other_dir = diagonal ? NORTH_WEST : EAST;
-                    targets = (slide(from_bb, m.empty, dir) | slide(from_bb, m.empty, -dir)
-                        | slide(from_bb, m.empty, other_dir) | slide(from_bb, m.empty, -other_dir)) & m.targets;
-                    if ((pinned & from_bb) != uint64_t(0)) targets &= line_bb(king, from);
+                    targets = (slide(from_bb, empty, dir) | slide(from_bb, empty, -dir)
+                        | slide(from_bb, empty, other_dir) | slide(from_bb, empty, -other_dir)) & a.targets;
+                    if ((a.pinned & from_bb) != uint64_t(0)) targets &= line_bb(a.king, from);
                 }
                 continue;
             }
             group++;
-            offset = 0;
-            kind = KIND_NORMAL;
+            if (a.targets == uint64_t(0)) {
+                // Double check: only the king moves.
+                group = GROUP_COUNT;
+                break;
+            }
             if (group == GROUP_KNIGHTS) {
-                pieces = p.role[KNIGHT] & m.ours & ~pinned;
+                pieces = p.role[KNIGHT] & ours & ~a.pinned;
             } else if (group == GROUP_BISHOP_MOVERS) {
-                pieces = (p.role[BISHOP] | p.role[QUEEN]) & m.ours;
+                pieces = (p.role[BISHOP] | p.role[QUEEN]) & ours;
             } else if (group == GROUP_ROOK_MOVERS) {
-                pieces = (p.role[ROOK] | p.role[QUEEN]) & m.ours;
+                pieces = (p.role[ROOK] | p.role[QUEEN]) & ours;
             } else if (group == GROUP_EN_PASSANT) {
-                pieces = m.ep_capturers;
-                kind = KIND_EN_PASSANT;
-            } else if (group == GROUP_PUSHES) {
-                targets = m.pushes;
-                offset = push;
-            } else if (group == GROUP_DOUBLE_PUSHES) {
-                targets = m.double_pushes;
-                offset = 2 * push;
-                kind = KIND_DOUBLE_PUSH;
-            } else if (group == GROUP_CAPTURES_EAST) {
-                targets = m.captures_east;
-                offset = white ? 9 : -7;
-            } else if (group == GROUP_CAPTURES_WEST) {
-                targets = m.captures_west;
-                offset = white ? 7 : -9;
+                pieces = ep_capturers(p);
             } else {
-                targets = m.castles;
-                from = king;
-                kind = KIND_CASTLE;
+                uint pawn_kind = group - GROUP_PAWNS;
+                targets = pawn_targets(p, a, pawn_kind);
+                int push = white ? 8 : -8;
+                offset = pawn_kind == PAWN_PUSHES ? push
+                    : pawn_kind == PAWN_DOUBLE_PUSHES ? 2 * push
+                    : pawn_kind == PAWN_CAPTURES_EAST ? (white ? 9 : -7)
+                    : (white ? 7 : -9);
             }
         }
         if (targets == uint64_t(0)) {
             break;
         }
         uint to = lsb64(targets);
-        bool promotion = offset != 0 && (promo_rank & square_bb(to)) != uint64_t(0);
-        on_move(p, offset != 0 ? uint(int(to) - offset) : from, to,
+        uint kind = KIND_NORMAL;
+        if (group == GROUP_KING && (to == from + 2u || to + 2u == from)) {
+            kind = KIND_CASTLE;
+        } else if (group == GROUP_EN_PASSANT) {
+            kind = KIND_EN_PASSANT;
+        } else if (group == GROUP_PAWNS + PAWN_DOUBLE_PUSHES) {
+            kind = KIND_DOUBLE_PUSH;
+        }
+        bool promotion = offset != 0 && (to >= 56u || to < 8u);
+        on_move(generator_position(board_index, promoted >> 2u), offset != 0 ? uint(int(to) - offset) : from, to,
                 promotion ? KIND_PROMOTE_KNIGHT + promoted : kind);
         // A promotion square is visited four times, once per piece the pawn may become.
         if (promotion && promoted < 3u) {

@@ -29,145 +29,162 @@ bool ep_capture_is_legal(Pos p, uint from, uint ep, uint captured) {
         && others == uint64_t(0);
 }
 
-// One line through our king (directions `dir` and -dir): adds their sliders' attacks along
-// it to `attacked` (seen through our king), slider checkers to `checkers` and the squares that
-// block them to `check_rays`, and returns our pieces pinned along the line. Rays in one
-// direction from several pieces never overlap (each stops at the next piece), so whole sets
-// are handled at once.
-uint64_t scan_line(uint64_t king, uint64_t sliders, uint64_t ours, uint64_t empty, int dir,
-                   inout uint64_t attacked, inout uint64_t checkers, inout uint64_t check_rays) {
-    uint64_t sliders_forward = slide(sliders, empty | king, dir);
-    uint64_t sliders_backward = slide(sliders, empty | king, -dir);
-    attacked |= sliders_forward | sliders_backward;
-    uint64_t king_forward = slide(king, empty, dir);
-    uint64_t king_backward = slide(king, empty, -dir);
-    uint64_t checker_forward = king_forward & sliders;
-    uint64_t checker_backward = king_backward & sliders;
-    checkers |= checker_forward | checker_backward;
-    if (checker_forward != uint64_t(0)) check_rays |= king_forward;
-    if (checker_backward != uint64_t(0)) check_rays |= king_backward;
-    // The first piece seen from the king that a slider sees from the other side.
-    return ((king_forward & sliders_backward) | (king_backward & sliders_forward)) & ours;
+// The lines through `sq`, edge to edge. A piece pinned to the king lies on exactly one line
+// through the king, the one it may move along, so `pinned & line_through(king, dir)` are the
+// pieces pinned along `dir`.
+uint64_t line_through(uint sq, int dir) {
+    uint file = sq & 7u;
+    uint rank = sq >> 3u;
+    if (dir == NORTH || dir == SOUTH) return FILE_A << file;
+    if (dir == EAST || dir == WEST) return RANK_1 << (8u * rank);
+    // Shifting by whole ranks moves a diagonal without wrapping around the board's edge.
+    if (dir == NORTH_EAST || dir == SOUTH_WEST) {
+        return file >= rank ? DIAGONAL_A1H8 >> (8u * (file - rank)) : DIAGONAL_A1H8 << (8u * (rank - file));
+    }
+    return file + rank >= 7u ? ANTI_DIAGONAL_H1A8 << (8u * (file + rank - 7u))
+                             : ANTI_DIAGONAL_H1A8 >> (8u * (7u - file - rank));
 }
 
-// Everything about the side to move that its legal moves depend on, computed on whole sets
-// of pieces with shifts and fills: no loops over pieces and no table reads, so invocations
-// running in lockstep stay together whatever their positions.
-struct Moves {
-    uint64_t ours;
-    uint64_t empty;
-    uint64_t king;
-    // Squares the opponent attacks, seen through our king.
-    uint64_t attacked;
-    uint64_t checkers;
+// One direction through our king: adds what their sliders attack in `dir` to `attacked` (seen
+// through our king), and looks from the king the other way: a slider seen there is a checker
+// (added to `checkers`, the squares up to it to `check_rays`), and the first piece seen there
+// is pinned if it is ours and a slider sees it from beyond. Rays in one direction from several
+// pieces never overlap (each stops at the next piece), so whole sets are handled at once. One
+// direction at a time keeps two fills live, not four.
+void scan_direction(uint64_t king, uint64_t sliders, uint64_t ours, uint64_t empty, int dir,
+                    inout uint64_t attacked, inout uint64_t checkers, inout uint64_t check_rays,
+                    inout uint64_t pinned) {
+    uint64_t slider_rays = slide(sliders, empty | king, dir);
+    attacked |= slider_rays;
+    uint64_t king_ray = slide(king, empty, -dir);
+    pinned |= king_ray & slider_rays & ours;
+    if ((king_ray & sliders) != uint64_t(0)) {
+        checkers |= king_ray & sliders;
+        check_rays |= king_ray;
+    }
+}
+
+// What the legal moves of the side to move depend on, kept small: a GPU holds it in
+// registers while it generates every move (and, in the leaf, counts every child's moves), so
+// everything that can be derived cheaply from the position is derived when needed instead.
+// Computed on whole sets of pieces with shifts and fills: no loops over pieces and no table
+// reads, so invocations running in lockstep stay together whatever their positions.
+struct Analysis {
+    uint king;
+    // Our pinned pieces: each moves only along its line through the king (line_through).
+    uint64_t pinned;
     // Squares a move other than the king's must land on: all but ours, and when in check,
-    // the checker or a square between it and the king.
+    // the checker or a square between it and the king; none in double check.
     uint64_t targets;
-    // Our pieces pinned along each line through the king: they move only along it.
-    uint64_t pinned_on_file;
-    uint64_t pinned_on_rank;
-    uint64_t pinned_on_diagonal;
-    uint64_t pinned_on_anti_diagonal;
+    // Where the king may go, castling included (the only king move of two squares).
     uint64_t king_moves;
-    // Pawn moves by the square they land on. Pushes land on empty squares and captures on
-    // theirs, and a single and a double push never share a square, so these are disjoint but
-    // for the two capture sets. A target on the last rank is four promotions.
-    uint64_t pushes;
-    uint64_t double_pushes;
-    uint64_t captures_east;
-    uint64_t captures_west;
-    uint64_t ep_capturers;
-    // Where the king lands when castling.
-    uint64_t castles;
 };
 
-Moves analyze_moves(Pos p) {
-    Moves m;
+Analysis analyze(Pos p) {
+    Analysis a;
     uint us = p.turn;
     uint them = us ^ 1u;
-    m.ours = side(p, us);
+    uint64_t ours = side(p, us);
     uint64_t theirs = side(p, them);
-    m.empty = ~(m.ours | theirs);
-    m.king = p.role[KING] & m.ours;
-    uint64_t queens = p.role[QUEEN];
-    uint64_t their_rooks = (p.role[ROOK] | queens) & theirs;
-    uint64_t their_bishops = (p.role[BISHOP] | queens) & theirs;
+    uint64_t empty = ~(ours | theirs);
+    uint64_t king = p.role[KING] & ours;
+    a.king = lsb64(king);
+    uint64_t their_rooks = (p.role[ROOK] | p.role[QUEEN]) & theirs;
+    uint64_t their_bishops = (p.role[BISHOP] | p.role[QUEEN]) & theirs;
 
-    m.attacked = pawn_spread(them, p.role[PAWN] & theirs)
+    // Squares the opponent attacks, seen through our king.
+    uint64_t attacked = pawn_spread(them, p.role[PAWN] & theirs)
         | knight_spread(p.role[KNIGHT] & theirs)
         | king_spread(p.role[KING] & theirs);
-    m.checkers = ((knight_spread(m.king) & p.role[KNIGHT]) | (pawn_spread(us, m.king) & p.role[PAWN])) & theirs;
+    uint64_t checkers = ((knight_spread(king) & p.role[KNIGHT]) | (pawn_spread(us, king) & p.role[PAWN])) & theirs;
     uint64_t check_rays = uint64_t(0);
-    m.pinned_on_file = scan_line(m.king, their_rooks, m.ours, m.empty, NORTH, m.attacked, m.checkers, check_rays);
-    m.pinned_on_rank = scan_line(m.king, their_rooks, m.ours, m.empty, EAST, m.attacked, m.checkers, check_rays);
-    m.pinned_on_diagonal = scan_line(m.king, their_bishops, m.ours, m.empty, NORTH_EAST, m.attacked, m.checkers, check_rays);
-    m.pinned_on_anti_diagonal = scan_line(m.king, their_bishops, m.ours, m.empty, NORTH_WEST, m.attacked, m.checkers, check_rays);
-    m.king_moves = king_spread(m.king) & ~m.ours & ~m.attacked;
-    uint64_t check_mask = m.checkers == uint64_t(0) ? ~uint64_t(0) : check_rays | m.checkers;
-    // In double check only the king moves.
-    m.targets = more_than_one(m.checkers) ? uint64_t(0) : ~m.ours & check_mask;
-    uint64_t unpinned = ~(m.pinned_on_file | m.pinned_on_rank | m.pinned_on_diagonal | m.pinned_on_anti_diagonal);
+    a.pinned = uint64_t(0);
+    scan_direction(king, their_rooks, ours, empty, NORTH, attacked, checkers, check_rays, a.pinned);
+    scan_direction(king, their_rooks, ours, empty, SOUTH, attacked, checkers, check_rays, a.pinned);
+    scan_direction(king, their_rooks, ours, empty, EAST, attacked, checkers, check_rays, a.pinned);
+    scan_direction(king, their_rooks, ours, empty, WEST, attacked, checkers, check_rays, a.pinned);
+    scan_direction(king, their_bishops, ours, empty, NORTH_EAST, attacked, checkers, check_rays, a.pinned);
+    scan_direction(king, their_bishops, ours, empty, SOUTH_WEST, attacked, checkers, check_rays, a.pinned);
+    scan_direction(king, their_bishops, ours, empty, NORTH_WEST, attacked, checkers, check_rays, a.pinned);
+    scan_direction(king, their_bishops, ours, empty, SOUTH_EAST, attacked, checkers, check_rays, a.pinned);
+    a.king_moves = king_spread(king) & ~ours & ~attacked;
+    uint64_t check_mask = checkers == uint64_t(0) ? ~uint64_t(0) : check_rays | checkers;
+    a.targets = more_than_one(checkers) ? uint64_t(0) : ~ours & check_mask;
 
-    uint64_t pawns = p.role[PAWN] & m.ours;
-    bool white = us == WHITE;
-    uint64_t pushers = pawns & (unpinned | m.pinned_on_file);
-    uint64_t single = (white ? pushers << 8 : pushers >> 8) & m.empty;
-    uint64_t single_on_3rd = single & (white ? RANK_3 : RANK_6);
-    m.double_pushes = (white ? single_on_3rd << 8 : single_on_3rd >> 8) & m.empty & m.targets;
-    m.pushes = single & m.targets;
-    // East captures run along the diagonal for white (+9) and the anti-diagonal for black (-7).
-    uint64_t east_capturers = pawns & (unpinned | (white ? m.pinned_on_diagonal : m.pinned_on_anti_diagonal));
-    uint64_t west_capturers = pawns & (unpinned | (white ? m.pinned_on_anti_diagonal : m.pinned_on_diagonal));
-    m.captures_east = ((white ? east_capturers << 9 : east_capturers >> 7) & ~FILE_A) & theirs & m.targets;
-    m.captures_west = ((white ? west_capturers << 7 : west_capturers >> 9) & ~FILE_H) & theirs & m.targets;
-
-    m.ep_capturers = uint64_t(0);
-    if (p.ep != NO_SQUARE && m.targets != uint64_t(0)) {
-        uint captured = white ? p.ep - 8u : p.ep + 8u;
-        uint64_t candidates = pawn_attacks(them, p.ep) & pawns;
-        while (candidates != uint64_t(0)) {
-            uint from = lsb64(candidates);
-            candidates &= candidates - uint64_t(1);
-            if (ep_capture_is_legal(p, from, p.ep, captured)) m.ep_capturers |= square_bb(from);
-        }
-    }
-
-    m.castles = uint64_t(0);
-    if (m.checkers == uint64_t(0)) {
-        uint base = white ? 0u : 56u;
-        uint king_side_right = white ? WHITE_KING_SIDE : BLACK_KING_SIDE;
-        uint queen_side_right = white ? WHITE_QUEEN_SIDE : BLACK_QUEEN_SIDE;
+    if (checkers == uint64_t(0)) {
+        uint base = us == WHITE ? 0u : 56u;
+        uint king_side_right = us == WHITE ? WHITE_KING_SIDE : BLACK_KING_SIDE;
+        uint queen_side_right = us == WHITE ? WHITE_QUEEN_SIDE : BLACK_QUEEN_SIDE;
         // King side: f and g empty and not attacked.
         if ((p.castling & king_side_right) != 0u
-            && (~m.empty & (uint64_t(0x60ul) << base)) == uint64_t(0)
-            && (m.attacked & (uint64_t(0x60ul) << base)) == uint64_t(0)) {
-            m.castles |= square_bb(base + 6u);
+            && ((~empty | attacked) & (uint64_t(0x60ul) << base)) == uint64_t(0)) {
+            a.king_moves |= square_bb(base + 6u);
         }
         // Queen side: b, c and d empty; c and d not attacked.
         if ((p.castling & queen_side_right) != 0u
-            && (~m.empty & (uint64_t(0x0eul) << base)) == uint64_t(0)
-            && (m.attacked & (uint64_t(0x0cul) << base)) == uint64_t(0)) {
-            m.castles |= square_bb(base + 2u);
+            && (~empty & (uint64_t(0x0eul) << base)) == uint64_t(0)
+            && (attacked & (uint64_t(0x0cul) << base)) == uint64_t(0)) {
+            a.king_moves |= square_bb(base + 2u);
         }
     }
-    return m;
+    return a;
 }
 
-// Our pieces not pinned, or pinned along the line of `dir`: those that may move along it.
-uint64_t free_along(Moves m, int dir) {
-    uint64_t pinned_elsewhere = m.pinned_on_file | m.pinned_on_rank | m.pinned_on_diagonal | m.pinned_on_anti_diagonal;
-    if (dir == NORTH || dir == SOUTH) pinned_elsewhere &= ~m.pinned_on_file;
-    if (dir == EAST || dir == WEST) pinned_elsewhere &= ~m.pinned_on_rank;
-    if (dir == NORTH_EAST || dir == SOUTH_WEST) pinned_elsewhere &= ~m.pinned_on_diagonal;
-    if (dir == NORTH_WEST || dir == SOUTH_EAST) pinned_elsewhere &= ~m.pinned_on_anti_diagonal;
-    return ~pinned_elsewhere;
+// Our pieces that may move along `dir`: not pinned, or pinned along its line.
+uint64_t free_along(Pos p, Analysis a, int dir) {
+    return ~a.pinned | line_through(a.king, dir);
 }
 
-// Moves of `movers` along both directions of a line.
-uint count_sliding(Moves m, uint64_t movers, int dir) {
-    uint64_t free_movers = movers & free_along(m, dir);
-    return popcount64(slide(free_movers, m.empty, dir) & m.targets)
-        + popcount64(slide(free_movers, m.empty, -dir) & m.targets);
+// Our pawns that capture en passant legally.
+uint64_t ep_capturers(Pos p) {
+    uint64_t capturers = uint64_t(0);
+    if (p.ep != NO_SQUARE) {
+        uint captured = p.turn == WHITE ? p.ep - 8u : p.ep + 8u;
+        uint64_t candidates = pawn_attacks(p.turn ^ 1u, p.ep) & p.role[PAWN] & side(p, p.turn);
+        while (candidates != uint64_t(0)) {
+            uint from = lsb64(candidates);
+            candidates &= candidates - uint64_t(1);
+            if (ep_capture_is_legal(p, from, p.ep, captured)) capturers |= square_bb(from);
+        }
+    }
+    return capturers;
+}
+
+// Pawn moves by the square they land on: single pushes, double pushes, captures towards the
+// h-file and towards the a-file. Pushes land on empty squares and captures on theirs, and a
+// single and a double push never share a square. A target on the last rank is four
+// promotions.
+const uint PAWN_PUSHES = 0u;
+const uint PAWN_DOUBLE_PUSHES = 1u;
+const uint PAWN_CAPTURES_EAST = 2u;
+const uint PAWN_CAPTURES_WEST = 3u;
+
+uint64_t pawn_targets(Pos p, Analysis a, uint kind) {
+    bool white = p.turn == WHITE;
+    uint64_t ours = side(p, p.turn);
+    uint64_t pawns = p.role[PAWN] & ours;
+    uint64_t empty = ~(p.color[WHITE] | p.color[BLACK]);
+    if (kind == PAWN_PUSHES || kind == PAWN_DOUBLE_PUSHES) {
+        uint64_t pushers = pawns & free_along(p, a, NORTH);
+        uint64_t single = (white ? pushers << 8 : pushers >> 8) & empty;
+        if (kind == PAWN_PUSHES) return single & a.targets;
+        single &= white ? RANK_3 : RANK_6;
+        return (white ? single << 8 : single >> 8) & empty & a.targets;
+    }
+    uint64_t theirs = side(p, p.turn ^ 1u);
+    // East captures run along the diagonal for white (+9) and the anti-diagonal for black (-7).
+    if (kind == PAWN_CAPTURES_EAST) {
+        uint64_t capturers = pawns & free_along(p, a, white ? NORTH_EAST : NORTH_WEST);
+        return (white ? capturers << 9 : capturers >> 7) & ~FILE_A & theirs & a.targets;
+    }
+    uint64_t capturers = pawns & free_along(p, a, white ? NORTH_WEST : NORTH_EAST);
+    return (white ? capturers << 7 : capturers >> 9) & ~FILE_H & theirs & a.targets;
+}
+
+// Moves of `movers` in direction `dir`.
+uint count_sliding(Pos p, Analysis a, uint64_t movers, int dir) {
+    uint64_t empty = ~(p.color[WHITE] | p.color[BLACK]);
+    return popcount64(slide(movers & free_along(p, a, dir), empty, dir) & a.targets);
 }
 
 // Moves of `knights`: per jump direction, since two knights may share a target.
@@ -182,22 +199,30 @@ uint count_knight_moves(uint64_t knights, uint64_t targets) {
         + popcount64((two_files_west << 8) & targets) + popcount64((two_files_west >> 8) & targets);
 }
 
-// The number of legal moves: what generate_moves visits, counted set by set.
+// Moves of one pawn target set; a target on the last rank is four promotions.
+uint count_pawn_moves(uint64_t targets, uint64_t promo_rank) {
+    return popcount64(targets) + 3u * popcount64(targets & promo_rank);
+}
+
+// The number of legal moves: what generate_moves visits, counted set by set and added up as
+// it goes, so that little is live at once.
 uint count_legal(Pos p) {
-    Moves m = analyze_moves(p);
-    uint64_t pinned = m.pinned_on_file | m.pinned_on_rank | m.pinned_on_diagonal | m.pinned_on_anti_diagonal;
-    uint64_t rook_movers = (p.role[ROOK] | p.role[QUEEN]) & m.ours;
-    uint64_t bishop_movers = (p.role[BISHOP] | p.role[QUEEN]) & m.ours;
-    uint n = popcount64(m.king_moves) + popcount64(m.castles | m.ep_capturers)
-        + count_knight_moves(p.role[KNIGHT] & m.ours & ~pinned, m.targets)
-        + count_sliding(m, rook_movers, NORTH) + count_sliding(m, rook_movers, EAST)
-        + count_sliding(m, bishop_movers, NORTH_EAST) + count_sliding(m, bishop_movers, NORTH_WEST)
-        + popcount64(m.pushes | m.double_pushes | m.captures_east) + popcount64(m.captures_west);
+    // En passant first: its loop is the one branch, and values computed before it would be
+    // kept across it.
+    uint n = popcount64(ep_capturers(p));
+    Analysis a = analyze(p);
+    n += popcount64(a.king_moves);
+    uint64_t ours = side(p, p.turn);
     uint64_t promo_rank = p.turn == WHITE ? RANK_8 : RANK_1;
-    if (((m.pushes | m.captures_east | m.captures_west) & promo_rank) != uint64_t(0)) {
-        // Three more moves for each promotion: it is four moves, not one.
-        n += 3u * (popcount64(m.pushes & promo_rank) + popcount64(m.captures_east & promo_rank)
-            + popcount64(m.captures_west & promo_rank));
+    n += count_knight_moves(p.role[KNIGHT] & ours & ~a.pinned, a.targets);
+    uint64_t rook_movers = (p.role[ROOK] | p.role[QUEEN]) & ours;
+    n += count_sliding(p, a, rook_movers, NORTH) + count_sliding(p, a, rook_movers, SOUTH)
+        + count_sliding(p, a, rook_movers, EAST) + count_sliding(p, a, rook_movers, WEST);
+    uint64_t bishop_movers = (p.role[BISHOP] | p.role[QUEEN]) & ours;
+    n += count_sliding(p, a, bishop_movers, NORTH_EAST) + count_sliding(p, a, bishop_movers, SOUTH_WEST)
+        + count_sliding(p, a, bishop_movers, NORTH_WEST) + count_sliding(p, a, bishop_movers, SOUTH_EAST);
+    for (uint kind = PAWN_PUSHES; kind <= PAWN_CAPTURES_WEST; kind++) {
+        n += count_pawn_moves(pawn_targets(p, a, kind), promo_rank);
     }
     return n;
 }

@@ -193,24 +193,21 @@ bool tt_enabled(uint depth) {
 // --- Statistics: each invocation counts its own probe and store, the subgroup adds them up
 // and one invocation adds the sums to the buffer, so counters are not fought over.
 
-uint tt_counted[TT_STAT_FIELDS];
+// Four bits per field (TT_STAT_FIELDS <= 8, asserted in src/tt/shader_shared.rs): an
+// invocation counts one probe and one store, so no field passes 15, and one register holds
+// what would otherwise take eight through the whole move generation.
+uint tt_counted;
 // Remaining depth of the entry a store replaced, or NO_DEPTH.
 const uint NO_DEPTH = 0xffffffffu;
 uint tt_vacated_depth;
 
 void tt_stats_begin() {
-    for (uint f = 0u; f < uint(TT_STAT_FIELDS); f++) {
-        tt_counted[f] = 0u;
-    }
+    tt_counted = 0u;
     tt_vacated_depth = NO_DEPTH;
 }
 
 void tt_count(uint field) {
-    for (uint f = 0u; f < uint(TT_STAT_FIELDS); f++) {
-        if (f == field) {
-            tt_counted[f] += 1u;
-        }
-    }
+    tt_counted += 1u << (4u * field);
 }
 
 // Every invocation of the dispatch calls this at the end of main, outside any branch that
@@ -220,7 +217,7 @@ void tt_stats_flush(uint depth) {
         return;
     }
     for (uint f = 0u; f < uint(TT_STAT_FIELDS); f++) {
-        uint total = subgroupAdd(tt_counted[f]);
+        uint total = subgroupAdd((tt_counted >> (4u * f)) & 15u);
         if (total != 0u && subgroupElect()) {
             atomicAdd(tt_stats[depth * TT_STAT_FIELDS + f], uint64_t(total));
         }
