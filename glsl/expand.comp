@@ -24,10 +24,12 @@ uint next_child_slot;
 u64vec2 parent_hash;
 
 void on_move(Pos parent, uint from, uint to, uint kind) {
+    bool hashed = (step.dedup & uint(DEDUP_OUTPUT)) != 0u;
+    u64vec2 move_hash = hashed ? tt_move_hash(parent_hash, parent, from, to, kind, step.remaining) : u64vec2(0);
     Pos child = play_move(parent, from, to, kind);
     boards[next_child_slot] = encode_board(child);
-    if ((step.dedup & uint(DEDUP_OUTPUT)) != 0u) {
-        hashes[next_child_slot] = tt_child_hash(parent_hash, parent, child, step.remaining);
+    if (hashed) {
+        hashes[next_child_slot] = tt_child_hash(move_hash, child);
     }
     next_child_slot++;
 }

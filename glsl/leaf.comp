@@ -59,8 +59,11 @@ void count_position(uint index) {
     if (!false_hit) {
         set_fast_count(index, count);
         if (tt_on) {
-            // The key and hash are read again rather than held through the generation.
-            tt_store(hashes[index], boards[index], step.remaining, count, count);
+            // The key and hash are read again rather than held through the generation. `again`
+            // is 0 (a leaf count is far below 2^63) but no constant to the compiler, which would
+            // otherwise reuse the values read before the generation and hold them through it.
+            uint again = uint(count.x >> 63);
+            tt_store(hashes[index + again], boards[index + again], step.remaining, count, count);
         }
     }
 }

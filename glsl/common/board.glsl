@@ -40,6 +40,16 @@ uint64_t side(Pos p, uint color) {
     return color == WHITE ? p.color[WHITE] : p.color[BLACK];
 }
 
+// The role of the piece on `squares` (one square), or NO_ROLE if it is empty.
+const uint NO_ROLE = 6u;
+uint role_on(Pos p, uint64_t squares) {
+    uint role = NO_ROLE;
+    for (uint r = 0u; r < 6u; r++) {
+        if ((p.role[r] & squares) != uint64_t(0)) role = r;
+    }
+    return role;
+}
+
 void toggle_side(inout Pos p, uint color, uint64_t squares) {
     if (color == WHITE) {
         p.color[WHITE] ^= squares;

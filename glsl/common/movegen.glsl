@@ -227,6 +227,15 @@ uint count_legal(Pos p) {
     return n;
 }
 
+// Where the rook of a castle starts and lands, given where the king lands.
+uint castling_rook_from(uint king_to) {
+    return (king_to & 56u) + ((king_to & 7u) == 6u ? 7u : 0u);
+}
+
+uint castling_rook_to(uint king_to) {
+    return (king_to & 56u) + ((king_to & 7u) == 6u ? 5u : 3u);
+}
+
 // The position after a legal move (copy-make), with its canonical ep square.
 Pos play_move(Pos p, uint from, uint to, uint kind) {
     Pos c = p;
@@ -234,10 +243,7 @@ Pos play_move(Pos p, uint from, uint to, uint kind) {
     uint them = us ^ 1u;
     uint64_t from_bb = square_bb(from);
     uint64_t to_bb = square_bb(to);
-    uint role = KING;
-    for (uint r = 0u; r < 6u; r++) {
-        if ((p.role[r] & from_bb) != uint64_t(0)) role = r;
-    }
+    uint role = role_on(p, from_bb);
     bool capture = (side(p, them) & to_bb) != uint64_t(0);
     if (capture) {
         for (uint r = 0u; r < 6u; r++) c.role[r] &= ~to_bb;
@@ -250,9 +256,7 @@ Pos play_move(Pos p, uint from, uint to, uint kind) {
         c.role[PAWN] ^= captured;
         toggle_side(c, them, captured);
     } else if (kind == KIND_CASTLE) {
-        bool king_side = (to & 7u) == 6u;
-        uint base = to & 56u;
-        uint64_t rook_move = square_bb(base + (king_side ? 7u : 0u)) | square_bb(base + (king_side ? 5u : 3u));
+        uint64_t rook_move = square_bb(castling_rook_from(to)) | square_bb(castling_rook_to(to));
         c.role[ROOK] ^= rook_move;
         toggle_side(c, us, rook_move);
     } else if (kind >= KIND_PROMOTE_KNIGHT) {

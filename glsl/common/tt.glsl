@@ -87,36 +87,52 @@ u64vec2 tt_hash(Pos p, uint depth) {
     return hash;
 }
 
-// `tt_hash(c, depth - 1)` from `hash` = `tt_hash(p, depth)`, for a child `c` of `p`: only the
-// keys of what the move changed (a handful of lookups instead of one per piece).
-u64vec2 tt_child_hash(u64vec2 hash, Pos p, Pos c, uint depth) {
+// The child hash follows moves, so it exists only where moves are made (with movegen.glsl).
+#ifdef MOVEGEN_GLSL
+u64vec2 piece_key(uint color, uint role, uint sq) {
+    return zobrist[ZOBRIST_PIECES + (6u * color + role) * 64u + sq];
+}
+
+// The child hash in two parts: `tt_move_hash` before the move is made, from the parent, and
+// `tt_child_hash` after, from what only play_move works out (the child's castling rights and
+// ep square), so that parent and child are never held at once.
+//
+// `tt_hash(p, depth)` changed by everything the move `from`-`to` of `p` changes but the child's
+// castling rights and ep square (p's are taken out).
+u64vec2 tt_move_hash(u64vec2 hash, Pos p, uint from, uint to, uint kind, uint depth) {
+    uint us = p.turn;
+    uint them = us ^ 1u;
     hash ^= zobrist[ZOBRIST_DEPTH + depth % ZOBRIST_DEPTH_KEYS]
-        ^ zobrist[ZOBRIST_DEPTH + (depth - 1u) % ZOBRIST_DEPTH_KEYS];
-    for (uint r = 0u; r < 6u; r++) {
-        uint64_t white = (p.role[r] & p.color[WHITE]) ^ (c.role[r] & c.color[WHITE]);
-        while (white != uint64_t(0)) {
-            hash ^= zobrist[ZOBRIST_PIECES + r * 64u + lsb64(white)];
-            white &= white - uint64_t(1);
-        }
-        uint64_t black = (p.role[r] & p.color[BLACK]) ^ (c.role[r] & c.color[BLACK]);
-        while (black != uint64_t(0)) {
-            hash ^= zobrist[ZOBRIST_PIECES + (6u + r) * 64u + lsb64(black)];
-            black &= black - uint64_t(1);
-        }
+        ^ zobrist[ZOBRIST_DEPTH + (depth - 1u) % ZOBRIST_DEPTH_KEYS]
+        ^ zobrist[ZOBRIST_BLACK_TO_MOVE]
+        ^ zobrist[ZOBRIST_CASTLING + p.castling];
+    uint moved = role_on(p, square_bb(from));
+    uint landed = kind >= KIND_PROMOTE_KNIGHT ? KNIGHT + (kind - KIND_PROMOTE_KNIGHT) : moved;
+    hash ^= piece_key(us, moved, from) ^ piece_key(us, landed, to);
+    uint captured = role_on(p, square_bb(to));
+    if (captured != NO_ROLE) {
+        hash ^= piece_key(them, captured, to);
     }
-    // Every move hands the turn over.
-    hash ^= zobrist[ZOBRIST_BLACK_TO_MOVE];
-    if (p.castling != c.castling) {
-        hash ^= zobrist[ZOBRIST_CASTLING + p.castling] ^ zobrist[ZOBRIST_CASTLING + c.castling];
+    if (kind == KIND_EN_PASSANT) {
+        hash ^= piece_key(them, PAWN, us == WHITE ? to - 8u : to + 8u);
+    } else if (kind == KIND_CASTLE) {
+        hash ^= piece_key(us, ROOK, castling_rook_from(to)) ^ piece_key(us, ROOK, castling_rook_to(to));
     }
     if (p.ep != NO_SQUARE) {
         hash ^= zobrist[ZOBRIST_EP_FILE + (p.ep & 7u)];
     }
-    if (c.ep != NO_SQUARE) {
-        hash ^= zobrist[ZOBRIST_EP_FILE + (c.ep & 7u)];
-    }
     return hash;
 }
+
+// `tt_hash(c, depth - 1)` for the child `c` whose move gave `move_hash`.
+u64vec2 tt_child_hash(u64vec2 move_hash, Pos c) {
+    move_hash ^= zobrist[ZOBRIST_CASTLING + c.castling];
+    if (c.ep != NO_SQUARE) {
+        move_hash ^= zobrist[ZOBRIST_EP_FILE + (c.ep & 7u)];
+    }
+    return move_hash;
+}
+#endif
 
 // --- Probe
 
