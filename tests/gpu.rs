@@ -16,6 +16,7 @@ use vkperft::gpu::layouts::{
     ChildRange, Control, GpuBoard, GpuU128, SegmentAddresses, StepConstants, TtParamsHead,
 };
 use vkperft::gpu::shader_layout::TT_MAX_SEGMENTS;
+use vkperft::gpu::slider_attacks::SliderAttacks;
 use vkperft::gpu::{GpuError, GpuOptions, VulkanBackend, SUBMISSION_TARGET};
 use vkperft::reference as published;
 use vkperft::run_control::{ProgressSample, RunControl};
@@ -77,6 +78,40 @@ fn random_positions_match_the_cpu_per_root_move() {
     }
 }
 
+/// Both ways of finding slider attacks, each forced on this device (lavapipe runs fills unless
+/// told otherwise), give the CPU's divides.
+#[test]
+fn both_slider_attack_methods_match_the_cpu_per_root_move() {
+    for sliders in SliderAttacks::ALL {
+        let mut gpu = VulkanBackend::new(&GpuOptions {
+            slider_attacks: Some(sliders),
+            ..GpuOptions::default()
+        })
+        .expect("the device opens");
+        for value in published::values()
+            .iter()
+            .filter(|v| v.depth <= 4 && v.nodes <= 5_000_000)
+        {
+            let pos = Position::from_fen(value.fen).expect("published FEN");
+            assert_eq!(
+                gpu_divide(&mut gpu, &pos, value.depth),
+                cpu_divide(&pos, value.depth),
+                "{sliders:?}: {} depth {}",
+                value.name,
+                value.depth
+            );
+        }
+        for pos in random_positions(0x736c_6964, 80, 40) {
+            assert_eq!(
+                gpu_divide(&mut gpu, &pos, 3),
+                cpu_divide(&pos, 3),
+                "{sliders:?}: {}",
+                pos.to_fen()
+            );
+        }
+    }
+}
+
 #[test]
 fn shallow_depths_and_terminal_roots() {
     let mut gpu = backend();
@@ -98,7 +133,7 @@ fn a_tiny_memory_budget_splits_chunks_and_items_with_the_same_answer() {
     let mut tiny = VulkanBackend::new(&GpuOptions {
         device: None,
         memory_budget: Some(128 << 10),
-        max_workgroups: None,
+        ..GpuOptions::default()
     })
     .expect("a small budget opens");
     assert!(tiny.capacity() < 2_000);
@@ -123,7 +158,7 @@ fn a_budget_too_small_for_one_chunk_is_an_error() {
     let err = VulkanBackend::new(&GpuOptions {
         device: None,
         memory_budget: Some(1024),
-        max_workgroups: None,
+        ..GpuOptions::default()
     })
     .err()
     .expect("1 KiB is too small");
@@ -137,8 +172,7 @@ fn a_budget_too_small_for_one_chunk_is_an_error() {
 fn a_missing_device_index_is_an_error() {
     let err = VulkanBackend::new(&GpuOptions {
         device: Some(999),
-        memory_budget: None,
-        max_workgroups: None,
+        ..GpuOptions::default()
     })
     .err()
     .expect("there is no device 999");

@@ -192,6 +192,43 @@ fn the_workgroup_override_keeps_counts_exact() {
     }
 }
 
+/// `VKPERFT_SLIDERS` forces how slider attacks are found: both give exact counts with and
+/// without a table; anything else is refused.
+#[test]
+fn the_slider_override_keeps_counts_exact() {
+    for sliders in ["fills", "lookups"] {
+        for mode in ["off", "fast"] {
+            let run = run_vkperft(
+                &[
+                    "perft",
+                    "--backend",
+                    "vulkan",
+                    "--tt",
+                    mode,
+                    "--fen",
+                    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                    "--depth",
+                    "3",
+                    "--json",
+                ],
+                &[("VKPERFT_SLIDERS", sliders)],
+            );
+            assert_eq!(run.code, 0, "{sliders} {mode}: {}", run.stderr);
+            assert!(
+                run.stdout.contains("\"nodes\":\"97862\""),
+                "{sliders} {mode}: {}",
+                run.stdout
+            );
+        }
+    }
+    let run = run_vkperft(
+        &["perft", "--backend", "vulkan", "--depth", "2"],
+        &[("VKPERFT_SLIDERS", "magic")],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("VKPERFT_SLIDERS"), "{}", run.stderr);
+}
+
 /// RADV's null device (`RADV_FORCE_FAMILY`: an AMD GPU without hardware, from Debian's
 /// mesa-vulkan-drivers) has no device-local memory: listed as unusable with the reason, and
 /// neither `auto` nor `--backend vulkan` picks it.

@@ -18,6 +18,7 @@ use vkperft::count::Counts;
 use vkperft::cpu::reference;
 use vkperft::engine::EngineError;
 use vkperft::gpu::layouts::GpuBoard;
+use vkperft::gpu::slider_attacks::SliderAttacks;
 use vkperft::gpu::{GpuError, GpuOptions, VulkanBackend};
 use vkperft::run_control::{ProgressSample, RunControl};
 use vkperft::tt::{TtConfig, TtMode, TtStatsSnapshot, DEFAULT_VERIFIER_BITS};
@@ -151,6 +152,24 @@ fn every_mode_equals_off_and_the_cpu_per_root_move() {
             );
             assert!(stats.total.hits > 0, "{mode} {name}: {stats:?}");
             assert_eq!(stats.total.false_hits, 0, "{mode} {name}");
+        }
+    }
+}
+
+/// The slider lookups (what GPUs run; lavapipe runs fills unless told) with every table mode.
+#[test]
+fn slider_lookups_with_every_table_mode() {
+    let mut gpu = VulkanBackend::new(&GpuOptions {
+        slider_attacks: Some(SliderAttacks::Lookups),
+        ..GpuOptions::default()
+    })
+    .expect("the device opens");
+    for (name, depth) in [("kiwipete", 4), ("position3", 5), ("position4", 4)] {
+        let pos = position(name);
+        let expected = cpu_divide(&pos, depth);
+        for mode in TABLE_MODES {
+            let table = config(mode, 16 * MIB, DEFAULT_VERIFIER_BITS);
+            exact_gpu_run(&mut gpu, &pos, depth, &table, &expected);
         }
     }
 }
@@ -369,7 +388,7 @@ fn a_tiny_memory_budget_with_a_table() {
     let mut tiny = VulkanBackend::new(&GpuOptions {
         device: None,
         memory_budget: Some(128 << 10),
-        max_workgroups: None,
+        ..GpuOptions::default()
     })
     .expect("a small budget opens");
     assert!(tiny.capacity() < 2_000);

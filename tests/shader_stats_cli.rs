@@ -7,12 +7,16 @@ mod common;
 use common::run_vkperft;
 use serde_json::Value;
 
-const PIPELINES: [&str; 7] = [
-    "expand",
-    "leaf",
+const PIPELINES: [&str; 11] = [
+    "expand_fills",
+    "expand_lookups",
+    "leaf_fills",
+    "leaf_lookups",
     "upsweep",
-    "expand_tt",
-    "leaf_tt",
+    "expand_tt_fills",
+    "expand_tt_lookups",
+    "leaf_tt_fills",
+    "leaf_tt_lookups",
     "upsweep_tt",
     "dedup_tt",
 ];
@@ -47,6 +51,17 @@ fn null_devices_report_registers_of_every_search_pipeline() {
                 );
             }
             assert!(stats["VGPRs"].as_u64() > Some(0), "{executable}");
+            // The stages that generate moves hold at most 96 vector registers (at least 10 of
+            // 16 waves per RDNA2 SIMD, 2 of 10 per GCN SIMD), without spilling.
+            let name = executable["pipeline"].as_str().expect("a name");
+            if name.starts_with("expand") || name.starts_with("leaf") {
+                assert!(
+                    stats["VGPRs"].as_u64() <= Some(96),
+                    "{family}: {executable}"
+                );
+                assert_eq!(stats["Spilled VGPRs"], 0, "{family}: {executable}");
+                assert_eq!(stats["Scratch size"], 0, "{family}: {executable}");
+            }
         }
         let text = run_vkperft(&["shader-stats"], &env);
         assert_eq!(text.code, 0, "{}", text.stderr);

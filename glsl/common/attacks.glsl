@@ -1,20 +1,35 @@
-// Attack sets. Leapers and sliders are computed with shifts and fills rather than read from
-// tables: an invocation's table reads go to addresses that differ from its neighbours', which
-// costs a gather (on CPU drivers such as lavapipe, one load per invocation). Lines through two
-// squares, needed only for pinned pieces while generating moves, come from the table the host
-// uploads (src/gpu/tables.rs builds it from the same data as the CPU's src/chess/attacks.rs).
+// Attack sets. Leapers are computed with shifts. Sliders, per device (SLIDER_ATTACKS): on CPU
+// implementations such as lavapipe, with Kogge-Stone fills on whole sets of pieces, because an
+// invocation's table read at an address that differs from its neighbours' costs a gather (one
+// load per invocation); on GPUs, by magic lookup per piece, which takes fewer instructions and
+// registers. The tables come from the host (src/gpu/tables.rs builds them from the CPU's
+// src/chess/attacks.rs).
 #ifndef ATTACKS_GLSL
 #define ATTACKS_GLSL
 
 #include "bitboard.glsl"
 
-// Layout of the `tables` buffer, in 64-bit words (offsets passed as macros from Rust):
-// TABLE_LINE[64][64].
+// Layout in 64-bit words (offsets passed as macros from Rust, src/gpu/shader_layout.rs):
+// TABLE_LINE[64][64], TABLE_BETWEEN[64][64], TABLE_ROOK_MAGICS[64][3],
+// TABLE_BISHOP_MAGICS[64][3], TABLE_SLIDER_ATTACKS[].
 layout(std430, set = 0, binding = BINDING_TABLES) readonly buffer Tables {
     uint64_t tables[];
 };
 
+// SLIDERS_BY_FILLS or SLIDERS_BY_LOOKUPS, set when the device's pipelines are made.
+layout(constant_id = SPEC_SLIDER_ATTACKS) const uint SLIDER_ATTACKS = SLIDERS_BY_FILLS;
+
+bool sliders_by_lookups() { return SLIDER_ATTACKS == SLIDERS_BY_LOOKUPS; }
+
 uint64_t line_bb(uint a, uint b) { return tables[TABLE_LINE + a * 64u + b]; }
+uint64_t between_bb(uint a, uint b) { return tables[TABLE_BETWEEN + a * 64u + b]; }
+
+// `attacks[offset + ((occupied & mask) * magic) >> shift]` for the magic at `entry`.
+uint64_t magic_attacks(uint entry, uint64_t occupied) {
+    uint64_t packed = tables[entry + 2u];
+    uint64_t index = ((occupied & tables[entry]) * tables[entry + 1u]) >> uint(packed & uint64_t(63));
+    return tables[TABLE_SLIDER_ATTACKS + uint(packed >> 8) + uint(index)];
+}
 
 // Squares the knights on `knights` attack.
 uint64_t knight_spread(uint64_t knights) {
@@ -41,6 +56,9 @@ uint64_t king_attacks(uint sq) { return king_spread(square_bb(sq)); }
 uint64_t pawn_attacks(uint color, uint sq) { return pawn_spread(color, square_bb(sq)); }
 
 uint64_t rook_attacks(uint sq, uint64_t occupied) {
+    if (sliders_by_lookups()) {
+        return magic_attacks(TABLE_ROOK_MAGICS + 3u * sq, occupied);
+    }
     uint64_t from = square_bb(sq);
     uint64_t empty = ~occupied;
     return slide(from, empty, NORTH) | slide(from, empty, SOUTH)
@@ -48,6 +66,9 @@ uint64_t rook_attacks(uint sq, uint64_t occupied) {
 }
 
 uint64_t bishop_attacks(uint sq, uint64_t occupied) {
+    if (sliders_by_lookups()) {
+        return magic_attacks(TABLE_BISHOP_MAGICS + 3u * sq, occupied);
+    }
     uint64_t from = square_bb(sq);
     uint64_t empty = ~occupied;
     return slide(from, empty, NORTH_EAST) | slide(from, empty, NORTH_WEST)

@@ -56,15 +56,10 @@ void generate_moves(uint board_index) {
                 } else if (group == GROUP_EN_PASSANT) {
                     targets = square_bb(p.ep);
                 } else {
-                    // One code path for both slider kinds: only the directions differ.
-                    uint64_t from_bb = square_bb(from);
-                    uint64_t empty = ~(p.color[WHITE] | p.color[BLACK]);
-                    bool diagonal = group == GROUP_BISHOP_MOVERS;
-                    int dir = diagonal ? NORTH_EAST : NORTH;
-                    int other_dir = diagonal ? NORTH_WEST : EAST;
-                    targets = (slide(from_bb, empty, dir) | slide(from_bb, empty, -dir)
-                        | slide(from_bb, empty, other_dir) | slide(from_bb, empty, -other_dir)) & a.targets;
-                    if ((a.pinned & from_bb) != uint64_t(0)) targets &= line_bb(a.king, from);
+                    uint64_t occupied = p.color[WHITE] | p.color[BLACK];
+                    targets = (group == GROUP_BISHOP_MOVERS ? bishop_attacks(from, occupied)
+                                                             : rook_attacks(from, occupied)) & a.targets;
+                    if ((a.pinned & square_bb(from)) != uint64_t(0)) targets &= line_bb(a.king, from);
                 }
                 continue;
             }

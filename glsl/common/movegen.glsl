@@ -67,8 +67,6 @@ void scan_direction(uint64_t king, uint64_t sliders, uint64_t ours, uint64_t emp
 // What the legal moves of the side to move depend on, kept small: a GPU holds it in
 // registers while it generates every move (and, in the leaf, counts every child's moves), so
 // everything that can be derived cheaply from the position is derived when needed instead.
-// Computed on whole sets of pieces with shifts and fills: no loops over pieces and no table
-// reads, so invocations running in lockstep stay together whatever their positions.
 struct Analysis {
     uint king;
     // Our pinned pieces: each moves only along its line through the king (line_through).
@@ -80,50 +78,105 @@ struct Analysis {
     uint64_t king_moves;
 };
 
+// What the opponent does to our king: the squares it attacks (seen through our king), its
+// checkers, and the squares a check can be blocked on.
+struct Threats {
+    uint64_t attacked;
+    uint64_t checkers;
+    uint64_t check_rays;
+};
+
+// Threats and pins on whole sets of pieces, with fills: no loops over pieces and no table
+// reads, so invocations running in lockstep stay together whatever their positions.
+Threats threats_by_fills(Pos p, inout Analysis a) {
+    uint us = p.turn;
+    uint them = us ^ 1u;
+    uint64_t ours = side(p, us);
+    uint64_t theirs = side(p, them);
+    uint64_t empty = ~(ours | theirs);
+    uint64_t king = square_bb(a.king);
+    uint64_t their_rooks = (p.role[ROOK] | p.role[QUEEN]) & theirs;
+    uint64_t their_bishops = (p.role[BISHOP] | p.role[QUEEN]) & theirs;
+    Threats t;
+    t.attacked = uint64_t(0);
+    t.checkers = uint64_t(0);
+    t.check_rays = uint64_t(0);
+    scan_direction(king, their_rooks, ours, empty, NORTH, t.attacked, t.checkers, t.check_rays, a.pinned);
+    scan_direction(king, their_rooks, ours, empty, SOUTH, t.attacked, t.checkers, t.check_rays, a.pinned);
+    scan_direction(king, their_rooks, ours, empty, EAST, t.attacked, t.checkers, t.check_rays, a.pinned);
+    scan_direction(king, their_rooks, ours, empty, WEST, t.attacked, t.checkers, t.check_rays, a.pinned);
+    scan_direction(king, their_bishops, ours, empty, NORTH_EAST, t.attacked, t.checkers, t.check_rays, a.pinned);
+    scan_direction(king, their_bishops, ours, empty, SOUTH_WEST, t.attacked, t.checkers, t.check_rays, a.pinned);
+    scan_direction(king, their_bishops, ours, empty, NORTH_WEST, t.attacked, t.checkers, t.check_rays, a.pinned);
+    scan_direction(king, their_bishops, ours, empty, SOUTH_EAST, t.attacked, t.checkers, t.check_rays, a.pinned);
+    return t;
+}
+
+// Threats and pins by magic lookups: two from the king for checkers, two more with our first
+// pieces lifted for pinners, and one per slider of theirs for the squares they attack.
+Threats threats_by_lookups(Pos p, inout Analysis a) {
+    uint us = p.turn;
+    uint64_t ours = side(p, us);
+    uint64_t theirs = side(p, us ^ 1u);
+    uint64_t occupied = ours | theirs;
+    uint64_t their_rooks = (p.role[ROOK] | p.role[QUEEN]) & theirs;
+    uint64_t their_bishops = (p.role[BISHOP] | p.role[QUEEN]) & theirs;
+    Threats t;
+    uint64_t rook_rays = rook_attacks(a.king, occupied);
+    uint64_t bishop_rays = bishop_attacks(a.king, occupied);
+    t.checkers = (rook_rays & their_rooks) | (bishop_rays & their_bishops);
+    // One checker is enough to know the blocking squares: with two, only the king moves.
+    t.check_rays = t.checkers == uint64_t(0) ? uint64_t(0) : between_bb(a.king, lsb64(t.checkers));
+    uint64_t pinners = ((rook_attacks(a.king, occupied ^ (rook_rays & ours)) & their_rooks)
+        | (bishop_attacks(a.king, occupied ^ (bishop_rays & ours)) & their_bishops)) & ~t.checkers;
+    while (pinners != uint64_t(0)) {
+        a.pinned |= between_bb(a.king, lsb64(pinners)) & ours;
+        pinners &= pinners - uint64_t(1);
+    }
+    uint64_t through_king = occupied ^ square_bb(a.king);
+    uint64_t sliders = their_rooks | their_bishops;
+    t.attacked = uint64_t(0);
+    while (sliders != uint64_t(0)) {
+        uint sq = lsb64(sliders);
+        sliders &= sliders - uint64_t(1);
+        if ((their_rooks & square_bb(sq)) != uint64_t(0)) t.attacked |= rook_attacks(sq, through_king);
+        if ((their_bishops & square_bb(sq)) != uint64_t(0)) t.attacked |= bishop_attacks(sq, through_king);
+    }
+    return t;
+}
+
 Analysis analyze(Pos p) {
     Analysis a;
     uint us = p.turn;
     uint them = us ^ 1u;
     uint64_t ours = side(p, us);
     uint64_t theirs = side(p, them);
-    uint64_t empty = ~(ours | theirs);
     uint64_t king = p.role[KING] & ours;
     a.king = lsb64(king);
-    uint64_t their_rooks = (p.role[ROOK] | p.role[QUEEN]) & theirs;
-    uint64_t their_bishops = (p.role[BISHOP] | p.role[QUEEN]) & theirs;
-
-    // Squares the opponent attacks, seen through our king.
-    uint64_t attacked = pawn_spread(them, p.role[PAWN] & theirs)
+    a.pinned = uint64_t(0);
+    Threats t = sliders_by_lookups() ? threats_by_lookups(p, a) : threats_by_fills(p, a);
+    t.attacked |= pawn_spread(them, p.role[PAWN] & theirs)
         | knight_spread(p.role[KNIGHT] & theirs)
         | king_spread(p.role[KING] & theirs);
-    uint64_t checkers = ((knight_spread(king) & p.role[KNIGHT]) | (pawn_spread(us, king) & p.role[PAWN])) & theirs;
-    uint64_t check_rays = uint64_t(0);
-    a.pinned = uint64_t(0);
-    scan_direction(king, their_rooks, ours, empty, NORTH, attacked, checkers, check_rays, a.pinned);
-    scan_direction(king, their_rooks, ours, empty, SOUTH, attacked, checkers, check_rays, a.pinned);
-    scan_direction(king, their_rooks, ours, empty, EAST, attacked, checkers, check_rays, a.pinned);
-    scan_direction(king, their_rooks, ours, empty, WEST, attacked, checkers, check_rays, a.pinned);
-    scan_direction(king, their_bishops, ours, empty, NORTH_EAST, attacked, checkers, check_rays, a.pinned);
-    scan_direction(king, their_bishops, ours, empty, SOUTH_WEST, attacked, checkers, check_rays, a.pinned);
-    scan_direction(king, their_bishops, ours, empty, NORTH_WEST, attacked, checkers, check_rays, a.pinned);
-    scan_direction(king, their_bishops, ours, empty, SOUTH_EAST, attacked, checkers, check_rays, a.pinned);
-    a.king_moves = king_spread(king) & ~ours & ~attacked;
-    uint64_t check_mask = checkers == uint64_t(0) ? ~uint64_t(0) : check_rays | checkers;
-    a.targets = more_than_one(checkers) ? uint64_t(0) : ~ours & check_mask;
+    t.checkers |= ((knight_spread(king) & p.role[KNIGHT]) | (pawn_spread(us, king) & p.role[PAWN])) & theirs;
+    a.king_moves = king_spread(king) & ~ours & ~t.attacked;
+    uint64_t check_mask = t.checkers == uint64_t(0) ? ~uint64_t(0) : t.check_rays | t.checkers;
+    a.targets = more_than_one(t.checkers) ? uint64_t(0) : ~ours & check_mask;
 
-    if (checkers == uint64_t(0)) {
+    if (t.checkers == uint64_t(0)) {
+        uint64_t occupied = ours | theirs;
         uint base = us == WHITE ? 0u : 56u;
         uint king_side_right = us == WHITE ? WHITE_KING_SIDE : BLACK_KING_SIDE;
         uint queen_side_right = us == WHITE ? WHITE_QUEEN_SIDE : BLACK_QUEEN_SIDE;
         // King side: f and g empty and not attacked.
         if ((p.castling & king_side_right) != 0u
-            && ((~empty | attacked) & (uint64_t(0x60ul) << base)) == uint64_t(0)) {
+            && ((occupied | t.attacked) & (uint64_t(0x60ul) << base)) == uint64_t(0)) {
             a.king_moves |= square_bb(base + 6u);
         }
         // Queen side: b, c and d empty; c and d not attacked.
         if ((p.castling & queen_side_right) != 0u
-            && (~empty & (uint64_t(0x0eul) << base)) == uint64_t(0)
-            && (attacked & (uint64_t(0x0cul) << base)) == uint64_t(0)) {
+            && (occupied & (uint64_t(0x0eul) << base)) == uint64_t(0)
+            && (t.attacked & (uint64_t(0x0cul) << base)) == uint64_t(0)) {
             a.king_moves |= square_bb(base + 2u);
         }
     }
@@ -187,6 +240,39 @@ uint count_sliding(Pos p, Analysis a, uint64_t movers, int dir) {
     return popcount64(slide(movers & free_along(p, a, dir), empty, dir) & a.targets);
 }
 
+uint count_slider_moves_by_fills(Pos p, Analysis a) {
+    uint64_t ours = side(p, p.turn);
+    uint64_t rook_movers = (p.role[ROOK] | p.role[QUEEN]) & ours;
+    uint64_t bishop_movers = (p.role[BISHOP] | p.role[QUEEN]) & ours;
+    return count_sliding(p, a, rook_movers, NORTH) + count_sliding(p, a, rook_movers, SOUTH)
+        + count_sliding(p, a, rook_movers, EAST) + count_sliding(p, a, rook_movers, WEST)
+        + count_sliding(p, a, bishop_movers, NORTH_EAST) + count_sliding(p, a, bishop_movers, SOUTH_WEST)
+        + count_sliding(p, a, bishop_movers, NORTH_WEST) + count_sliding(p, a, bishop_movers, SOUTH_EAST);
+}
+
+// The squares the slider of `p` on `sq` attacks (a queen both ways).
+uint64_t slider_attacks(Pos p, uint sq, uint64_t occupied) {
+    uint64_t at = square_bb(sq);
+    uint64_t attacks = uint64_t(0);
+    if (((p.role[ROOK] | p.role[QUEEN]) & at) != uint64_t(0)) attacks |= rook_attacks(sq, occupied);
+    if (((p.role[BISHOP] | p.role[QUEEN]) & at) != uint64_t(0)) attacks |= bishop_attacks(sq, occupied);
+    return attacks;
+}
+
+uint count_slider_moves_by_lookups(Pos p, Analysis a) {
+    uint64_t occupied = p.color[WHITE] | p.color[BLACK];
+    uint64_t sliders = (p.role[ROOK] | p.role[BISHOP] | p.role[QUEEN]) & side(p, p.turn);
+    uint n = 0u;
+    while (sliders != uint64_t(0)) {
+        uint sq = lsb64(sliders);
+        sliders &= sliders - uint64_t(1);
+        uint64_t targets = slider_attacks(p, sq, occupied) & a.targets;
+        if ((a.pinned & square_bb(sq)) != uint64_t(0)) targets &= line_bb(a.king, sq);
+        n += popcount64(targets);
+    }
+    return n;
+}
+
 // Moves of `knights`: per jump direction, since two knights may share a target.
 uint count_knight_moves(uint64_t knights, uint64_t targets) {
     uint64_t one_file_east = (knights << 1) & ~FILE_A;
@@ -215,12 +301,7 @@ uint count_legal(Pos p) {
     uint64_t ours = side(p, p.turn);
     uint64_t promo_rank = p.turn == WHITE ? RANK_8 : RANK_1;
     n += count_knight_moves(p.role[KNIGHT] & ours & ~a.pinned, a.targets);
-    uint64_t rook_movers = (p.role[ROOK] | p.role[QUEEN]) & ours;
-    n += count_sliding(p, a, rook_movers, NORTH) + count_sliding(p, a, rook_movers, SOUTH)
-        + count_sliding(p, a, rook_movers, EAST) + count_sliding(p, a, rook_movers, WEST);
-    uint64_t bishop_movers = (p.role[BISHOP] | p.role[QUEEN]) & ours;
-    n += count_sliding(p, a, bishop_movers, NORTH_EAST) + count_sliding(p, a, bishop_movers, SOUTH_WEST)
-        + count_sliding(p, a, bishop_movers, NORTH_WEST) + count_sliding(p, a, bishop_movers, SOUTH_EAST);
+    n += sliders_by_lookups() ? count_slider_moves_by_lookups(p, a) : count_slider_moves_by_fills(p, a);
     for (uint kind = PAWN_PUSHES; kind <= PAWN_CAPTURES_WEST; kind++) {
         n += count_pawn_moves(pawn_targets(p, a, kind), promo_rank);
     }

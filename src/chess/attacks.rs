@@ -33,13 +33,14 @@ const KING_STEPS: [(i8, i8); 8] = [
     (1, -1),
 ];
 
-/// One square's magic: `attacks[offset + ((occ & mask) * magic) >> shift]`.
+/// One square's magic: `attacks[offset + ((occ & mask) * magic) >> shift]` (the GPU's lookups
+/// read copies of these, `src/gpu/tables.rs`).
 #[derive(Clone, Copy, Default)]
-struct Magic {
-    mask: u64,
-    magic: u64,
-    shift: u32,
-    offset: u32,
+pub struct Magic {
+    pub mask: u64,
+    pub magic: u64,
+    pub shift: u32,
+    pub offset: u32,
 }
 
 struct Tables {
@@ -191,6 +192,21 @@ pub fn between(a: Square, b: Square) -> Bitboard {
 #[inline]
 pub fn line(a: Square, b: Square) -> Bitboard {
     Bitboard(tables().line[a.index() * 64 + b.index()])
+}
+
+/// The rooks' magics by square, indexing [`slider_attack_sets`].
+pub fn rook_magics() -> &'static [Magic; 64] {
+    &tables().rook_magics
+}
+
+/// The bishops' magics by square, indexing [`slider_attack_sets`].
+pub fn bishop_magics() -> &'static [Magic; 64] {
+    &tables().bishop_magics
+}
+
+/// The attack sets every magic indexes, rooks' then bishops'.
+pub fn slider_attack_sets() -> &'static [u64] {
+    &tables().slider_attacks
 }
 
 /// Builds the tables now, so that timing a run does not include the magic search.

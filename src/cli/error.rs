@@ -65,7 +65,7 @@ fn flag_hint(error: &EngineError) -> Option<&'static str> {
             "`vkperft devices` lists the devices --device can choose"
         }
         EngineError::Gpu(GpuError::BudgetTooSmall { .. }) => "give --gpu-mem-mb a larger size",
-        EngineError::Gpu(GpuError::BadOverride { .. }) => "unset it, or give it a positive number",
+        EngineError::Gpu(GpuError::BadOverride { .. }) => "unset it, or give it one",
         EngineError::Gpu(_) | EngineError::Panicked(_) => return None,
     })
 }

@@ -135,6 +135,7 @@ impl JobSpec {
                 device: self.device,
                 memory_budget: self.gpu_mem_mb.map(|mb| mb.saturating_mul(1 << 20)),
                 max_workgroups: None,
+                slider_attacks: None,
             },
         })
     }

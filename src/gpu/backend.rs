@@ -30,6 +30,9 @@ use super::device::DeviceInfo;
 use super::error::GpuError;
 use super::layouts::{GpuBoard, BYTES_PER_POSITION};
 use super::pipelines::{Bindings, Pipelines};
+use super::slider_attacks::SliderAttacks;
+#[cfg(doc)]
+use super::slider_attacks::SLIDER_ATTACKS_VARIABLE;
 use super::tables::table_words;
 use crate::chess::moves::MAX_MOVES;
 use crate::chess::{Move, NybbleBoard, Position, Zobrist};
@@ -79,6 +82,9 @@ pub struct GpuOptions {
     /// Workgroups per dispatch, below the device's limit: a debug knob that makes every level
     /// go out in parts. `None`: [`MAX_WORKGROUPS_VARIABLE`] if set, else the device's limit.
     pub max_workgroups: Option<u32>,
+    /// How the move generator finds slider attacks; `None`: [`SLIDER_ATTACKS_VARIABLE`] if set,
+    /// else what suits the device.
+    pub slider_attacks: Option<SliderAttacks>,
 }
 
 /// The environment variable that lowers the workgroups per dispatch (a debug override).
@@ -95,6 +101,7 @@ fn requested_max_workgroups(options: &GpuOptions) -> Result<Option<u32>, GpuErro
             Ok(limit) if limit > 0 => Ok(Some(limit)),
             _ => Err(GpuError::BadOverride {
                 variable: MAX_WORKGROUPS_VARIABLE,
+                expected: "a positive whole number",
                 value: text,
             }),
         },
@@ -178,7 +185,8 @@ impl VulkanBackend {
         let tt = TtBuffers::new(shared)?;
         let max_workgroups = requested_max_workgroups(options)?
             .map_or(info.max_workgroups, |limit| limit.min(info.max_workgroups));
-        let pipelines = Pipelines::new(shared, info.supports_tt(), max_workgroups)?;
+        let sliders = SliderAttacks::choose(options.slider_attacks, &info)?;
+        let pipelines = Pipelines::new(shared, info.supports_tt(), max_workgroups, sliders)?;
         pipelines.bind(&Bindings {
             tables: tables.buffer,
             boards: buffers.boards.buffer,

@@ -71,9 +71,10 @@ pub enum GpuError {
         device: String,
         missing: String,
     },
-    #[error("{variable}={value} is not a positive whole number")]
+    #[error("{variable}={value} is not {expected}")]
     BadOverride {
         variable: &'static str,
+        expected: &'static str,
         value: String,
     },
     #[error("Vulkan call {call} failed: {result}")]

@@ -21,6 +21,7 @@ pub mod layouts;
 pub mod pipelines;
 pub mod shader_layout;
 pub mod shader_stats;
+pub mod slider_attacks;
 pub mod tables;
 pub mod tt_table;
 

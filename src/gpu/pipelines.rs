@@ -1,7 +1,8 @@
 //! The compute stages: SPIR-V compiled by `build.rs` from `glsl/*.comp`, one pipeline each,
 //! sharing one descriptor set layout (the storage buffers of `shader_layout::BINDING_*`) and the
 //! `Step` push constants. Every stage exists in two builds, with and without the GPU
-//! transposition table; a backend uses one of them for all its stages.
+//! transposition table; a backend uses one of them for all its stages, with the slider attacks
+//! that suit its device (a specialization constant).
 
 use super::context::{DeviceShared, Purpose};
 use super::error::{vk_error, GpuError};
@@ -9,8 +10,9 @@ use super::layouts::StepConstants;
 use super::shader_layout::{
     BINDING_BOARDS, BINDING_CHILDREN, BINDING_CONTROL, BINDING_COUNT, BINDING_COUNTS,
     BINDING_DEDUP, BINDING_FAST_COUNTS, BINDING_HASHES, BINDING_TABLES, BINDING_TT_PARAMS,
-    BINDING_TT_STATS, BINDING_ZOBRIST, WORKGROUP_SIZE,
+    BINDING_TT_STATS, BINDING_ZOBRIST, SPEC_SLIDER_ATTACKS, WORKGROUP_SIZE,
 };
+use super::slider_attacks::SliderAttacks;
 use ash::vk;
 use std::cell::Cell;
 use std::io::Cursor;
@@ -52,6 +54,11 @@ impl Stage {
             Stage::KeyProbe => "key_probe",
             Stage::Dedup => "dedup",
         }
+    }
+
+    /// Whether the stage generates moves (and so depends on how slider attacks are found).
+    pub fn generates_moves(self) -> bool {
+        matches!(self, Stage::Expand | Stage::Leaf)
     }
 
     fn spirv(self, with_tt: bool) -> &'static [u8] {
@@ -108,11 +115,13 @@ impl Pipelines {
         shared: &Arc<DeviceShared>,
         with_tt: bool,
         max_workgroups: u32,
+        sliders: SliderAttacks,
     ) -> Result<Pipelines, GpuError> {
         Pipelines::with_flags(
             shared,
             with_tt,
             max_workgroups,
+            sliders,
             vk::PipelineCreateFlags::empty(),
         )
     }
@@ -122,11 +131,13 @@ impl Pipelines {
     pub fn for_statistics(
         shared: &Arc<DeviceShared>,
         with_tt: bool,
+        sliders: SliderAttacks,
     ) -> Result<Pipelines, GpuError> {
         Pipelines::with_flags(
             shared,
             with_tt,
             1,
+            sliders,
             vk::PipelineCreateFlags::CAPTURE_STATISTICS_KHR,
         )
     }
@@ -135,6 +146,7 @@ impl Pipelines {
         shared: &Arc<DeviceShared>,
         with_tt: bool,
         max_workgroups: u32,
+        sliders: SliderAttacks,
         flags: vk::PipelineCreateFlags,
     ) -> Result<Pipelines, GpuError> {
         let mut pipelines = Pipelines {
@@ -148,11 +160,16 @@ impl Pipelines {
             pipelines: Vec::new(),
         };
         // Filled in step by step; Drop destroys whatever was created if a step fails.
-        pipelines.create(with_tt, flags)?;
+        pipelines.create(with_tt, sliders, flags)?;
         Ok(pipelines)
     }
 
-    fn create(&mut self, with_tt: bool, flags: vk::PipelineCreateFlags) -> Result<(), GpuError> {
+    fn create(
+        &mut self,
+        with_tt: bool,
+        sliders: SliderAttacks,
+        flags: vk::PipelineCreateFlags,
+    ) -> Result<(), GpuError> {
         let device = &self.shared.device;
         let bindings: Vec<vk::DescriptorSetLayoutBinding> = (0..BINDING_COUNT)
             .map(|binding| {
@@ -196,6 +213,15 @@ impl Pipelines {
             self.set = device
                 .allocate_descriptor_sets(&alloc_info)
                 .map_err(vk_error("vkAllocateDescriptorSets"))?[0];
+            // Stages without the move generator do not declare the constant and ignore it.
+            let slider_constant = sliders.constant().to_ne_bytes();
+            let map = [vk::SpecializationMapEntry::default()
+                .constant_id(SPEC_SLIDER_ATTACKS)
+                .offset(0)
+                .size(size_of::<u32>())];
+            let specialization = vk::SpecializationInfo::default()
+                .map_entries(&map)
+                .data(&slider_constant);
             for stage in Stage::ALL {
                 let code =
                     ash::util::read_spv(&mut Cursor::new(stage.spirv(with_tt))).map_err(|err| {
@@ -211,7 +237,8 @@ impl Pipelines {
                 let stage_info = vk::PipelineShaderStageCreateInfo::default()
                     .stage(vk::ShaderStageFlags::COMPUTE)
                     .module(module)
-                    .name(c"main");
+                    .name(c"main")
+                    .specialization_info(&specialization);
                 let pipeline_info = [vk::ComputePipelineCreateInfo::default()
                     .flags(flags)
                     .stage(stage_info)

@@ -20,9 +20,23 @@ pub const BINDING_TT_STATS: u32 = 9;
 pub const BINDING_DEDUP: u32 = 10;
 pub const BINDING_COUNT: u32 = 11;
 
-/// Layout of the ray tables buffer, in 64-bit words: the line through two squares, edge to
-/// edge. (Attack sets are computed in the shaders.)
+/// Layout of the tables buffer, in 64-bit words: the line through two squares (edge to edge)
+/// and the squares strictly between them, `[64][64]` each; then, for the slider lookups, three
+/// words per square for rooks and for bishops (mask, magic, `offset << 8 | shift`) and the
+/// attack sets they index (`src/chess/attacks.rs`'s magic tables).
 pub const TABLE_LINE: u32 = 0;
+pub const TABLE_BETWEEN: u32 = TABLE_LINE + 64 * 64;
+pub const TABLE_ROOK_MAGICS: u32 = TABLE_BETWEEN + 64 * 64;
+pub const TABLE_BISHOP_MAGICS: u32 = TABLE_ROOK_MAGICS + 3 * 64;
+pub const TABLE_SLIDER_ATTACKS: u32 = TABLE_BISHOP_MAGICS + 3 * 64;
+
+/// The specialization constant that chooses how the move generator finds slider attacks:
+/// Kogge-Stone fills on whole sets (no table reads, for CPU implementations such as lavapipe,
+/// where each invocation's read of its own address costs a load), or magic lookups per piece
+/// (fewer instructions and registers, for GPUs).
+pub const SPEC_SLIDER_ATTACKS: u32 = 0;
+pub const SLIDERS_BY_FILLS: u32 = 0;
+pub const SLIDERS_BY_LOOKUPS: u32 = 1;
 
 /// Layout of the Zobrist key buffer, in 128-bit keys (`Zobrist::key_table`): 12 x 64 piece
 /// keys (white pawn..king, black pawn..king), black to move, 16 castling-rights keys, 8 ep-file
@@ -64,7 +78,7 @@ pub const DEDUP_OUTPUT: u32 = 4;
 pub const DEDUP_SLOTS_PER_POSITION: u32 = 2;
 pub const DEDUP_MAX_PROBES: u32 = 32;
 
-pub const SHADER_DEFINES: [(&str, u32); 35] = [
+pub const SHADER_DEFINES: [(&str, u32); 42] = [
     ("WORKGROUP_SIZE", WORKGROUP_SIZE),
     ("BINDING_TABLES", BINDING_TABLES),
     ("BINDING_BOARDS", BINDING_BOARDS),
@@ -79,6 +93,13 @@ pub const SHADER_DEFINES: [(&str, u32); 35] = [
     ("BINDING_DEDUP", BINDING_DEDUP),
     ("BINDING_COUNT", BINDING_COUNT),
     ("TABLE_LINE", TABLE_LINE),
+    ("TABLE_BETWEEN", TABLE_BETWEEN),
+    ("TABLE_ROOK_MAGICS", TABLE_ROOK_MAGICS),
+    ("TABLE_BISHOP_MAGICS", TABLE_BISHOP_MAGICS),
+    ("TABLE_SLIDER_ATTACKS", TABLE_SLIDER_ATTACKS),
+    ("SPEC_SLIDER_ATTACKS", SPEC_SLIDER_ATTACKS),
+    ("SLIDERS_BY_FILLS", SLIDERS_BY_FILLS),
+    ("SLIDERS_BY_LOOKUPS", SLIDERS_BY_LOOKUPS),
     ("ZOBRIST_PIECES", ZOBRIST_PIECES),
     ("ZOBRIST_BLACK_TO_MOVE", ZOBRIST_BLACK_TO_MOVE),
     ("ZOBRIST_CASTLING", ZOBRIST_CASTLING),

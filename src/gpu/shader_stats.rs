@@ -8,11 +8,13 @@ use super::context::{DeviceShared, Purpose};
 use super::device::{compute_queue_family, DeviceInfo, Instance};
 use super::error::{vk_error, GpuError};
 use super::pipelines::{Pipelines, Stage};
+use super::slider_attacks::SliderAttacks;
 use ash::vk;
 use std::ffi::CStr;
 
 /// The stages a search dispatches: without a table, and in the table build (`_tt`), where
-/// `dedup` also runs.
+/// `dedup` also runs. The stages that generate moves are reported once per way of finding
+/// slider attacks (`_fills`, `_lookups`).
 const SEARCH_STAGES: [(Stage, bool); 7] = [
     (Stage::Expand, false),
     (Stage::Leaf, false),
@@ -35,7 +37,8 @@ pub enum StatValue {
 /// The statistics of one executable (a compiled shader) of one pipeline.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ExecutableStats {
-    /// The stage, with `_tt` for the table build: `expand`, `leaf_tt`, ...
+    /// The stage, with `_tt` for the table build and the slider attacks where the stage
+    /// generates moves: `expand_lookups`, `leaf_tt_fills`, `upsweep`, ...
     pub pipeline: String,
     pub executable: String,
     pub description: String,
@@ -122,14 +125,30 @@ pub fn shader_stats(requested: Option<usize>) -> Result<ShaderStats, GpuError> {
         if build_tt && !with_tt {
             continue;
         }
-        let pipelines = Pipelines::for_statistics(&shared, build_tt)?;
+        let variants = SliderAttacks::ALL
+            .into_iter()
+            .map(|sliders| {
+                Ok((
+                    sliders,
+                    Pipelines::for_statistics(&shared, build_tt, sliders)?,
+                ))
+            })
+            .collect::<Result<Vec<_>, GpuError>>()?;
         for &(stage, stage_tt) in SEARCH_STAGES.iter().filter(|(_, tt)| *tt == build_tt) {
             let name = if stage_tt {
                 format!("{}_tt", stage.name())
             } else {
                 stage.name().to_string()
             };
-            executables.extend(pipeline_stats(&loader, pipelines.pipeline(stage), &name)?);
+            if stage.generates_moves() {
+                for (sliders, pipelines) in &variants {
+                    let name = format!("{name}_{}", sliders.name());
+                    executables.extend(pipeline_stats(&loader, pipelines.pipeline(stage), &name)?);
+                }
+            } else {
+                let pipelines = &variants[0].1;
+                executables.extend(pipeline_stats(&loader, pipelines.pipeline(stage), &name)?);
+            }
         }
     }
     Ok(ShaderStats {
