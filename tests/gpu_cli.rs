@@ -29,6 +29,7 @@ fn devices_lists_a_usable_device_and_the_choice() {
         "64-bit buffer atomics:",
         "subgroup size:",
         "max storage buffer range:",
+        "slider attacks:",
         "--backend vulkan runs on device",
         "--backend auto (the default) runs on",
     ] {
@@ -63,8 +64,18 @@ fn devices_lists_a_usable_device_and_the_choice() {
         "subgroup_size",
         "max_storage_buffer_range",
         "missing",
+        "slider_attacks",
     ] {
         assert!(devices[0].get(key).is_some(), "missing {key}");
+    }
+    // Fills on a CPU implementation of Vulkan, lookups on a GPU.
+    for device in devices {
+        let expected = if device["type"] == "cpu" {
+            "fills"
+        } else {
+            "lookups"
+        };
+        assert_eq!(device["slider_attacks"], expected, "{device}");
     }
 }
 

@@ -6,6 +6,7 @@ use super::output;
 use super::CliResult;
 use serde_json::json;
 use vkperft::gpu::device::{auto_device, choose_device};
+use vkperft::gpu::slider_attacks::SliderAttacks;
 use vkperft::gpu::{list_devices, DeviceInfo};
 
 pub fn run(args: &DevicesArgs) -> CliResult {
@@ -68,8 +69,8 @@ fn device_text(device: &DeviceInfo, chosen: bool) -> String {
         "{marker} device {index}: {name} ({kind})\n    driver: {driver}, Vulkan {api}\n    \
          memory heaps: {heaps}\n    shaderInt64: {int64}, 64-bit buffer atomics: {atomics}, \
          buffer device address: {address}, memory model: {memory_model}, subgroup size: {subgroup} (arithmetic: {arithmetic}), \
-         max storage buffer range: {range} MiB, max workgroups per dispatch: {workgroups}\n    \
-         {status}\n",
+         max storage buffer range: {range} MiB, max workgroups per dispatch: {workgroups}, \
+         slider attacks: {sliders}\n    {status}\n",
         marker = if chosen { "*" } else { " " },
         index = device.index,
         name = device.name,
@@ -85,6 +86,7 @@ fn device_text(device: &DeviceInfo, chosen: bool) -> String {
         arithmetic = yes_no(device.subgroup_arithmetic),
         range = device.max_storage_buffer_range >> 20,
         workgroups = device.max_workgroups,
+        sliders = SliderAttacks::for_device(device).name(),
     )
 }
 
@@ -104,6 +106,7 @@ fn device_json(device: &DeviceInfo) -> serde_json::Value {
         "subgroup_arithmetic": device.subgroup_arithmetic,
         "max_storage_buffer_range": device.max_storage_buffer_range,
         "max_workgroups": device.max_workgroups,
+        "slider_attacks": SliderAttacks::for_device(device).name(),
         "usable": device.usable(),
         "missing": device.missing,
         "tt": device.supports_tt(),
