@@ -18,7 +18,7 @@ const uint GROUP_KNIGHTS = 1u;
 const uint GROUP_BISHOP_MOVERS = 2u;
 const uint GROUP_ROOK_MOVERS = 3u;
 const uint GROUP_EN_PASSANT = 4u;
-// The pawn groups, PAWN_PUSHES.. PAWN_CAPTURES_WEST after this one.
+// The pawn groups, PAWN_PUSHES to PAWN_CAPTURES_WEST from this one on.
 const uint GROUP_PAWNS = 5u;
 const uint GROUP_COUNT = GROUP_PAWNS + 4u;
 

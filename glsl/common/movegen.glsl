@@ -184,7 +184,7 @@ Analysis analyze(Pos p) {
 }
 
 // Our pieces that may move along `dir`: not pinned, or pinned along its line.
-uint64_t free_along(Pos p, Analysis a, int dir) {
+uint64_t free_along(Analysis a, int dir) {
     return ~a.pinned | line_through(a.king, dir);
 }
 
@@ -218,7 +218,7 @@ uint64_t pawn_targets(Pos p, Analysis a, uint kind) {
     uint64_t pawns = p.role[PAWN] & ours;
     uint64_t empty = ~(p.color[WHITE] | p.color[BLACK]);
     if (kind == PAWN_PUSHES || kind == PAWN_DOUBLE_PUSHES) {
-        uint64_t pushers = pawns & free_along(p, a, NORTH);
+        uint64_t pushers = pawns & free_along(a, NORTH);
         uint64_t single = (white ? pushers << 8 : pushers >> 8) & empty;
         if (kind == PAWN_PUSHES) return single & a.targets;
         single &= white ? RANK_3 : RANK_6;
@@ -227,17 +227,17 @@ uint64_t pawn_targets(Pos p, Analysis a, uint kind) {
     uint64_t theirs = side(p, p.turn ^ 1u);
     // East captures run along the diagonal for white (+9) and the anti-diagonal for black (-7).
     if (kind == PAWN_CAPTURES_EAST) {
-        uint64_t capturers = pawns & free_along(p, a, white ? NORTH_EAST : NORTH_WEST);
+        uint64_t capturers = pawns & free_along(a, white ? NORTH_EAST : NORTH_WEST);
         return (white ? capturers << 9 : capturers >> 7) & ~FILE_A & theirs & a.targets;
     }
-    uint64_t capturers = pawns & free_along(p, a, white ? NORTH_WEST : NORTH_EAST);
+    uint64_t capturers = pawns & free_along(a, white ? NORTH_WEST : NORTH_EAST);
     return (white ? capturers << 7 : capturers >> 9) & ~FILE_H & theirs & a.targets;
 }
 
 // Moves of `movers` in direction `dir`.
 uint count_sliding(Pos p, Analysis a, uint64_t movers, int dir) {
     uint64_t empty = ~(p.color[WHITE] | p.color[BLACK]);
-    return popcount64(slide(movers & free_along(p, a, dir), empty, dir) & a.targets);
+    return popcount64(slide(movers & free_along(a, dir), empty, dir) & a.targets);
 }
 
 uint count_slider_moves_by_fills(Pos p, Analysis a) {
