@@ -56,6 +56,10 @@ pub struct Job {
     pub tt: TtConfig,
     /// Device and memory budget for the Vulkan backend.
     pub gpu: GpuOptions,
+    /// Start from the table the previous job left when that job finished with the same
+    /// backend, table and seed (the units of a work plan: remaining depth is part of every key,
+    /// so entries stay true from one position to the next); otherwise start empty.
+    pub keep_table: bool,
 }
 
 /// A job as a person sets it up, in the units they use (MiB, "all cores").
@@ -136,6 +140,7 @@ impl JobSpec {
                 memory_budget: self.gpu_mem_mb.map(|mb| mb.saturating_mul(1 << 20)),
                 max_workgroups: None,
             },
+            keep_table: false,
         })
     }
 }

@@ -196,6 +196,7 @@ mod tests {
             zobrist_seed: 1,
             tt: TtConfig::new(mode, 1 << 20),
             gpu: Default::default(),
+            keep_table: false,
         }
     }
 
