@@ -58,7 +58,8 @@ pub struct Job {
     pub gpu: GpuOptions,
     /// Start from the table the previous job left when that job finished with the same
     /// backend, table and seed (the units of a work plan: remaining depth is part of every key,
-    /// so entries stay true from one position to the next); otherwise start empty.
+    /// so entries stay true from one position to the next), its statistics going on from that
+    /// job's; otherwise start empty.
     pub keep_table: bool,
 }
 

@@ -225,6 +225,52 @@ mod tests {
         }
     }
 
+    /// The unique positions and their paths per root move are those of the host plan's
+    /// transposition merge (a separate code path: a hash map of NybbleBoard keys).
+    #[test]
+    fn positions_and_paths_equal_the_merged_host_plan() {
+        use crate::plan::Plan;
+        use std::collections::BTreeMap;
+        for fen in [
+            crate::chess::fen::START_FEN,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/pp1p1ppp/8/2pPp3/8/8/PPP1PPPP/R3K2R w KQkq c6 0 1",
+        ] {
+            let root = Position::from_fen(fen).expect("valid FEN");
+            for plies in 1..=3 {
+                let mut plan = Plan::expand(&root, plies + 1, usize::MAX, |_, left| left > 1);
+                plan.merge_transpositions();
+                let expected: BTreeMap<[u64; 4], Vec<(u8, u128)>> = plan
+                    .items
+                    .iter()
+                    .map(|item| {
+                        let mut roots: Vec<(u8, u128)> = item
+                            .roots
+                            .iter()
+                            .map(|r| (r.root as u8, u128::from(r.paths)))
+                            .collect();
+                        roots.sort_unstable();
+                        (NybbleBoard::from_position(&item.position).planes, roots)
+                    })
+                    .collect();
+                let mut got = BTreeMap::new();
+                expand(
+                    &root,
+                    plies,
+                    &options(0, true),
+                    |_| {},
+                    |p| {
+                        got.insert(p.key.planes, p.roots);
+                        Ok(())
+                    },
+                )
+                .expect("expanded");
+                assert_eq!(got, expected, "{fen}, {plies} plies");
+            }
+        }
+    }
+
     /// Per root move, the paths of every unique position times its perft give the divide.
     #[test]
     fn paths_by_root_move_give_the_divide() {

@@ -106,6 +106,7 @@ mod tests {
         assert_eq!(Unit::parse(line.trim_end()), Ok(unit));
         let wrong_sum = line.replace(r#""paths":"1"}"#, r#""paths":"2"}"#);
         assert!(Unit::parse(wrong_sum.trim_end()).is_err());
-        assert!(Unit::parse(&line.replace("\"3\"", "x")).is_err());
+        assert!(Unit::parse(&line.replace(r#""depth":3"#, r#""depth":"3""#)).is_err());
+        assert!(Unit::parse(&line.replace(r#""paths":"1"}"#, r#""paths":"one"}"#)).is_err());
     }
 }
