@@ -185,7 +185,7 @@ mod tests {
             nodes: u128::from(u64::MAX) * 3,
             paths: 2,
             mode: "fast/8".into(),
-            seed: 0x766b_7065_7266_74,
+            seed: 0x0076_6b70_6572_6674,
             backend: "cpu".into(),
             device: "2 thread(s)".into(),
             seconds: 0.25,
