@@ -1,10 +1,10 @@
 //! A plan folder: `manifest.json`, the shard files of units, and `journal/` with the results.
 
-use super::checksum::crc32_hex;
 use super::error::WorkError;
 use super::manifest::{Manifest, MANIFEST_FILE};
 use super::unit::Unit;
 use std::fs::File;
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
 pub const JOURNAL_DIR: &str = "journal";
@@ -43,8 +43,9 @@ impl PlanFolder {
             .map_or(0..0, |s| s.first..s.first + s.units)
     }
 
-    /// The units of shard `shard`, after checking the file against the manifest's checksum.
-    pub fn read_shard(&self, shard: usize) -> Result<Vec<Unit>, WorkError> {
+    /// The units of shard `shard`, read one at a time, after checking the whole file against
+    /// the manifest's checksum.
+    pub fn shard_units(&self, shard: usize) -> Result<ShardUnits, WorkError> {
         let info = self
             .manifest
             .shards
@@ -54,37 +55,99 @@ impl PlanFolder {
                 shards: self.shard_count(),
             })?;
         let path = self.dir.join(&info.file);
-        let bytes = std::fs::read(&path).map_err(|e| WorkError::io(&path, e))?;
-        if crc32_hex(&bytes) != info.crc32 {
+        let open = || {
+            File::open(&path)
+                .map(|file| BufReader::with_capacity(1 << 20, file))
+                .map_err(|e| WorkError::io(&path, e))
+        };
+        let mut crc = crc32fast::Hasher::new();
+        let mut reader = open()?;
+        loop {
+            let chunk = reader.fill_buf().map_err(|e| WorkError::io(&path, e))?;
+            if chunk.is_empty() {
+                break;
+            }
+            crc.update(chunk);
+            let read = chunk.len();
+            reader.consume(read);
+        }
+        if format!("{:08x}", crc.finalize()) != info.crc32 {
             return Err(WorkError::Checksum { path });
         }
-        let text =
-            String::from_utf8(bytes).map_err(|_| WorkError::malformed(&path, "not UTF-8"))?;
-        let units = text
-            .lines()
-            .enumerate()
-            .map(|(index, line)| {
-                Unit::parse(line).map_err(|reason| {
-                    WorkError::malformed(&path, format!("line {}: {reason}", index + 1))
-                })
-            })
-            .collect::<Result<Vec<Unit>, WorkError>>()?;
-        if units.iter().map(|u| u.id).ne(self.unit_ids(shard)) {
-            return Err(WorkError::malformed(
-                &path,
-                format!("not the units of shard {shard} of the manifest"),
-            ));
-        }
-        Ok(units)
+        Ok(ShardUnits {
+            lines: open()?.lines(),
+            expected: self.unit_ids(shard),
+            line: 0,
+            path,
+            failed: false,
+        })
     }
 
     /// Every unit of the plan, by id.
     pub fn read_units(&self) -> Result<Vec<Unit>, WorkError> {
         let mut units: Vec<Unit> = Vec::with_capacity(self.manifest.units as usize);
         for shard in 0..self.shard_count() {
-            units.extend(self.read_shard(shard)?);
+            for unit in self.shard_units(shard)? {
+                units.push(unit?);
+            }
         }
         Ok(units)
+    }
+}
+
+/// The units of a shard file, line by line; the first error ends them.
+pub struct ShardUnits {
+    lines: std::io::Lines<BufReader<File>>,
+    expected: std::ops::Range<u64>,
+    line: usize,
+    path: PathBuf,
+    failed: bool,
+}
+
+impl ShardUnits {
+    fn unit(&mut self, line: Option<std::io::Result<String>>) -> Option<Result<Unit, WorkError>> {
+        let path = &self.path;
+        let number = self.line;
+        let unit = match (line, self.expected.next()) {
+            (None, None) => return None,
+            (Some(line), Some(id)) => line
+                .map_err(|e| WorkError::io(path, e))
+                .and_then(|line| {
+                    Unit::parse(&line).map_err(|reason| {
+                        WorkError::malformed(path, format!("line {number}: {reason}"))
+                    })
+                })
+                .and_then(|unit| {
+                    if unit.id == id {
+                        Ok(unit)
+                    } else {
+                        Err(WorkError::malformed(
+                            path,
+                            format!("line {number}: unit {}, expected unit {id}", unit.id),
+                        ))
+                    }
+                }),
+            _ => Err(WorkError::malformed(
+                path,
+                "not the units the manifest gives this shard",
+            )),
+        };
+        Some(unit)
+    }
+}
+
+impl Iterator for ShardUnits {
+    type Item = Result<Unit, WorkError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.failed {
+            return None;
+        }
+        self.line += 1;
+        let line = self.lines.next();
+        let unit = self.unit(line);
+        self.failed = matches!(unit, Some(Err(_)));
+        unit
     }
 }
 

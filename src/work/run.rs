@@ -54,14 +54,24 @@ pub fn run_units<E: From<WorkError>>(
         .iter()
         .map(|r| r.unit)
         .collect();
-    let mut units: Vec<Unit> = Vec::new();
+    // Each shard is checked whole before any of its units runs.
+    let mut shard_units = Vec::with_capacity(shards.len());
     for &shard in shards {
-        units.extend(plan.read_shard(shard)?);
+        shard_units.push(plan.shard_units(shard)?);
     }
+    let units: u64 = shards
+        .iter()
+        .map(|&s| plan.unit_ids(s))
+        .map(|ids| ids.end - ids.start)
+        .sum();
     let start = Instant::now();
     let mut progress = RunProgress {
-        units: units.len() as u64,
-        done: units.iter().filter(|u| done.contains(&u.id)).count() as u64,
+        units,
+        done: shards
+            .iter()
+            .flat_map(|&s| plan.unit_ids(s))
+            .filter(|id| done.contains(id))
+            .count() as u64,
         ..RunProgress::default()
     };
     let mut report = RunReport {
@@ -69,9 +79,13 @@ pub fn run_units<E: From<WorkError>>(
         ..RunReport::default()
     };
     let mut journal: Option<JournalWriter> = None;
-    for unit in units.iter().filter(|u| !done.contains(&u.id)) {
+    for unit in shard_units.into_iter().flatten() {
+        let unit = unit?;
+        if done.contains(&unit.id) {
+            continue;
+        }
         progress.elapsed = start.elapsed();
-        let outcome = compute(unit, &progress)?;
+        let outcome = compute(&unit, &progress)?;
         let writer = match &mut journal {
             Some(writer) => writer,
             None => journal.insert(JournalWriter::create(plan)?),

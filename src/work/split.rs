@@ -157,21 +157,31 @@ fn write_shards(
         let first = units * shard / count;
         let end = units * (shard + 1) / count;
         let name = format!("shard-{shard:05}.jsonl");
-        let mut bytes = Vec::new();
+        let path = out.join(&name);
+        let file = File::create(&path).map_err(|e| WorkError::io(&path, e))?;
+        let mut writer = BufWriter::with_capacity(1 << 20, file);
+        let mut crc = crc32fast::Hasher::new();
         for _ in first..end {
-            let line = lines
+            let mut line = lines
                 .next()
                 .unwrap_or_else(|| Err(std::io::ErrorKind::UnexpectedEof.into()))
                 .map_err(|e| WorkError::io(all_path, e))?;
-            bytes.extend_from_slice(line.as_bytes());
-            bytes.push(b'\n');
+            line.push('\n');
+            crc.update(line.as_bytes());
+            writer
+                .write_all(line.as_bytes())
+                .map_err(|e| WorkError::io(&path, e))?;
         }
-        write_synced(&out.join(&name), &bytes)?;
+        writer
+            .into_inner()
+            .map_err(|e| WorkError::io(&path, e.into_error()))?
+            .sync_all()
+            .map_err(|e| WorkError::io(&path, e))?;
         infos.push(ShardInfo {
             file: name,
             first,
             units: end - first,
-            crc32: super::checksum::crc32_hex(&bytes),
+            crc32: format!("{:08x}", crc.finalize()),
         });
     }
     Ok(infos)
