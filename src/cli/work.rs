@@ -129,8 +129,11 @@ fn run_units_of(args: &WorkRunArgs) -> CliResult {
             return Err(error);
         }
     };
+    let journal = report.journal.map_or(String::new(), |path| {
+        format!(" (journal {})", path.display())
+    });
     output::write_stdout(&format!(
-        "{} units computed, {} already journaled, in {:.1} s\n",
+        "{} units computed, {} already journaled, in {:.1} s{journal}\n",
         report.computed,
         report.skipped,
         start.elapsed().as_secs_f64()

@@ -1,13 +1,13 @@
 //! A plan folder: `manifest.json`, the shard files of units, and `journal/` with the results.
 
 use super::error::WorkError;
-use super::manifest::{Manifest, MANIFEST_FILE};
+use super::manifest::Manifest;
 use super::unit::Unit;
 use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
-pub const JOURNAL_DIR: &str = "journal";
+const JOURNAL_DIR: &str = "journal";
 
 pub struct PlanFolder {
     pub dir: PathBuf,
@@ -21,10 +21,6 @@ impl PlanFolder {
             dir: dir.to_path_buf(),
             manifest: Manifest::read(dir)?,
         })
-    }
-
-    pub fn manifest_path(&self) -> PathBuf {
-        self.dir.join(MANIFEST_FILE)
     }
 
     pub fn journal_dir(&self) -> PathBuf {

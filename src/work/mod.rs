@@ -15,11 +15,10 @@ mod split;
 mod status;
 mod unit;
 
-pub use checksum::{crc32_hex, is_sealed};
 pub use error::WorkError;
-pub use folder::{PlanFolder, JOURNAL_DIR};
+pub use folder::{PlanFolder, ShardUnits};
 pub use journal::{read_journals, JournalRecord, JournalScan};
-pub use manifest::{Manifest, ShardInfo, FORMAT, MANIFEST_FILE};
+pub use manifest::{Manifest, ShardInfo};
 pub use merge::{compare, merge, Comparison, Merged, Total};
 pub use run::{parse_shard_range, run_units, RunProgress, RunReport, UnitOutcome};
 pub use split::{split, SplitRequest};
