@@ -14,3 +14,5 @@ pub mod plan;
 pub mod reference;
 pub mod run_control;
 pub mod tt;
+pub mod unique;
+pub mod work;

@@ -522,3 +522,66 @@ fn without_a_vulkan_driver_auto_falls_back_and_vulkan_fails_clearly() {
     let devices = run_without_driver(&["devices"]);
     assert!(!devices.stderr.contains("panicked"), "{}", devices.stderr);
 }
+
+/// A plan computed on Vulkan, one GPU table kept across its units, merges to the exact total
+/// and divide; the journal names the backend.
+#[test]
+fn work_units_on_vulkan_merge_exactly() {
+    let dir = std::env::temp_dir().join(format!("vkperft-work-vulkan-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let plan = dir.join("plan").to_string_lossy().into_owned();
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let split = vkperft(&[
+        "work",
+        "split",
+        "--fen",
+        kiwipete,
+        "--depth",
+        "4",
+        "--split-ply",
+        "1",
+        "--out",
+        &plan,
+    ]);
+    assert_eq!(split.code, 0, "{}", split.stderr);
+    let run = vkperft(&[
+        "work",
+        "run",
+        &plan,
+        "--backend",
+        "vulkan",
+        "--tt",
+        "verified",
+        "--tt-mb",
+        "16",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.starts_with("48 units computed"),
+        "{}",
+        run.stdout
+    );
+    let (merged, _) = json(&["work", "merge", &plan, "--json", "--divide"]);
+    assert_eq!(merged["nodes"], "4085603");
+    assert_eq!(merged["modes"], serde_json::json!(["verified"]));
+    let (perft, _) = json(&[
+        "perft",
+        "--fen",
+        kiwipete,
+        "--depth",
+        "4",
+        "--backend",
+        "cpu",
+        "--tt",
+        "off",
+        "--divide",
+        "--json",
+    ]);
+    assert_eq!(merged["divide"], perft["divide"]);
+    let journal = std::fs::read_dir(dir.join("plan").join("journal"))
+        .expect("a journal")
+        .map(|e| std::fs::read_to_string(e.expect("entry").path()).expect("text"))
+        .collect::<String>();
+    assert_eq!(journal.matches("\"backend\":\"vulkan\"").count(), 48);
+    let _ = std::fs::remove_dir_all(&dir);
+}

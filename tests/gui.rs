@@ -256,3 +256,55 @@ fn divide_sorts_by_count() {
     );
     harness.get_by_role_and_label(Role::Button, "Nodes ▼");
 }
+
+/// The plan window shows a plan folder's progress and follows a run that writes to it.
+#[test]
+fn the_plan_window_follows_a_run() {
+    use vkperft::work::{run_units, split, PlanFolder, SplitRequest, UnitOutcome, WorkError};
+    let dir = std::env::temp_dir().join(format!("vkperft-gui-plan-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let plan_dir = dir.join("plan");
+    split(&SplitRequest {
+        root: vkperft::chess::Position::startpos(),
+        depth: 3,
+        split_ply: 1,
+        shards: 4,
+        out: plan_dir.clone(),
+        memory_bytes: 1 << 20,
+        scratch_parent: None,
+    })
+    .expect("a plan");
+
+    let mut harness = harness(test_settings(1));
+    harness.get_by_label("Plan…").click();
+    step_until(&mut harness, "the plan window", |h| shows(h, "Plan folder"));
+    harness.get_by_label("Plan folder").click();
+    harness.step();
+    harness.event(egui::Event::Paste(plan_dir.to_string_lossy().into_owned()));
+    harness.step();
+    harness.get_by_label("Watch").click();
+    harness.step();
+    harness.step();
+    assert!(shows(&harness, "0 of 20"), "the plan's units");
+
+    // Another writer finishes shard 0 (five units) while the window watches.
+    let plan = PlanFolder::open(&plan_dir).expect("the plan");
+    let report = run_units(&plan, &[0], |unit, _| {
+        let position = vkperft::chess::Position::from_fen(&unit.fen).expect("a unit FEN");
+        Ok::<_, WorkError>(UnitOutcome {
+            nodes: vkperft::cpu::reference::perft(&position, unit.depth),
+            mode: "off".into(),
+            seed: 0,
+            backend: "cpu".into(),
+            device: "test".into(),
+            seconds: 0.01,
+        })
+    })
+    .expect("shard 0 runs");
+    assert_eq!(report.computed, 5);
+    step_until(&mut harness, "the window reads the journal again", |h| {
+        shows(h, "5 of 20")
+    });
+    assert!(shows(&harness, "1 of 4"), "one shard complete");
+    let _ = std::fs::remove_dir_all(&dir);
+}

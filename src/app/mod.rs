@@ -1,5 +1,5 @@
 //! The desktop window (`vkperft gui`): a board editor, a run panel, live statistics, results
-//! with a divide walk, and the history of runs. The UI state is plain data ([`AppState`]);
+//! with a divide walk, the history of runs, and the progress of a `vkperft work` plan. The UI state is plain data ([`AppState`]);
 //! runs go to the engine thread as commands and come back as events drained every frame, so
 //! the UI never blocks and never calls a backend.
 
@@ -14,6 +14,7 @@ mod history;
 mod live;
 mod live_run;
 mod pieces;
+mod plan_watch;
 mod results;
 mod run_panel;
 mod settings;
@@ -22,6 +23,7 @@ mod theme;
 mod window;
 
 pub use editor::Editor;
+pub use plan_watch::PlanWatch;
 pub use results::{DivideOrder, Level};
 pub use settings::Settings;
 pub use state::AppState;
@@ -80,6 +82,8 @@ impl VkperftApp {
                 ui.weak("exact chess perft");
                 ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                     theme::toggle(ui, &mut self.state.settings.dark_theme);
+                    let watch = &mut self.state.plan_watch;
+                    ui.toggle_value(&mut watch.open, "Plan…");
                 });
             });
         });
@@ -92,6 +96,16 @@ impl VkperftApp {
                 editor_panel::show(ui, &mut state.editor, &mut state.controls, side.max(200.0));
             });
         egui::CentralPanel::default().show(ui, |ui| self.central(ui));
+
+        let watch = &mut self.state.plan_watch;
+        if watch.refresh_if_due() {
+            ctx.request_repaint_after(plan_watch::REFRESH);
+        }
+        let mut open = watch.open;
+        egui::Window::new("Plan progress")
+            .open(&mut open)
+            .show(&ctx, |ui| plan_watch::show(ui, watch));
+        watch.open = open;
     }
 
     fn central(&mut self, ui: &mut egui::Ui) {

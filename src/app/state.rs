@@ -1,10 +1,11 @@
 //! Everything the window shows, as plain data: settings, the editor, the run in flight, the
-//! results walk and the history. Engine events update it; the panels read and edit it.
+//! results walk, the history and a watched plan. Engine events update it; the panels read and edit it.
 
 use super::editor::Editor;
 use super::editor_panel::EditorControls;
 use super::history::HistoryRow;
 use super::live_run::LiveRun;
+use super::plan_watch::PlanWatch;
 use super::results::{DivideOrder, Level};
 use super::run_panel::SeedField;
 use super::settings::Settings;
@@ -24,6 +25,8 @@ pub struct AppState {
     pub live: Option<LiveRun>,
     pub running: Option<JobId>,
     pub history: Vec<HistoryRow>,
+    /// A plan folder being watched.
+    pub plan_watch: PlanWatch,
 }
 
 impl AppState {
@@ -37,6 +40,7 @@ impl AppState {
             live: None,
             running: None,
             history: Vec::new(),
+            plan_watch: PlanWatch::default(),
             settings,
         }
     }

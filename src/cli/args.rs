@@ -36,6 +36,11 @@ pub enum Commands {
     ShaderStats(ShaderStatsArgs),
     /// Open the window: board editor, runs with live statistics, divide walk and history.
     Gui(GuiArgs),
+    /// Long runs as work units: split a perft into a plan folder, run its shards (resumable),
+    /// watch, merge and compare.
+    Work(super::work_args::WorkArgs),
+    /// The number of unique positions at each ply (OEIS A083276 for the start position).
+    Unique(super::work_args::UniqueArgs),
 }
 
 /// `--backend`, with the engine's own descriptions as help.

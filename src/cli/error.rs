@@ -14,8 +14,10 @@ pub enum CliError {
     Input(anyhow::Error),
     /// Something failed while running. Exit 1.
     Runtime(anyhow::Error),
-    /// `--cross-check` found two different totals. Exit 3.
+    /// Two results that should agree differ (`--cross-check`, a plan's units). Exit 3.
     Mismatch(anyhow::Error),
+    /// A plan has units without a result, so there is no total yet. Exit 4.
+    Incomplete(anyhow::Error),
     /// Ctrl-C stopped the command before its total; what was known when it stopped: how long
     /// the interrupted run had taken and the nodes it had counted. Exit 130.
     Interrupted {
@@ -38,6 +40,7 @@ impl CliError {
             CliError::Input(_) => 2,
             CliError::Runtime(_) => 1,
             CliError::Mismatch(_) => 3,
+            CliError::Incomplete(_) => 4,
             CliError::Interrupted { .. } => interrupt::EXIT_CODE,
         }
     }
@@ -83,7 +86,10 @@ impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             // `{:#}` prints the whole context chain on one line.
-            CliError::Input(err) | CliError::Runtime(err) | CliError::Mismatch(err) => {
+            CliError::Input(err)
+            | CliError::Runtime(err)
+            | CliError::Mismatch(err)
+            | CliError::Incomplete(err) => {
                 write!(f, "{err:#}")
             }
             CliError::Interrupted { elapsed, nodes } => {

@@ -1,6 +1,6 @@
 //! Command-line interface: argument parsing, the subcommands, and exit codes
-//! (0 success, 1 runtime failure, 2 bad input, 3 a cross-check mismatch, 130 interrupted by
-//! Ctrl-C, see [`interrupt`]).
+//! (0 success, 1 runtime failure, 2 bad input, 3 a cross-check mismatch, 4 a plan not yet
+//! complete, 130 interrupted by Ctrl-C, see [`interrupt`]).
 
 mod args;
 mod bench;
@@ -13,6 +13,9 @@ mod peer;
 mod perft;
 mod progress;
 mod shader_stats;
+mod unique;
+mod work;
+mod work_args;
 
 use args::{Cli, Commands};
 use clap::Parser;
@@ -31,6 +34,9 @@ pub fn main() -> ExitCode {
     if matches!(
         cli.command,
         Some(Commands::Perft(_) | Commands::Perftree(_) | Commands::Bench(_))
+            | Some(Commands::Work(work_args::WorkArgs {
+                command: work_args::WorkCommand::Run(_)
+            }))
     ) {
         interrupt::install();
     }
@@ -40,6 +46,8 @@ pub fn main() -> ExitCode {
         Some(Commands::Bench(args)) => bench::run(&args),
         Some(Commands::Devices(args)) => devices::run(&args),
         Some(Commands::ShaderStats(args)) => shader_stats::run(&args),
+        Some(Commands::Work(args)) => work::run(&args),
+        Some(Commands::Unique(args)) => unique::run(&args),
         Some(Commands::Gui(args)) => gui::run(&args),
         None => gui::run(&args::GuiArgs::default()),
     };

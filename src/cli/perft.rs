@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use vkperft::chess::fen::START_FEN;
 use vkperft::chess::rng::SplitMix64;
 use vkperft::chess::{uci, Position};
-use vkperft::engine::{BackendChoice, Engine, Event, JobSpec, PerftResult};
+use vkperft::engine::{BackendChoice, Engine, Event, JobSpec, PerftResult, Progress};
 use vkperft::tt::TtMode;
 
 pub fn run_perft(args: &PerftArgs) -> CliResult {
@@ -104,9 +104,25 @@ impl Runner {
     /// and stderr is a terminal. Ctrl-C cancels the job and returns [`CliError::Interrupted`]
     /// once the engine has stopped it (see [`interrupt`]).
     pub fn run(&mut self, spec: &JobSpec, show_progress: bool) -> Result<PerftResult, CliError> {
-        let job = spec
+        let mut display = ProgressDisplay::new(show_progress);
+        let outcome = self.run_observed(spec, false, &mut |progress| display.update(progress));
+        display.finish();
+        outcome
+    }
+
+    /// Runs `spec` as [`Runner::run`] does, handing each progress report to `on_progress`;
+    /// with `keep_table` the job starts from the table the previous job of this runner left
+    /// (see [`vkperft::engine::Job::keep_table`]).
+    pub fn run_observed(
+        &mut self,
+        spec: &JobSpec,
+        keep_table: bool,
+        on_progress: &mut dyn FnMut(&Progress),
+    ) -> Result<PerftResult, CliError> {
+        let mut job = spec
             .job(self.engine.next_job_id())
             .map_err(CliError::input)?;
+        job.keep_table = keep_table;
         if interrupt::requested() {
             return Err(CliError::Interrupted {
                 elapsed: None,
@@ -116,7 +132,6 @@ impl Runner {
         let id = job.id;
         let sent = Instant::now();
         self.engine.run(job);
-        let mut display = ProgressDisplay::new(show_progress);
         let mut last_progress: Option<(Duration, u128)> = None;
         let mut cancelled = false;
         let outcome = loop {
@@ -144,7 +159,7 @@ impl Runner {
                 Event::Started { .. } | Event::RootMoveDone { .. } => {}
                 Event::Progress { progress, .. } => {
                     last_progress = Some((progress.elapsed, progress.nodes));
-                    display.update(&progress);
+                    on_progress(&progress);
                 }
                 Event::Finished { result, .. } => break Ok(*result),
                 Event::Failed { error, .. } => break Err(CliError::from(error)),
@@ -153,7 +168,6 @@ impl Runner {
                 }
             }
         };
-        display.finish();
         // Interrupted, the job's end (even a total that came in just before the cancel) is not
         // the command's: it stops here.
         if cancelled {

@@ -81,4 +81,15 @@ pub trait BackendProvider: Send {
     /// Drops every open backend; the next job opens afresh. Called after a job panicked,
     /// when a backend may be in any state.
     fn reset(&mut self);
+
+    /// Whether the backend for `job` holds the table of the last job that finished, and that
+    /// job had the same backend, table and seed: a job with `keep_table` then skips
+    /// `prepare`. Providers that do not track this keep nothing.
+    fn holds_table_for(&self, _job: &Job) -> bool {
+        false
+    }
+
+    /// Records whether the last job finished (`Some`) with its table whole, or not (`None`:
+    /// failed, cancelled, or about to prepare a new table).
+    fn set_finished_table(&mut self, _job: Option<&Job>) {}
 }

@@ -7,7 +7,7 @@ use super::job::{BackendChoice, Job};
 use crate::cpu::CpuBackend;
 use crate::gpu::device::{auto_device, list_devices, DeviceInfo};
 use crate::gpu::{GpuOptions, VulkanBackend};
-use crate::tt::TtMode;
+use crate::tt::{TtConfig, TtMode};
 
 /// Where `auto` runs, decided once per engine: listing the devices costs a Vulkan instance.
 #[derive(Clone, Debug)]
@@ -18,11 +18,33 @@ enum AutoChoice {
     Cpu(String),
 }
 
+/// What the table of the last finished job was made for.
+#[derive(Clone, Debug, PartialEq)]
+struct TableOwner {
+    backend: BackendChoice,
+    gpu: GpuOptions,
+    tt: TtConfig,
+    zobrist_seed: u64,
+}
+
+impl TableOwner {
+    fn of(job: &Job) -> TableOwner {
+        TableOwner {
+            backend: job.backend,
+            gpu: job.gpu.clone(),
+            tt: job.tt,
+            zobrist_seed: job.zobrist_seed,
+        }
+    }
+}
+
 #[derive(Default)]
 pub struct Backends {
     cpu: CpuBackend,
     vulkan: Option<(GpuOptions, VulkanBackend)>,
     auto: Option<AutoChoice>,
+    /// The last job that finished, if its backend still holds its table.
+    finished_table: Option<TableOwner>,
 }
 
 impl Backends {
@@ -35,6 +57,7 @@ impl Backends {
         if !reusable {
             // Free the old device's memory before opening another.
             self.vulkan = None;
+            self.finished_table = None;
             self.vulkan = Some((options.clone(), VulkanBackend::new(options)?));
         }
         match &mut self.vulkan {
@@ -140,6 +163,14 @@ impl BackendProvider for Backends {
             auto: self.auto.take(),
             ..Backends::default()
         };
+    }
+
+    fn holds_table_for(&self, job: &Job) -> bool {
+        self.finished_table.as_ref() == Some(&TableOwner::of(job))
+    }
+
+    fn set_finished_table(&mut self, job: Option<&Job>) {
+        self.finished_table = job.map(TableOwner::of);
     }
 }
 

@@ -56,6 +56,11 @@ pub struct Job {
     pub tt: TtConfig,
     /// Device and memory budget for the Vulkan backend.
     pub gpu: GpuOptions,
+    /// Start from the table the previous job left when that job finished with the same
+    /// backend, table and seed (the units of a work plan: remaining depth is part of every key,
+    /// so entries stay true from one position to the next), its statistics going on from that
+    /// job's; otherwise start empty.
+    pub keep_table: bool,
 }
 
 /// A job as a person sets it up, in the units they use (MiB, "all cores").
@@ -137,6 +142,7 @@ impl JobSpec {
                 max_workgroups: None,
                 slider_attacks: None,
             },
+            keep_table: false,
         })
     }
 }

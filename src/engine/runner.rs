@@ -53,12 +53,17 @@ fn run(
     }
     attacks::init();
     let zobrist = Zobrist::new(job.zobrist_seed);
+    let keep_table = job.keep_table && backends.holds_table_for(job);
+    // Until this job finishes, no later job may count on the table.
+    backends.set_finished_table(None);
     let Resolved { backend, note } = match backends.backend_for(job) {
         Ok(resolved) => resolved,
         Err(error) => return fail(error),
     };
-    if let Err(error) = backend.prepare(&job.tt, &zobrist) {
-        return fail(error);
+    if !keep_table {
+        if let Err(error) = backend.prepare(&job.tt, &zobrist) {
+            return fail(error);
+        }
     }
     let (kind, device) = (backend.kind(), backend.runs_on(job));
     emit(Event::Started {
@@ -103,6 +108,7 @@ fn run(
                 divide.iter().map(|&(_, c)| c).sum()
             };
             divide.sort_by_key(|(m, _)| m.to_string());
+            backends.set_finished_table(Some(job));
             emit(Event::Finished {
                 job: id,
                 result: Box::new(PerftResult {

@@ -180,7 +180,7 @@ mod tests {
     use crate::cpu::CpuBackend;
     use crate::engine::backend::{Backend, Resolved, RunError, RunOutcome};
     use crate::engine::job::BackendChoice;
-    use crate::engine::EngineError;
+    use crate::engine::{EngineError, PerftResult};
     use crate::run_control::RunControl;
     use crate::tt::{TtConfig, TtMode};
     use std::sync::atomic::AtomicUsize;
@@ -196,6 +196,7 @@ mod tests {
             zobrist_seed: 1,
             tt: TtConfig::new(mode, 1 << 20),
             gpu: Default::default(),
+            keep_table: false,
         }
     }
 
@@ -238,6 +239,53 @@ mod tests {
         assert_eq!(result.counts.nodes, 197_281);
         assert_eq!(roots.iter().map(|(_, c)| c.nodes).sum::<u128>(), 197_281);
         assert!(result.tt.as_ref().is_some_and(|tt| tt.total.probes > 0));
+    }
+
+    fn finished(engine: &Engine, job: Job) -> PerftResult {
+        let id = job.id;
+        engine.run(job);
+        match events_until_end(engine, id).pop() {
+            Some(Event::Finished { result, .. }) => *result,
+            other => panic!("expected Finished, got {other:?}"),
+        }
+    }
+
+    fn probes(result: &PerftResult) -> u64 {
+        result.tt.as_ref().map_or(0, |tt| tt.total.probes)
+    }
+
+    /// A job with `keep_table` finds the entries of the previous job when that one finished
+    /// with the same table and seed, and starts empty otherwise.
+    #[test]
+    fn keep_table_reuses_only_a_matching_finished_table() {
+        let mut engine = Engine::spawn(None);
+        let plain = job(&mut engine, 4, TtMode::Fast);
+        let first = finished(&engine, plain);
+        let mut again = job(&mut engine, 4, TtMode::Fast);
+        again.keep_table = true;
+        let kept = finished(&engine, again);
+        assert_eq!(kept.counts.nodes, 197_281);
+        // The search probes once per item of ply 2; the kept table's statistics go on from
+        // the first job's, and most of the second job's probes hit (a few slots were
+        // overwritten).
+        assert_eq!(probes(&first), 400);
+        assert_eq!(probes(&kept), 800);
+        let hits = |result: &PerftResult| result.tt.as_ref().map_or(0, |tt| tt.total.hits);
+        assert!(hits(&kept) - hits(&first) > 300, "{}", hits(&kept));
+
+        // Another seed: a new table.
+        let mut other_seed = job(&mut engine, 4, TtMode::Fast);
+        other_seed.keep_table = true;
+        other_seed.zobrist_seed = 2;
+        let fresh = finished(&engine, other_seed);
+        assert_eq!(fresh.counts.nodes, 197_281);
+        assert_eq!((probes(&fresh), hits(&fresh)), (400, hits(&first)));
+
+        // Without keep_table, the same seed: a new table too.
+        let mut without = job(&mut engine, 4, TtMode::Fast);
+        without.zobrist_seed = 2;
+        let emptied = finished(&engine, without);
+        assert_eq!((probes(&emptied), hits(&emptied)), (400, hits(&first)));
     }
 
     #[test]

@@ -179,14 +179,23 @@ impl RawCounts {
 }
 
 impl StatsRegistry {
+    /// A counter block for one thread: one whose thread has dropped it if there is one (its
+    /// counts stay in the sums, and a table kept over many jobs does not collect a block per
+    /// thread per job, each summed by every report), else a new one.
     pub fn register(&self) -> ThreadStats {
-        let block = Arc::new(StatsBlock {
-            depths: std::array::from_fn(|_| DepthCounters::default()),
+        let mut blocks = self.blocks.lock().unwrap_or_else(PoisonError::into_inner);
+        // `get_mut` succeeds only for a block no thread holds, and synchronizes with the drop
+        // of the last holder, so the new thread continues from that thread's final counts.
+        let free = blocks
+            .iter_mut()
+            .find_map(|block| Arc::get_mut(block).is_some().then(|| Arc::clone(block)));
+        let block = free.unwrap_or_else(|| {
+            let block = Arc::new(StatsBlock {
+                depths: std::array::from_fn(|_| DepthCounters::default()),
+            });
+            blocks.push(Arc::clone(&block));
+            block
         });
-        self.blocks
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .push(Arc::clone(&block));
         ThreadStats {
             block,
             _single_writer: PhantomData,
@@ -315,6 +324,21 @@ pub struct DepthStats {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A block whose thread is gone serves the next thread, its counts kept.
+    #[test]
+    fn blocks_of_finished_threads_are_reused() {
+        let registry = StatsRegistry::default();
+        for round in 1..=3u64 {
+            let (first, second) = (registry.register(), registry.register());
+            first.hit(2);
+            second.miss(3);
+            drop((first, second));
+            let (total, _) = registry.sum(10);
+            assert_eq!((total.hits, total.misses), (round, round));
+            assert_eq!(registry.blocks.lock().map(|b| b.len()).ok(), Some(2));
+        }
+    }
 
     #[test]
     fn threads_sum_and_slots_move_between_depths() {

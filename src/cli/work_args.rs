@@ -1,0 +1,126 @@
+//! Arguments of `vkperft work ...` and `vkperft unique`.
+
+use super::args::RunOptions;
+use clap::{Args, Subcommand};
+use std::path::PathBuf;
+
+/// Memory for deduplicating positions unless `--mem-mb` says otherwise.
+const DEFAULT_DEDUP_MB: u64 = 1024;
+
+#[derive(Args, Debug)]
+pub struct WorkArgs {
+    #[command(subcommand)]
+    pub command: WorkCommand,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum WorkCommand {
+    /// Expand the tree to the split ply, merge transpositions, and write a plan folder of
+    /// units (unique positions with their paths from the root).
+    Split(SplitArgs),
+    /// Compute units of a plan and journal each result; units already journaled are skipped.
+    Run(WorkRunArgs),
+    /// Units done, nodes so far, shards complete, rate and time left.
+    Status(StatusArgs),
+    /// The exact total (and divide), once every unit has a result.
+    Merge(MergeArgs),
+    /// The same plan computed twice, unit by unit: exit 3 if any unit's counts differ.
+    Compare(CompareArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct SplitArgs {
+    /// Position to start from (default: the start position).
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Moves in UCI notation played from the FEN first.
+    #[arg(long, num_args = 1..)]
+    pub moves: Vec<String>,
+    /// Depth of the perft in plies.
+    #[arg(long)]
+    pub depth: u32,
+    /// Ply whose unique positions become the units (1 to depth - 1).
+    #[arg(long)]
+    pub split_ply: u32,
+    /// Number of shard files (consecutive ranges of units).
+    #[arg(long, default_value_t = 1)]
+    pub shards: usize,
+    /// The plan folder to create (absent or empty).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Memory for deduplicating positions in MiB; beyond it, sorted runs go to disk.
+    #[arg(long, default_value_t = DEFAULT_DEDUP_MB)]
+    pub mem_mb: u64,
+    /// Folder for the sorted runs (default: the plan folder).
+    #[arg(long)]
+    pub tmp_dir: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct WorkRunArgs {
+    /// The plan folder.
+    pub plan: PathBuf,
+    /// Only this shard.
+    #[arg(long, conflicts_with_all = ["shards", "all"])]
+    pub shard: Option<usize>,
+    /// Only these shards: `A..B` (B excluded) or `A..=B`.
+    #[arg(long, conflicts_with = "all")]
+    pub shards: Option<String>,
+    /// Every shard (the default).
+    #[arg(long)]
+    pub all: bool,
+    #[command(flatten)]
+    pub run: RunOptions,
+}
+
+#[derive(Args, Debug)]
+pub struct StatusArgs {
+    /// The plan folder.
+    pub plan: PathBuf,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// The plan folder.
+    pub plan: PathBuf,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Print the count of every root move (Stockfish's format).
+    #[arg(long)]
+    pub divide: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct CompareArgs {
+    /// One computation of the plan.
+    pub plan_a: PathBuf,
+    /// Another computation of the same plan.
+    pub plan_b: PathBuf,
+}
+
+#[derive(Args, Debug)]
+pub struct UniqueArgs {
+    /// Position to start from (default: the start position).
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Moves in UCI notation played from the FEN first.
+    #[arg(long, num_args = 1..)]
+    pub moves: Vec<String>,
+    /// Count up to this ply.
+    #[arg(long)]
+    pub depth: u32,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Memory for deduplicating positions in MiB; beyond it, sorted runs go to disk.
+    #[arg(long, default_value_t = DEFAULT_DEDUP_MB)]
+    pub mem_mb: u64,
+    /// Folder for sorted runs and the plies in between (default: the system's temporary
+    /// folder).
+    #[arg(long)]
+    pub tmp_dir: Option<PathBuf>,
+}

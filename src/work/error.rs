@@ -1,0 +1,86 @@
+//! Why a plan cannot be split, read, run or merged.
+
+use crate::unique::UniqueError;
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+#[derive(Debug, Error)]
+pub enum WorkError {
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Expansion(#[from] UniqueError),
+    #[error("--split-ply {split_ply} must be at least 1 and less than --depth {depth}")]
+    SplitPly { split_ply: u32, depth: u32 },
+    #[error("--depth {depth} is more than {max}")]
+    Depth { depth: u32, max: u32 },
+    #[error("--shards must be at least 1")]
+    NoShards,
+    #[error("{}: already exists and is not an empty folder", path.display())]
+    OutExists { path: PathBuf },
+    #[error("{}: not a plan folder (no manifest.json)", path.display())]
+    NotAPlan { path: PathBuf },
+    #[error("{}: a plan of format {found}, from another version of vkperft (this one reads format {expected})", path.display())]
+    OtherVersion {
+        path: PathBuf,
+        found: String,
+        expected: u32,
+    },
+    #[error("{}: checksum failed: the file is damaged or was edited", path.display())]
+    Checksum { path: PathBuf },
+    #[error("{}: {reason}", path.display())]
+    Malformed { path: PathBuf, reason: String },
+    #[error("{}:{line}: a result for unit {unit}, but the plan has units 0..{units}", path.display())]
+    UnitNotInPlan {
+        path: PathBuf,
+        line: usize,
+        unit: u64,
+        units: u64,
+    },
+    #[error("shard {shard} does not exist: the plan has shards 0..{shards}")]
+    NoSuchShard { shard: usize, shards: usize },
+    #[error("'{0}' is not a shard range (A..B, A..=B or a single shard)")]
+    ShardRange(String),
+    #[error("writing the result of unit {unit} to the journal {} failed: {source}; the unit is not counted", path.display())]
+    JournalWrite {
+        path: PathBuf,
+        unit: u64,
+        source: std::io::Error,
+    },
+    #[error("{} and {} are not the same plan: {reason}", a.display(), b.display())]
+    DifferentPlans {
+        a: PathBuf,
+        b: PathBuf,
+        reason: String,
+    },
+}
+
+impl WorkError {
+    pub fn io(path: &Path, source: std::io::Error) -> WorkError {
+        WorkError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+
+    pub fn malformed(path: &Path, reason: impl Into<String>) -> WorkError {
+        WorkError::Malformed {
+            path: path.to_path_buf(),
+            reason: reason.into(),
+        }
+    }
+
+    /// Whether the error lies in what was asked or in the plan's files (rather than in the
+    /// machine: disk, permissions).
+    pub fn is_input(&self) -> bool {
+        !matches!(
+            self,
+            WorkError::Io { .. }
+                | WorkError::JournalWrite { .. }
+                | WorkError::Expansion(UniqueError::Io { .. })
+        )
+    }
+}

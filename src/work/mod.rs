@@ -1,0 +1,26 @@
+//! Long runs as work units. A plan folder holds the unique positions at a split ply (the
+//! units, each with its paths from the root) in shard files; `run` computes units and journals
+//! each result durably; `status`, `merge` and `compare` read the journals. The total is the sum
+//! of paths x count over the units, in 128 bits, only when every unit has a result and the
+//! results of each unit agree.
+
+mod checksum;
+mod error;
+mod folder;
+mod journal;
+mod manifest;
+mod merge;
+mod run;
+mod split;
+mod status;
+mod unit;
+
+pub use error::WorkError;
+pub use folder::{PlanFolder, ShardUnits};
+pub use journal::{read_journals, JournalRecord, JournalScan};
+pub use manifest::{Manifest, ShardInfo};
+pub use merge::{compare, merge, Comparison, Merged, Total};
+pub use run::{parse_shard_range, run_units, RunProgress, RunReport, UnitOutcome};
+pub use split::{split, SplitRequest};
+pub use status::{duration_text, Status};
+pub use unit::Unit;

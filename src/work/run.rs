@@ -1,0 +1,158 @@
+//! `vkperft work run`: the units of some shards computed one after another, each result
+//! journaled before the next unit starts; units already journaled are skipped.
+
+use super::error::WorkError;
+use super::folder::PlanFolder;
+use super::journal::{read_journals, JournalRecord, JournalWriter};
+use super::unit::Unit;
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+/// How a unit was computed (everything of its journal line but the unit and its paths).
+#[derive(Clone, Debug, PartialEq)]
+pub struct UnitOutcome {
+    pub nodes: u128,
+    pub mode: String,
+    pub seed: u64,
+    pub backend: String,
+    pub device: String,
+    pub seconds: f64,
+}
+
+/// Where a run stands, for a progress display.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RunProgress {
+    /// Units of the chosen shards.
+    pub units: u64,
+    /// Units of the chosen shards with a result (journaled before or by this run).
+    pub done: u64,
+    /// Subtree nodes this run has counted.
+    pub nodes: u128,
+    pub elapsed: Duration,
+}
+
+/// What a run did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RunReport {
+    pub computed: u64,
+    /// Units found in the journal and not computed again.
+    pub skipped: u64,
+    /// This process's journal (none when nothing was left to compute).
+    pub journal: Option<std::path::PathBuf>,
+}
+
+/// Computes every unit of `shards` not yet journaled with `compute`, which gets the unit and
+/// the progress before it, and journals each result. Stops at the first error of `compute` or
+/// of the journal; what was journaled stays.
+pub fn run_units<E: From<WorkError>>(
+    plan: &PlanFolder,
+    shards: &[usize],
+    mut compute: impl FnMut(&Unit, &RunProgress) -> Result<UnitOutcome, E>,
+) -> Result<RunReport, E> {
+    let done: HashSet<u64> = read_journals(plan)?
+        .records
+        .iter()
+        .map(|r| r.unit)
+        .collect();
+    // Each shard is checked whole before any of its units runs.
+    let mut shard_units = Vec::with_capacity(shards.len());
+    for &shard in shards {
+        shard_units.push(plan.shard_units(shard)?);
+    }
+    let units: u64 = shards
+        .iter()
+        .map(|&s| plan.unit_ids(s))
+        .map(|ids| ids.end - ids.start)
+        .sum();
+    let start = Instant::now();
+    let mut progress = RunProgress {
+        units,
+        done: shards
+            .iter()
+            .flat_map(|&s| plan.unit_ids(s))
+            .filter(|id| done.contains(id))
+            .count() as u64,
+        ..RunProgress::default()
+    };
+    let mut report = RunReport {
+        skipped: progress.done,
+        ..RunReport::default()
+    };
+    let mut journal: Option<JournalWriter> = None;
+    for unit in shard_units.into_iter().flatten() {
+        let unit = unit?;
+        if done.contains(&unit.id) {
+            continue;
+        }
+        progress.elapsed = start.elapsed();
+        let outcome = compute(&unit, &progress)?;
+        let writer = match &mut journal {
+            Some(writer) => writer,
+            None => journal.insert(JournalWriter::create(plan)?),
+        };
+        writer.append(&JournalRecord {
+            unit: unit.id,
+            nodes: outcome.nodes,
+            paths: unit.paths,
+            mode: outcome.mode,
+            seed: outcome.seed,
+            backend: outcome.backend,
+            device: outcome.device,
+            seconds: outcome.seconds,
+        })?;
+        report.journal = Some(writer.path().to_path_buf());
+        report.computed += 1;
+        progress.done += 1;
+        progress.nodes += outcome.nodes;
+    }
+    Ok(report)
+}
+
+/// The shards `A..B` (B excluded), `A..=B` or `A` of a plan of `count` shards.
+pub fn parse_shard_range(text: &str, count: usize) -> Result<Vec<usize>, WorkError> {
+    let bad = || WorkError::ShardRange(text.to_string());
+    let number = |s: &str| s.trim().parse::<usize>().map_err(|_| bad());
+    let range = if let Some((a, b)) = text.split_once("..=") {
+        number(a)?..number(b)?.checked_add(1).ok_or_else(bad)?
+    } else if let Some((a, b)) = text.split_once("..") {
+        number(a)?..number(b)?
+    } else {
+        let shard = number(text)?;
+        shard..shard + 1
+    };
+    if range.is_empty() {
+        return Err(bad());
+    }
+    if range.end > count {
+        return Err(WorkError::NoSuchShard {
+            shard: range.end - 1,
+            shards: count,
+        });
+    }
+    Ok(range.collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shard_ranges() {
+        assert_eq!(parse_shard_range("2..5", 8).ok(), Some(vec![2, 3, 4]));
+        assert_eq!(parse_shard_range("2..=5", 8).ok(), Some(vec![2, 3, 4, 5]));
+        assert_eq!(parse_shard_range("7", 8).ok(), Some(vec![7]));
+        assert!(matches!(
+            parse_shard_range("8", 8),
+            Err(WorkError::NoSuchShard {
+                shard: 8,
+                shards: 8
+            })
+        ));
+        for bad in ["5..2", "a..b", "", "3..3", "-1"] {
+            assert!(
+                matches!(parse_shard_range(bad, 8), Err(WorkError::ShardRange(_))),
+                "{bad}"
+            );
+        }
+    }
+}

@@ -1,0 +1,509 @@
+//! `vkperft work` and `vkperft unique` end to end on the CPU backend: exact totals and divides,
+//! byte-identical plans, resuming after SIGKILL, torn and damaged journal lines, damaged
+//! plans, disagreeing units, `compare` catching a narrowed fast table, and unique positions
+//! per ply against OEIS A083276.
+
+mod common;
+
+use common::{run_vkperft, Run};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+use vkperft::work::JournalRecord;
+
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+const POSITION_3: &str = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
+
+fn vkperft(args: &[&str]) -> Run {
+    run_vkperft(args, &[])
+}
+
+/// An empty folder of this test's own, removed when dropped.
+struct Folder(PathBuf);
+
+impl Folder {
+    fn new(name: &str) -> Folder {
+        let dir = std::env::temp_dir().join(format!("vkperft-work-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a temporary folder");
+        Folder(dir)
+    }
+
+    fn plan(&self, name: &str) -> String {
+        self.0.join(name).to_string_lossy().into_owned()
+    }
+}
+
+impl Drop for Folder {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn ok(args: &[&str]) -> Run {
+    let run = vkperft(args);
+    assert_eq!(run.code, 0, "{args:?}: {}{}", run.stdout, run.stderr);
+    run
+}
+
+/// Exit 2 and an error naming `needle`.
+fn refused(args: &[&str], code: i32, needle: &str) -> String {
+    let run = vkperft(args);
+    assert_eq!(run.code, code, "{args:?}: {}{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains(needle), "{args:?}: {}", run.stderr);
+    run.stderr
+}
+
+fn json(args: &[&str]) -> Value {
+    let run = ok(args);
+    serde_json::from_str(run.stdout.trim()).unwrap_or_else(|e| panic!("{args:?}: {e}"))
+}
+
+fn big(value: &Value) -> u128 {
+    value
+        .as_str()
+        .and_then(|text| text.parse().ok())
+        .unwrap_or_else(|| panic!("not a decimal string: {value}"))
+}
+
+fn split(plan: &str, fen: &str, depth: u32, split_ply: u32, extra: &[&str]) -> Value {
+    let (depth, split_ply) = (depth.to_string(), split_ply.to_string());
+    let args = [
+        &["work", "split", "--fen", fen, "--depth", &depth],
+        &["--split-ply", &split_ply, "--out", plan][..],
+        extra,
+    ]
+    .concat();
+    ok(&args);
+    manifest(plan)
+}
+
+fn manifest(plan: &str) -> Value {
+    let text = std::fs::read_to_string(Path::new(plan).join("manifest.json")).expect("manifest");
+    serde_json::from_str(&text).expect("JSON")
+}
+
+/// Every journal line of `plan`, file by file.
+fn journal_lines(plan: &str) -> Vec<Vec<String>> {
+    let dir = Path::new(plan).join("journal");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map(|entries| entries.map(|e| e.expect("entry").path()).collect())
+        .unwrap_or_default();
+    files.sort();
+    files
+        .iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(path).expect("journal");
+            text.lines().map(str::to_string).collect()
+        })
+        .collect()
+}
+
+fn unit_of(line: &str) -> u64 {
+    let value: Value = serde_json::from_str(line).expect("a journal line");
+    value["unit"].as_u64().expect("a unit id")
+}
+
+/// Plan totals and divides equal perft's, on the start position, Kiwipete and position 3.
+#[test]
+fn split_run_merge_is_exact() {
+    let folder = Folder::new("exact");
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let cases = [
+        (start, 5, 2, 400, "400", 4_865_609u128),
+        (KIWIPETE, 4, 2, 2_038, "2039", 4_085_603),
+        (POSITION_3, 5, 3, 1_864, "2812", 674_624),
+    ];
+    for (index, (fen, depth, split_ply, units, paths, total)) in cases.into_iter().enumerate() {
+        let plan = folder.plan(&format!("plan{index}"));
+        let manifest = split(&plan, fen, depth, split_ply, &["--shards", "3"]);
+        assert_eq!(manifest["units"], units, "{fen}");
+        assert_eq!(manifest["paths"], paths, "{fen}");
+        assert_eq!(manifest["shards"].as_array().map(Vec::len), Some(3));
+        ok(&[
+            "work",
+            "run",
+            &plan,
+            "--backend",
+            "cpu",
+            "--threads",
+            "2",
+            "--tt-mb",
+            "16",
+        ]);
+        let merged = json(&["work", "merge", &plan, "--json", "--divide"]);
+        assert_eq!(big(&merged["nodes"]), total, "{fen}");
+        assert_eq!(merged["units"], units);
+        assert_eq!(merged["modes"], serde_json::json!(["fast"]));
+        let depth = depth.to_string();
+        let perft = json(&[
+            "perft",
+            "--fen",
+            fen,
+            "--depth",
+            &depth,
+            "--tt",
+            "off",
+            "--backend",
+            "cpu",
+            "--divide",
+            "--json",
+        ]);
+        assert_eq!(merged["divide"], perft["divide"], "{fen}");
+        let status = json(&["work", "status", &plan, "--json"]);
+        assert_eq!(status["done"], units);
+        assert_eq!(status["units"], units);
+        assert_eq!(big(&status["nodes"]), total);
+        assert_eq!(status["shards_complete"], 3);
+    }
+}
+
+/// The same request gives the same bytes, whether the positions fit in memory or spill to
+/// disk; the unit set is `unique`'s last ply.
+#[test]
+fn splitting_is_deterministic_and_its_units_are_the_unique_positions() {
+    let folder = Folder::new("deterministic");
+    let (a, b) = (folder.plan("a"), folder.plan("b"));
+    split(&a, KIWIPETE, 5, 3, &["--shards", "4"]);
+    split(&b, KIWIPETE, 5, 3, &["--shards", "4", "--mem-mb", "0"]);
+    let names = ["manifest.json", "shard-00000.jsonl", "shard-00003.jsonl"];
+    for name in names {
+        let read = |plan: &str| std::fs::read(Path::new(plan).join(name)).expect(name);
+        assert_eq!(read(&a), read(&b), "{name}");
+    }
+    let entries = std::fs::read_dir(&a).expect("plan").count();
+    assert_eq!(
+        entries, 5,
+        "the manifest and four shards, nothing left over"
+    );
+    let unique = json(&["unique", "--fen", KIWIPETE, "--depth", "3", "--json"]);
+    let ply3 = &unique["plies"][2];
+    assert_eq!(
+        manifest(&a)["units"].to_string(),
+        ply3["unique"].as_str().unwrap_or("")
+    );
+    assert_eq!(manifest(&a)["paths"], ply3["paths"]);
+    assert_eq!(ply3["paths"], "97862");
+}
+
+/// SIGKILL mid-run loses no journaled unit; the next run computes only the others and the
+/// total is exact.
+#[test]
+fn a_run_killed_with_sigkill_resumes_to_the_exact_total() {
+    let folder = Folder::new("killed");
+    let plan = folder.plan("p");
+    split(
+        &plan,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        6,
+        3,
+        &[],
+    );
+    let mut child = Command::new(env!("CARGO_BIN_EXE_vkperft"))
+        .args(["work", "run", &plan, "--backend", "cpu", "--tt", "off"])
+        .args(["--threads", "1"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the binary starts");
+    let started = Instant::now();
+    while journal_lines(&plan).concat().len() < 300 {
+        assert!(started.elapsed() < Duration::from_secs(60), "no progress");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().expect("SIGKILL");
+    child.wait().expect("reaped");
+    let first = journal_lines(&plan);
+    assert_eq!(first.len(), 1);
+    let before = json(&["work", "status", &plan, "--json"]);
+    let done = before["done"].as_u64().expect("done");
+    assert!((300..5_362).contains(&done), "{done} units before the kill");
+    assert!(before["torn_lines"].as_u64() <= Some(1));
+    refused(&["work", "merge", &plan], 4, "have no result");
+
+    let resumed = ok(&["work", "run", &plan, "--backend", "cpu", "--tt", "off"]);
+    let expected = format!("{} units computed, {done} already journaled", 5_362 - done);
+    assert!(resumed.stdout.contains(&expected), "{}", resumed.stdout);
+    let after = journal_lines(&plan);
+    assert_eq!(after.len(), 2);
+    assert!(after[0].starts_with(&first[0]), "the first journal is kept");
+    let kept: std::collections::HashSet<u64> = first[0]
+        .iter()
+        .take(done as usize)
+        .map(|l| unit_of(l))
+        .collect();
+    assert!(after[1].iter().all(|line| !kept.contains(&unit_of(line))));
+    let merged = json(&["work", "merge", &plan, "--json"]);
+    assert_eq!(big(&merged["nodes"]), 119_060_324);
+    assert_eq!(merged["units"], 5_362);
+}
+
+/// A torn last line is ignored; a damaged line elsewhere is ignored and its unit is missing;
+/// two results of one unit that disagree stop the merge with exit 3.
+#[test]
+fn torn_damaged_and_disagreeing_journal_lines() {
+    let folder = Folder::new("journal");
+    let plan = folder.plan("p");
+    split(&plan, KIWIPETE, 3, 1, &[]);
+    ok(&["work", "run", &plan, "--backend", "cpu", "--threads", "1"]);
+    let journal_dir = Path::new(&plan).join("journal");
+    let lines = journal_lines(&plan).concat();
+    assert_eq!(lines.len(), 48);
+
+    // A crash in the middle of a line: no newline, the checksum fails.
+    let torn = journal_dir.join("journal-9-torn.jsonl");
+    std::fs::write(&torn, &lines[3][..lines[3].len() / 2]).expect("written");
+    let status = json(&["work", "status", &plan, "--json"]);
+    assert_eq!(status["torn_lines"], 1);
+    assert_eq!(status["done"], 48);
+    let merged = json(&["work", "merge", &plan, "--json"]);
+    assert_eq!(big(&merged["nodes"]), 97_862);
+
+    // A changed digit in a complete line: ignored, so its unit has no result.
+    let path = &std::fs::read_dir(&journal_dir)
+        .expect("journal")
+        .map(|e| e.expect("entry").path())
+        .find(|p| p != &torn)
+        .expect("the run's journal");
+    let text = std::fs::read_to_string(path).expect("journal");
+    let damaged_unit = unit_of(&lines[5]);
+    let damaged = lines[5].replace("\"seconds\":", "\"seconds\":1");
+    std::fs::write(path, text.replace(&lines[5], &damaged)).expect("written");
+    let status = json(&["work", "status", &plan, "--json"]);
+    assert_eq!(status["damaged_lines"], 1);
+    assert_eq!(status["done"], 47);
+    let message = refused(&["work", "merge", &plan], 4, "1 of 48 units have no result");
+    assert!(
+        message.contains(&format!("units {damaged_unit};")),
+        "{message}"
+    );
+    std::fs::write(path, &text).expect("restored");
+
+    // Another result for unit 0 with a different count.
+    let record: Value = serde_json::from_str(&lines[0]).expect("JSON");
+    let wrong = JournalRecord {
+        unit: record["unit"].as_u64().expect("unit"),
+        nodes: big(&record["nodes"]) + 1,
+        paths: 1,
+        mode: "fast".into(),
+        seed: 1,
+        backend: "cpu".into(),
+        device: "1 thread(s)".into(),
+        seconds: 0.1,
+    };
+    std::fs::write(journal_dir.join("journal-8-other.jsonl"), wrong.to_line()).expect("written");
+    let stderr = refused(
+        &["work", "merge", &plan],
+        3,
+        "1 units have results that disagree",
+    );
+    assert!(
+        stderr.contains(&format!("unit {}:", wrong.unit)),
+        "{stderr}"
+    );
+    let status = json(&["work", "status", &plan, "--json"]);
+    assert_eq!(status["conflicts"], 1);
+
+    // A result for a unit the plan does not have.
+    let stranger = JournalRecord { unit: 48, ..wrong };
+    std::fs::write(
+        journal_dir.join("journal-8-other.jsonl"),
+        stranger.to_line(),
+    )
+    .expect("written");
+    for command in ["status", "merge"] {
+        refused(
+            &["work", command, &plan],
+            2,
+            "a result for unit 48, but the plan has units 0..48",
+        );
+    }
+}
+
+/// Damaged or foreign plans and bad requests: clear errors, exit 2.
+#[test]
+fn bad_plans_and_requests_are_refused() {
+    let folder = Folder::new("bad");
+    let plan = folder.plan("p");
+    refused(
+        &[
+            "work",
+            "split",
+            "--depth",
+            "3",
+            "--split-ply",
+            "3",
+            "--out",
+            &plan,
+        ],
+        2,
+        "--split-ply 3 must be at least 1 and less than --depth 3",
+    );
+    refused(
+        &[
+            "work",
+            "split",
+            "--depth",
+            "3",
+            "--split-ply",
+            "0",
+            "--out",
+            &plan,
+        ],
+        2,
+        "--split-ply 0",
+    );
+    refused(
+        &[
+            "work",
+            "split",
+            "--depth",
+            "3",
+            "--split-ply",
+            "1",
+            "--shards",
+            "0",
+            "--out",
+            &plan,
+        ],
+        2,
+        "--shards",
+    );
+    split(&plan, KIWIPETE, 3, 1, &["--shards", "2"]);
+    refused(
+        &[
+            "work",
+            "split",
+            "--depth",
+            "3",
+            "--split-ply",
+            "1",
+            "--out",
+            &plan,
+        ],
+        2,
+        "already exists",
+    );
+    refused(
+        &["work", "run", &folder.plan("none")],
+        2,
+        "not a plan folder",
+    );
+    refused(
+        &["work", "run", &plan, "--shard", "2"],
+        2,
+        "shard 2 does not exist",
+    );
+    refused(
+        &["work", "run", &plan, "--shards", "1..0"],
+        2,
+        "not a shard range",
+    );
+
+    let shard = Path::new(&plan).join("shard-00001.jsonl");
+    let original = std::fs::read_to_string(&shard).expect("shard");
+    std::fs::write(&shard, original.replacen("\"depth\":2", "\"depth\":3", 1)).expect("written");
+    refused(
+        &["work", "run", &plan, "--shard", "1"],
+        2,
+        "checksum failed",
+    );
+    refused(&["work", "merge", &plan], 2, "checksum failed");
+    std::fs::write(&shard, &original).expect("restored");
+
+    let manifest_path = Path::new(&plan).join("manifest.json");
+    let text = std::fs::read_to_string(&manifest_path).expect("manifest");
+    std::fs::write(&manifest_path, text.replace("\"depth\":3", "\"depth\":4")).expect("written");
+    refused(&["work", "status", &plan], 2, "checksum failed");
+    std::fs::write(&manifest_path, text.replace("\"format\":1", "\"format\":2")).expect("written");
+    refused(
+        &["work", "merge", &plan],
+        2,
+        "a plan of format 2, from another version",
+    );
+    std::fs::write(&manifest_path, &text).expect("restored");
+    ok(&["work", "run", &plan, "--shard", "0", "--backend", "cpu"]);
+    refused(&["work", "merge", &plan], 4, "in shards 1)");
+}
+
+/// Two computations of one plan: a verified table and one narrowed to an 8-bit verifier
+/// differ on some units, which `compare` lists (exit 3); a third run without a table agrees
+/// with the verified one.
+#[test]
+fn compare_catches_a_narrowed_fast_table() {
+    let folder = Folder::new("compare");
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let plans: Vec<String> = ["verified", "narrowed", "off"]
+        .iter()
+        .map(|name| folder.plan(name))
+        .collect();
+    for plan in &plans {
+        split(plan, start, 6, 2, &[]);
+    }
+    let common = ["--backend", "cpu", "--threads", "1", "--tt-mb", "1"];
+    ok(&[&["work", "run", &plans[0], "--tt", "verified"], &common[..]].concat());
+    let narrowed = ["--tt", "fast", "--verifier-bits", "8"];
+    ok(&[&["work", "run", &plans[1]], &narrowed[..], &common[..]].concat());
+    ok(&[&["work", "run", &plans[2], "--tt", "off"], &common[..]].concat());
+
+    let verified = json(&["work", "merge", &plans[0], "--json"]);
+    assert_eq!(big(&verified["nodes"]), 119_060_324);
+    let fast = json(&["work", "merge", &plans[1], "--json"]);
+    assert_ne!(big(&fast["nodes"]), 119_060_324);
+    assert_eq!(fast["modes"], serde_json::json!(["fast/8"]));
+
+    let run = vkperft(&["work", "compare", &plans[0], &plans[1]]);
+    assert_eq!(run.code, 3, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.starts_with("400 units compared\n"),
+        "{}",
+        run.stdout
+    );
+    let listed = run
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("unit "))
+        .count();
+    assert!(listed > 0, "{}", run.stdout);
+    assert!(
+        run.stderr.contains(&format!("{listed} units differ")),
+        "{}",
+        run.stderr
+    );
+
+    let agree = ok(&["work", "compare", &plans[0], &plans[2]]);
+    assert_eq!(agree.stdout, "400 units compared\nall units agree\n");
+    let other = folder.plan("other");
+    split(&other, start, 5, 2, &[]);
+    refused(
+        &["work", "compare", &plans[0], &other],
+        2,
+        "the depths differ",
+    );
+}
+
+/// OEIS A083276 to ply 6, with a budget small enough to spill sorted runs to disk.
+#[test]
+fn unique_positions_to_ply_6() {
+    let value = json(&["unique", "--depth", "6", "--json", "--mem-mb", "64"]);
+    let unique: Vec<&str> = value["plies"]
+        .as_array()
+        .expect("plies")
+        .iter()
+        .map(|p| p["unique"].as_str().expect("a string"))
+        .collect();
+    assert_eq!(unique, ["20", "400", "5362", "72078", "822518", "9417681"]);
+    assert_eq!(value["plies"][5]["paths"], "119060324");
+    assert_eq!(value["plies"][0]["ply"], 1);
+    refused(&["unique", "--depth", "0"], 2, "at least 1");
+}
+
+/// Ply 7: 96,400,068 positions (minutes, and about a gigabyte of memory and 15 GB of disk).
+#[test]
+#[ignore]
+fn unique_positions_to_ply_7() {
+    let value = json(&["unique", "--depth", "7", "--json"]);
+    assert_eq!(value["plies"][6]["unique"], "96400068");
+    assert_eq!(value["plies"][6]["paths"], "3195901860");
+}
