@@ -164,42 +164,57 @@ fn a_tiny_gpu_budget_gives_the_same_count() {
     assert_eq!(value["nodes"], "193690690");
 }
 
+/// A Vulkan perft of `fen` (the start position if empty) with `variable=value` in the
+/// environment gives `nodes` with the table in `mode`.
+fn perft_with_override(
+    variable: &str,
+    value: &str,
+    mode: &str,
+    fen: &str,
+    depth: &str,
+    nodes: &str,
+) {
+    let mut args = vec![
+        "perft",
+        "--backend",
+        "vulkan",
+        "--tt",
+        mode,
+        "--depth",
+        depth,
+        "--json",
+    ];
+    if !fen.is_empty() {
+        args.extend(["--fen", fen]);
+    }
+    let run = run_vkperft(&args, &[(variable, value)]);
+    assert_eq!(run.code, 0, "{variable}={value} {mode}: {}", run.stderr);
+    assert!(
+        run.stdout.contains(&format!("\"nodes\":\"{nodes}\"")),
+        "{variable}={value} {mode}: {}",
+        run.stdout
+    );
+}
+
+/// `variable=value` is refused as bad input, naming the variable.
+fn override_is_refused(variable: &str, value: &str) {
+    let run = run_vkperft(
+        &["perft", "--backend", "vulkan", "--depth", "2"],
+        &[(variable, value)],
+    );
+    assert_eq!(run.code, 2, "{variable}={value}: {}", run.stderr);
+    assert!(run.stderr.contains(variable), "{}", run.stderr);
+}
+
 /// `VKPERFT_MAX_WORKGROUPS` lowers the workgroups per dispatch: counts stay exact in every
 /// mode; a value that is not a positive number is refused.
 #[test]
 fn the_workgroup_override_keeps_counts_exact() {
     for mode in ["off", "fast", "verified", "certify"] {
-        let run = run_vkperft(
-            &[
-                "perft",
-                "--backend",
-                "vulkan",
-                "--tt",
-                mode,
-                "--depth",
-                "4",
-                "--json",
-            ],
-            &[("VKPERFT_MAX_WORKGROUPS", "7")],
-        );
-        assert_eq!(run.code, 0, "{mode}: {}", run.stderr);
-        assert!(
-            run.stdout.contains("\"nodes\":\"197281\""),
-            "{mode}: {}",
-            run.stdout
-        );
+        perft_with_override("VKPERFT_MAX_WORKGROUPS", "7", mode, "", "4", "197281");
     }
     for bad in ["0", "many"] {
-        let run = run_vkperft(
-            &["perft", "--backend", "vulkan", "--depth", "2"],
-            &[("VKPERFT_MAX_WORKGROUPS", bad)],
-        );
-        assert_eq!(run.code, 2, "{bad}: {}", run.stderr);
-        assert!(
-            run.stderr.contains("VKPERFT_MAX_WORKGROUPS"),
-            "{}",
-            run.stderr
-        );
+        override_is_refused("VKPERFT_MAX_WORKGROUPS", bad);
     }
 }
 
@@ -207,37 +222,13 @@ fn the_workgroup_override_keeps_counts_exact() {
 /// without a table; anything else is refused.
 #[test]
 fn the_slider_override_keeps_counts_exact() {
+    const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
     for sliders in ["fills", "lookups"] {
         for mode in ["off", "fast"] {
-            let run = run_vkperft(
-                &[
-                    "perft",
-                    "--backend",
-                    "vulkan",
-                    "--tt",
-                    mode,
-                    "--fen",
-                    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-                    "--depth",
-                    "3",
-                    "--json",
-                ],
-                &[("VKPERFT_SLIDERS", sliders)],
-            );
-            assert_eq!(run.code, 0, "{sliders} {mode}: {}", run.stderr);
-            assert!(
-                run.stdout.contains("\"nodes\":\"97862\""),
-                "{sliders} {mode}: {}",
-                run.stdout
-            );
+            perft_with_override("VKPERFT_SLIDERS", sliders, mode, KIWIPETE, "3", "97862");
         }
     }
-    let run = run_vkperft(
-        &["perft", "--backend", "vulkan", "--depth", "2"],
-        &[("VKPERFT_SLIDERS", "magic")],
-    );
-    assert_eq!(run.code, 2, "{}", run.stderr);
-    assert!(run.stderr.contains("VKPERFT_SLIDERS"), "{}", run.stderr);
+    override_is_refused("VKPERFT_SLIDERS", "magic");
 }
 
 /// RADV's null device (`RADV_FORCE_FAMILY`: an AMD GPU without hardware, from Debian's

@@ -113,14 +113,21 @@ pub struct RunOptions {
     pub zobrist_seed: u64,
 }
 
+/// The position a command starts from: `--fen` (default: the start position), then `--moves`.
 #[derive(Args, Debug)]
-pub struct PerftArgs {
+pub struct PositionArgs {
     /// Position to start from (default: the start position).
     #[arg(long)]
     pub fen: Option<String>,
     /// Moves in UCI notation played from the FEN first.
     #[arg(long, num_args = 1..)]
     pub moves: Vec<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct PerftArgs {
+    #[command(flatten)]
+    pub position: PositionArgs,
     /// Depth in plies.
     #[arg(long)]
     pub depth: u32,

@@ -1,6 +1,6 @@
 //! `vkperft perft` and `vkperft perftree`, and how every command runs a job.
 
-use super::args::{PerftArgs, PerftreeArgs};
+use super::args::{PerftArgs, PerftreeArgs, PositionArgs};
 use super::error::CliError;
 use super::interrupt;
 use super::output;
@@ -17,8 +17,7 @@ use vkperft::engine::{BackendChoice, Engine, Event, JobSpec, PerftResult, Progre
 use vkperft::tt::TtMode;
 
 pub fn run_perft(args: &PerftArgs) -> CliResult {
-    let fen = args.fen.as_deref().unwrap_or(START_FEN);
-    let position = root_position(fen, args.moves.iter().map(String::as_str))?;
+    let position = start_position(&args.position)?;
     let spec = args.run.spec(position, args.depth);
     let mut runner = Runner::new();
     let result = runner.run(&spec, !args.json)?;
@@ -74,6 +73,12 @@ pub fn run_perftree(args: &PerftreeArgs) -> CliResult {
     };
     let result = Runner::new().run(&spec, false)?;
     output::write_stdout(&output::perftree_text(&result))
+}
+
+/// The position a command's `--fen` and `--moves` give.
+pub fn start_position(args: &PositionArgs) -> Result<Position, CliError> {
+    let fen = args.fen.as_deref().unwrap_or(START_FEN);
+    root_position(fen, args.moves.iter().map(String::as_str))
 }
 
 /// The position `moves` lead to from `fen`.

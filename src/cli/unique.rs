@@ -2,17 +2,15 @@
 
 use super::error::CliError;
 use super::output;
-use super::perft::root_position;
+use super::perft::start_position;
 use super::work_args::UniqueArgs;
 use super::CliResult;
 use serde_json::json;
-use vkperft::chess::fen::START_FEN;
 use vkperft::engine::mib_to_bytes;
 use vkperft::unique::{expand, ExpansionOptions, UniqueError};
 
 pub fn run(args: &UniqueArgs) -> CliResult {
-    let fen = args.fen.as_deref().unwrap_or(START_FEN);
-    let root = root_position(fen, args.moves.iter().map(String::as_str))?;
+    let root = start_position(&args.position)?;
     let options = ExpansionOptions {
         memory_bytes: mib_to_bytes(args.mem_mb),
         scratch_parent: args.tmp_dir.clone().unwrap_or_else(std::env::temp_dir),

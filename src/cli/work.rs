@@ -2,7 +2,7 @@
 
 use super::error::CliError;
 use super::output;
-use super::perft::{root_position, Runner};
+use super::perft::{start_position, Runner};
 use super::progress::ProgressDisplay;
 use super::work_args::{
     CompareArgs, MergeArgs, SplitArgs, StatusArgs, WorkArgs, WorkCommand, WorkRunArgs,
@@ -11,7 +11,6 @@ use super::CliResult;
 use anyhow::anyhow;
 use serde_json::json;
 use std::time::Instant;
-use vkperft::chess::fen::START_FEN;
 use vkperft::chess::Position;
 use vkperft::count::thousands;
 use vkperft::engine::event::nodes_per_second;
@@ -46,8 +45,7 @@ pub fn run(args: &WorkArgs) -> CliResult {
 }
 
 fn run_split(args: &SplitArgs) -> CliResult {
-    let fen = args.fen.as_deref().unwrap_or(START_FEN);
-    let root = root_position(fen, args.moves.iter().map(String::as_str))?;
+    let root = start_position(&args.position)?;
     let manifest = split(&SplitRequest {
         root,
         depth: args.depth,

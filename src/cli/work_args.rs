@@ -1,6 +1,6 @@
 //! Arguments of `vkperft work ...` and `vkperft unique`.
 
-use super::args::RunOptions;
+use super::args::{PositionArgs, RunOptions};
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
 
@@ -30,12 +30,8 @@ pub enum WorkCommand {
 
 #[derive(Args, Debug)]
 pub struct SplitArgs {
-    /// Position to start from (default: the start position).
-    #[arg(long)]
-    pub fen: Option<String>,
-    /// Moves in UCI notation played from the FEN first.
-    #[arg(long, num_args = 1..)]
-    pub moves: Vec<String>,
+    #[command(flatten)]
+    pub position: PositionArgs,
     /// Depth of the perft in plies.
     #[arg(long)]
     pub depth: u32,
@@ -104,12 +100,8 @@ pub struct CompareArgs {
 
 #[derive(Args, Debug)]
 pub struct UniqueArgs {
-    /// Position to start from (default: the start position).
-    #[arg(long)]
-    pub fen: Option<String>,
-    /// Moves in UCI notation played from the FEN first.
-    #[arg(long, num_args = 1..)]
-    pub moves: Vec<String>,
+    #[command(flatten)]
+    pub position: PositionArgs,
     /// Count up to this ply.
     #[arg(long)]
     pub depth: u32,

@@ -88,7 +88,11 @@ pub fn run_units<E: From<WorkError>>(
         let outcome = compute(&unit, &progress)?;
         let writer = match &mut journal {
             Some(writer) => writer,
-            None => journal.insert(JournalWriter::create(plan)?),
+            None => {
+                let writer = journal.insert(JournalWriter::create(plan)?);
+                report.journal = Some(writer.path().to_path_buf());
+                writer
+            }
         };
         writer.append(&JournalRecord {
             unit: unit.id,
@@ -100,7 +104,6 @@ pub fn run_units<E: From<WorkError>>(
             device: outcome.device,
             seconds: outcome.seconds,
         })?;
-        report.journal = Some(writer.path().to_path_buf());
         report.computed += 1;
         progress.done += 1;
         progress.nodes += outcome.nodes;
