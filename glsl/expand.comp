@@ -71,16 +71,16 @@ uint children_needed(uint index, out bool expands, out uint flags) {
     return count_legal(p);
 }
 
-// Writes the `moves` children of `index` from slot `first` of the level being appended, or
-// flags the overflow when they do not fit.
-void write_children(uint index, uint first, uint moves, uint flags) {
-    if (first + moves > step.output_capacity) {
+// Writes the `moves` children of `index` from slot `first` of the level being appended (which
+// starts at `output_offset`), or flags the overflow when they do not fit.
+void write_children(uint index, uint output_offset, uint first, uint moves, uint flags) {
+    if (first + moves > control.capacity - output_offset) {
         atomicOr(control.overflow, 1u);
         children[index] = uvec2(0u, 0u);
         return;
     }
-    children[index] = uvec2(step.output_offset + first, moves | flags);
-    next_child_slot = step.output_offset + first;
+    children[index] = uvec2(output_offset + first, moves | flags);
+    next_child_slot = output_offset + first;
     Pos p = decode_board(boards[index]);
     if ((step.dedup & uint(DEDUP_OUTPUT)) != 0u) {
         // children_needed left the hash in `hashes` whenever this level uses the table.
@@ -92,12 +92,14 @@ void write_children(uint index, uint first, uint moves, uint flags) {
 
 void main() {
     tt_stats_begin();
-    uint i = step.first_invocation + gl_GlobalInvocationID.x;
-    uint index = step.input_offset + i;
+    uint i = level_invocation();
+    uint input_offset = level_offset();
+    uint input_count = level_count();
+    uint index = input_offset + i;
     bool expands = false;
     uint flags = 0u;
     uint moves = 0u;
-    if (i < step.input_count) {
+    if (i < input_count) {
         moves = children_needed(index, expands, flags);
     }
     // In uniform control flow: every invocation of the subgroup takes part.
@@ -108,7 +110,7 @@ void main() {
     }
     uint first = subgroupBroadcastFirst(base) + subgroupExclusiveAdd(moves);
     if (expands) {
-        write_children(index, first, moves, flags);
+        write_children(index, input_offset + input_count, first, moves, flags);
     }
     tt_stats_flush(step.remaining);
 }

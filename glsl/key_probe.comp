@@ -11,9 +11,9 @@ layout(local_size_x = WORKGROUP_SIZE) in;
 #include "tt.glsl"
 
 void main() {
-    uint i = step.first_invocation + gl_GlobalInvocationID.x;
-    if (i < step.input_count) {
-        uint index = step.input_offset + i;
+    uint i = level_invocation();
+    if (i < level_count()) {
+        uint index = level_offset() + i;
         hashes[index] = tt_hash(decode_board(boards[index]), step.remaining);
     }
 }

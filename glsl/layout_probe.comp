@@ -1,5 +1,5 @@
 // Layout probe: writes back, field by field, what the shader sees in the first board, the
-// first children entry, the control block, the push constants and the TT parameters, so a test
+// first children entry, the control block (its last level), the push constants and the TT parameters, so a test
 // can check that the Rust twins in src/gpu/layouts.rs have the offsets the shaders use. Each
 // value v goes out as the 128-bit count (v, ~v), which checks the `u64vec2` layout as well.
 #version 450
@@ -28,10 +28,15 @@ void main() {
     write_back(uint64_t(children[0].y));
     write_back(uint64_t(control.appended));
     write_back(uint64_t(control.overflow));
-    write_back(uint64_t(step.input_offset));
-    write_back(uint64_t(step.input_count));
-    write_back(uint64_t(step.output_offset));
-    write_back(uint64_t(step.output_capacity));
+    write_back(uint64_t(control.capacity));
+    write_back(uint64_t(control.max_groups_x));
+    Level last = control.levels[MAX_LEVELS - 1];
+    write_back(uint64_t(last.offset));
+    write_back(uint64_t(last.count));
+    write_back(uint64_t(last.groups_x));
+    write_back(uint64_t(last.groups_y));
+    write_back(uint64_t(last.groups_z));
+    write_back(uint64_t(step.level));
     write_back(uint64_t(step.remaining));
     write_back(uint64_t(step.dedup));
     write_back(uint64_t(step.first_invocation));

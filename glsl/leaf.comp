@@ -70,9 +70,9 @@ void count_position(uint index) {
 
 void main() {
     tt_stats_begin();
-    uint i = step.first_invocation + gl_GlobalInvocationID.x;
-    if (i < step.input_count) {
-        count_position(step.input_offset + i);
+    uint i = level_invocation();
+    if (i < level_count()) {
+        count_position(level_offset() + i);
     }
     tt_stats_flush(step.remaining);
 }

@@ -56,9 +56,9 @@ void sum_children(uint index) {
 
 void main() {
     tt_stats_begin();
-    uint i = step.first_invocation + gl_GlobalInvocationID.x;
-    if (i < step.input_count) {
-        sum_children(step.input_offset + i);
+    uint i = level_invocation();
+    if (i < level_count()) {
+        sum_children(level_offset() + i);
     }
     tt_stats_flush(step.remaining);
 }

@@ -13,9 +13,9 @@ use vkperft::count::Counts;
 use vkperft::cpu::reference;
 use vkperft::engine::RunError;
 use vkperft::gpu::layouts::{
-    ChildRange, Control, GpuBoard, GpuU128, SegmentAddresses, StepConstants, TtParamsHead,
+    ChildRange, Control, GpuBoard, GpuU128, Level, SegmentAddresses, StepConstants, TtParamsHead,
 };
-use vkperft::gpu::shader_layout::TT_MAX_SEGMENTS;
+use vkperft::gpu::shader_layout::{MAX_LEVELS, TT_MAX_SEGMENTS};
 use vkperft::gpu::slider_attacks::SliderAttacks;
 use vkperft::gpu::{GpuError, GpuOptions, VulkanBackend, SUBMISSION_TARGET};
 use vkperft::reference as published;
@@ -151,6 +151,44 @@ fn a_tiny_memory_budget_splits_chunks_and_items_with_the_same_answer() {
         gpu_divide(&mut tiny, &kiwipete, 4).values().sum::<u128>(),
         4_085_603
     );
+}
+
+/// Once chunks of a depth are timed, they go whole (one submission each, levels sized on the
+/// device, the next chunk queued behind): the counts per root move stay the CPU's, also when
+/// chunks overflow a small budget and are redone.
+#[test]
+fn chunks_submitted_whole_match_the_cpu_per_root_move() {
+    let kiwipete =
+        Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+            .expect("kiwipete");
+    for (budget, pos, depth) in [
+        (None, Position::startpos(), 6),
+        (None, kiwipete, 5),
+        (Some(1 << 20), Position::startpos(), 6),
+    ] {
+        let mut gpu = VulkanBackend::new(&GpuOptions {
+            memory_budget: budget,
+            ..GpuOptions::default()
+        })
+        .expect("the device opens");
+        let divide = gpu_divide(&mut gpu, &pos, depth);
+        let schedule = gpu.schedule_stats();
+        assert!(schedule.whole_chunks > 0, "{budget:?}: {schedule:?}");
+        // The first chunk of a depth goes in parts, to time it.
+        assert!(
+            schedule.whole_chunks < schedule.chunks,
+            "{budget:?}: {schedule:?}"
+        );
+        if budget.is_some() {
+            assert!(schedule.overflows > 0, "{schedule:?}");
+        }
+        assert_eq!(
+            divide,
+            cpu_divide(&pos, depth),
+            "{budget:?} {}",
+            pos.to_fen()
+        );
+    }
 }
 
 #[test]
@@ -309,15 +347,22 @@ fn shader_layouts_match_the_rust_twins() {
         first: 0x4142_4344,
         count: 0x5152_5354,
     };
-    let control = Control {
+    let mut control = Control {
         appended: 0x6162_6364,
         overflow: 0x7172_7374,
+        capacity: 0x7576_7778,
+        max_groups_x: 0x797a_7b7c,
+        ..Control::default()
+    };
+    let last_level = MAX_LEVELS as usize - 1;
+    control.levels[last_level] = Level {
+        offset: 0x8182_8384,
+        count: 0x9192_9394,
+        groups: [0xa1a2_a3a4, 0xb1b2_b3b4, 0xb5b6_b7b8],
+        unused: [0; 3],
     };
     let step = StepConstants {
-        input_offset: 0x8182_8384,
-        input_count: 0x9192_9394,
-        output_offset: 0xa1a2_a3a4,
-        output_capacity: 0xb1b2_b3b4,
+        level: 0xbcbd_bebf,
         remaining: 0xc1c2_c3c4,
         dedup: 0xc5c6_c7c8,
         first_invocation: 0xc9ca_cbcc,
@@ -352,10 +397,14 @@ fn shader_layouts_match_the_rust_twins() {
                 range.count,
                 control.appended,
                 control.overflow,
-                step.input_offset,
-                step.input_count,
-                step.output_offset,
-                step.output_capacity,
+                control.capacity,
+                control.max_groups_x,
+                control.levels[last_level].offset,
+                control.levels[last_level].count,
+                control.levels[last_level].groups[0],
+                control.levels[last_level].groups[1],
+                control.levels[last_level].groups[2],
+                step.level,
                 step.remaining,
                 step.dedup,
                 step.first_invocation,

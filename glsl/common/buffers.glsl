@@ -39,28 +39,58 @@ layout(std430, set = 0, binding = BINDING_DEDUP) buffer DedupSet {
     uint dedup_set[];
 };
 
+// One level of a chunk: where its positions are, how many, and the workgroups that cover them
+// (a VkDispatchIndirectCommand at byte 8, which the level's indirect dispatches read).
+struct Level {
+    uint offset;
+    uint count;
+    uint groups_x;
+    uint groups_y;
+    uint groups_z;
+    uint unused[3];
+};
+
+// Written by the host at the start of a chunk (level 0 and the limits), then by `next_level`
+// after each expand: the chunk's levels are known on the device, so a whole chunk can be
+// recorded at once with indirect dispatches.
 layout(std430, set = 0, binding = BINDING_CONTROL) buffer Control {
     // Children appended so far to the level being written.
     uint appended;
     // Set when a level did not fit: the host splits the chunk and redoes it.
     uint overflow;
+    // Positions the chunk's buffers hold: where the space expand appends to ends.
+    uint capacity;
+    // Workgroups along x of one dispatch (the device's limit); a larger level adds rows in y.
+    uint max_groups_x;
+    Level levels[MAX_LEVELS];
 } control;
 
 layout(push_constant) uniform Step {
     // The level this dispatch reads.
-    uint input_offset;
-    uint input_count;
-    // Where expand appends children, and how many fit there.
-    uint output_offset;
-    uint output_capacity;
+    uint level;
     // Plies below the input positions: the TT depth of expand and upsweep, and 1 or 2 for leaf.
     uint remaining;
     // DEDUP_* bits: which levels were deduplicated.
     uint dedup;
-    // The level's position that this dispatch's first invocation takes, counted from
-    // input_offset: a level larger than the device's workgroup limit is dispatched in parts.
+    // The level's position that this dispatch's first invocation takes: a level dispatched from
+    // the host goes out in parts (0 for an indirect dispatch, which covers the whole level).
     uint first_invocation;
 } step;
+
+uint level_offset() {
+    return control.levels[step.level].offset;
+}
+
+uint level_count() {
+    return control.levels[step.level].count;
+}
+
+// This invocation's position in the level, counted from its offset; workgroups go along x,
+// then y (gl_NumWorkGroups.x is the row length).
+uint level_invocation() {
+    uint group = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+    return step.first_invocation + group * WORKGROUP_SIZE + gl_LocalInvocationID.x;
+}
 
 bool is_duplicate(uint index) {
     return (step.dedup & uint(DEDUP_INPUT)) != 0u

@@ -12,10 +12,13 @@
 //! of an overflowed chunk is used. Chunk sizes adapt so that each takes a fraction of a second:
 //! progress is reported between chunks.
 //!
-//! Every stage goes to the device in parts, one submission each, sized from the device's own
-//! timestamps to stay well under [`SUBMISSION_TARGET`] (`backend/pacing.rs`): no submission
-//! trips a GPU watchdog, and cancellation, checked before every submission, takes effect
-//! within one of them.
+//! No submission may keep the device busy for long ([`SUBMISSION_TARGET`],
+//! `backend/pacing.rs`): no submission trips a GPU watchdog, and cancellation, checked before
+//! every submission, takes effect within one of them. A chunk whose device time, estimated from
+//! the last chunk of the same depth, fits a submission goes whole: one command buffer records
+//! all its levels with indirect dispatches from level sizes kept on the device, and while it
+//! runs the host records and queues the next one in a second slot. Other chunks go stage by
+//! stage in parts sized from the device's own timestamps (`backend/chunk.rs`).
 //!
 //! With a transposition table (`tt_table.rs`, `glsl/common/tt.glsl`), expand probes each
 //! position before generating its children (a hit gives its counts and no children), the leaf
@@ -26,10 +29,12 @@
 
 use super::buffer::{record_copy, GpuBuffer};
 use super::context::Context;
+use super::context::SLOTS;
 use super::device::DeviceInfo;
 use super::error::GpuError;
 use super::layouts::{GpuBoard, BYTES_PER_POSITION};
 use super::pipelines::{Bindings, Pipelines};
+use super::shader_layout::WORKGROUP_SIZE;
 use super::slider_attacks::SliderAttacks;
 #[cfg(doc)]
 use super::slider_attacks::SLIDER_ATTACKS_VARIABLE;
@@ -41,7 +46,7 @@ use crate::engine::{Backend, EngineError, Job, RunError, RunOutcome};
 use crate::plan::{Plan, Tally, WorkItem};
 use crate::run_control::RunControl;
 use crate::tt::TtConfig;
-use buffers::{write_mapped, ChunkBuffers, TtBuffers};
+use buffers::{write_mapped, ChunkBuffers, TtBuffers, ITEMS_SHARE};
 use gpu_allocator::MemoryLocation;
 use pacing::Pacer;
 pub use pacing::SUBMISSION_TARGET;
@@ -119,7 +124,9 @@ pub struct ScheduleStats {
     pub host_splits: u64,
     /// Compute dispatches recorded (a level over the workgroup limit takes several).
     pub dispatches: u64,
-    /// Submissions of search stages (a level takes one per part).
+    /// Chunks that went to the device whole, in one submission.
+    pub whole_chunks: u64,
+    /// Submissions of search stages (a whole chunk takes one, a level in parts one per part).
     pub submissions: u64,
     /// The longest of them on the device.
     pub longest_submission: Duration,
@@ -133,6 +140,12 @@ pub struct VulkanBackend {
     _tables: GpuBuffer,
     context: Context,
     capacity: u32,
+    /// Workgroups along x of an indirect dispatch (more go along y).
+    max_groups_x: u32,
+    /// The slot whose statistics readback is the newest.
+    stats_slot: usize,
+    /// Device time of the submissions of the chunk in parts being run.
+    chunk_device_time: Duration,
     /// Items per chunk; adapted from chunk to chunk.
     chunk_items: usize,
     /// Sizes the parts of each level's submissions; kept across runs of this device.
@@ -187,6 +200,12 @@ impl VulkanBackend {
             .map_or(info.max_workgroups, |limit| limit.min(info.max_workgroups));
         let sliders = SliderAttacks::choose(options.slider_attacks, &info)?;
         let pipelines = Pipelines::new(shared, info.supports_tt(), max_workgroups, sliders)?;
+        // Every device takes 65,535 workgroups along y: a level of the whole capacity fits.
+        let max_groups_x = max_workgroups.max(
+            (capacity as u32)
+                .div_ceil(WORKGROUP_SIZE)
+                .div_ceil(u32::from(u16::MAX)),
+        );
         pipelines.bind(&Bindings {
             tables: tables.buffer,
             boards: buffers.boards.buffer,
@@ -207,6 +226,9 @@ impl VulkanBackend {
             _tables: tables,
             context,
             capacity: capacity as u32,
+            max_groups_x,
+            stats_slot: 0,
+            chunk_device_time: Duration::ZERO,
             chunk_items: FIRST_CHUNK_ITEMS,
             pacer: Pacer::default(),
             schedule: ScheduleStats::default(),
@@ -219,8 +241,8 @@ impl VulkanBackend {
         Ok(backend)
     }
 
-    /// Runs every search stage once: drivers such as lavapipe compile a pipeline at its first
-    /// dispatch, which would otherwise be timed as part of the first run.
+    /// Runs every search stage once, in parts and whole: drivers such as lavapipe compile a
+    /// pipeline at its first dispatch, which would otherwise be timed as part of the first run.
     fn warm_up(&mut self) -> Result<(), GpuError> {
         let start = GpuBoard::from(NybbleBoard::from_position(&Position::startpos()));
         let never = std::sync::atomic::AtomicBool::new(false);
@@ -230,15 +252,23 @@ impl VulkanBackend {
             on_progress: &|_| {},
             on_root_done: &|_, _| {},
         };
-        match self.run_chunk(&[start], 3, &control) {
-            Ok(Some(counts)) if counts == [Counts::exact(8_902)] => Ok(()),
-            Ok(other) => Err(GpuError::Vulkan {
-                call: "warm-up",
-                result: format!("start position perft(3) gave {other:?}, expected 8902"),
-            }),
-            Err(RunError::Failed(EngineError::Gpu(err))) => Err(err),
+        let in_parts = match self.run_chunk_in_parts(&[start], 3, &control) {
+            Ok(counts) => counts,
+            Err(RunError::Failed(EngineError::Gpu(err))) => return Err(err),
             Err(other) => unreachable!("the warm-up fails only on the device: {other:?}"),
+        };
+        self.submit_whole_chunk(0, &[start], 3)?;
+        self.context.wait(0)?;
+        let whole = self.chunk_counts(0, 1)?;
+        for counts in [in_parts, whole] {
+            if counts.as_deref() != Some(&[Counts::exact(8_902)]) {
+                return Err(GpuError::Vulkan {
+                    call: "warm-up",
+                    result: format!("start position perft(3) gave {counts:?}, expected 8902"),
+                });
+            }
         }
+        Ok(())
     }
 
     pub fn device_name(&self) -> &str {
@@ -267,9 +297,31 @@ impl VulkanBackend {
         }
     }
 
-    /// Items of one chunk: at most a quarter of the capacity (the upload and readback size).
+    /// Items of one chunk: at most a share of the capacity (the upload and readback size).
     fn max_chunk_items(&self) -> usize {
-        (self.capacity / 4) as usize
+        (u64::from(self.capacity) / ITEMS_SHARE) as usize
+    }
+
+    /// Items at the front of `items` that go whole to the device as the next chunk, if they do.
+    fn next_whole_chunk(&self, items: &VecDeque<WorkItem>) -> Option<usize> {
+        let remaining = items.front()?.remaining;
+        if remaining == 0 {
+            return None;
+        }
+        let fitting = self.pacer.whole_chunk_items(remaining)?;
+        let take = items
+            .iter()
+            .take(self.chunk_items.min(self.max_chunk_items()).min(fitting))
+            .take_while(|item| item.remaining == remaining)
+            .count();
+        Some(take)
+    }
+
+    /// A submission of search stages took `took` on the device.
+    fn record_submission(&mut self, took: Duration) {
+        self.schedule.submissions += 1;
+        self.schedule.longest_submission = self.schedule.longest_submission.max(took);
+        self.chunk_device_time += took;
     }
 
     /// The host's share of a run: the top plies as work items, transpositions merged when a
@@ -307,65 +359,120 @@ impl VulkanBackend {
         self.chunk_items = FIRST_CHUNK_ITEMS;
         let plan = self.plan(root, depth);
         let mut tally = Tally::new(&plan);
-        let report_done = |completed: Vec<(Move, Counts)>| {
-            for (m, counts) in completed {
-                (control.on_root_done)(m, counts);
-            }
-        };
-        report_done(tally.complete_from_the_start());
-        let mut items: VecDeque<WorkItem> = plan.items.into();
+        for (m, counts) in tally.complete_from_the_start() {
+            (control.on_root_done)(m, counts);
+        }
+        let items: VecDeque<WorkItem> = plan.items.into();
+        let searched = self.search(items, &mut tally, control);
+        // A run that stopped early may have left whole chunks queued: they finish before the
+        // buffers are used again (their counts are complete, so the table stays exact).
+        for slot in 0..SLOTS {
+            let _ = self.context.wait(slot);
+        }
+        searched?;
+        self.report_progress(&tally, control)?;
+        Ok(tally.into_divide())
+    }
+
+    /// Counts `items` chunk by chunk into `tally`: whole chunks two at a time while their size
+    /// is known to fit a submission, else one in parts.
+    fn search(
+        &mut self,
+        mut items: VecDeque<WorkItem>,
+        tally: &mut Tally,
+        control: &RunControl<'_>,
+    ) -> Result<(), RunError> {
+        struct Queued {
+            slot: usize,
+            items: Vec<WorkItem>,
+        }
+        let mut queued: VecDeque<Queued> = VecDeque::new();
+        let mut next_slot = 0;
         let mut last_report = Instant::now();
-        while !items.is_empty() {
+        while !items.is_empty() || !queued.is_empty() {
             if control.cancel.load(Ordering::Relaxed) {
                 return Err(RunError::Cancelled);
             }
-            let remaining = items[0].remaining;
-            let take = items
-                .iter()
-                .take(self.chunk_items.min(self.max_chunk_items()))
-                .take_while(|item| item.remaining == remaining)
-                .count();
-            let started = Instant::now();
-            let counts = if remaining == 0 {
-                Some(vec![Counts::exact(1); take])
-            } else {
-                let boards: Vec<GpuBoard> = items
-                    .iter()
-                    .take(take)
-                    .map(|item| NybbleBoard::from_position(&item.position).into())
-                    .collect();
-                self.run_chunk(&boards, remaining, control)?
-            };
-            let Some(counts) = counts else {
-                self.schedule.overflows += 1;
-                if take > 1 {
-                    self.chunk_items = (take / 2).max(1);
-                } else if let Some(item) = items.pop_front() {
-                    // One position's subtree does not fit: split it on the host.
-                    self.schedule.host_splits += 1;
-                    let children = item.children();
-                    report_done(tally.split(&item, &children));
-                    for child in children.into_iter().rev() {
-                        items.push_front(child);
-                    }
+            while queued.len() < SLOTS {
+                let Some(take) = self.next_whole_chunk(&items) else {
+                    break;
+                };
+                let chunk: Vec<WorkItem> = items.drain(..take).collect();
+                self.submit_whole_chunk(next_slot, &boards_of(&chunk), chunk[0].remaining)?;
+                queued.push_back(Queued {
+                    slot: next_slot,
+                    items: chunk,
+                });
+                next_slot = (next_slot + 1) % SLOTS;
+            }
+            let (chunk, counts, took) = if let Some(whole) = queued.pop_front() {
+                let took = self.context.wait(whole.slot)?;
+                self.schedule.longest_submission = self.schedule.longest_submission.max(took);
+                let counts = self.chunk_counts(whole.slot, whole.items.len() as u32)?;
+                if counts.is_some() {
+                    self.schedule.whole_chunks += 1;
                 }
+                (whole.items, counts, took)
+            } else {
+                let remaining = items[0].remaining;
+                let take = items
+                    .iter()
+                    .take(self.chunk_items.min(self.max_chunk_items()))
+                    .take_while(|item| item.remaining == remaining)
+                    .count();
+                let chunk: Vec<WorkItem> = items.drain(..take).collect();
+                self.chunk_device_time = Duration::ZERO;
+                let counts = if remaining == 0 {
+                    Some(vec![Counts::exact(1); take])
+                } else {
+                    self.run_chunk_in_parts(&boards_of(&chunk), remaining, control)?
+                };
+                (chunk, counts, self.chunk_device_time)
+            };
+            let remaining = chunk[0].remaining;
+            let Some(counts) = counts else {
+                self.overflowed(chunk, &mut items, tally, control);
                 continue;
             };
             self.schedule.chunks += 1;
-            self.adapt_chunk_size(take, started.elapsed());
-            for count in counts {
-                let Some(item) = items.pop_front() else {
-                    break;
-                };
-                report_done(tally.record(&item, count));
+            self.adapt_chunk_size(chunk.len(), took);
+            self.pacer.record_chunk(remaining, chunk.len(), took);
+            for (item, count) in chunk.iter().zip(counts) {
+                for (m, counts) in tally.record(item, count) {
+                    (control.on_root_done)(m, counts);
+                }
             }
             if last_report.elapsed() >= control.progress_interval {
-                self.report_progress(&tally, control)?;
+                self.report_progress(tally, control)?;
                 last_report = Instant::now();
             }
         }
-        self.report_progress(&tally, control)?;
-        Ok(tally.into_divide())
+        Ok(())
+    }
+
+    /// A chunk did not fit: its items go back to the front, to be redone in chunks of half
+    /// as many items, or a single item is expanded one ply on the host.
+    fn overflowed(
+        &mut self,
+        mut chunk: Vec<WorkItem>,
+        items: &mut VecDeque<WorkItem>,
+        tally: &mut Tally,
+        control: &RunControl<'_>,
+    ) {
+        self.schedule.overflows += 1;
+        if chunk.len() > 1 {
+            self.chunk_items = (chunk.len() / 2).max(1);
+        } else if let Some(item) = chunk.pop() {
+            self.schedule.host_splits += 1;
+            let children = item.children();
+            for (m, counts) in tally.split(&item, &children) {
+                (control.on_root_done)(m, counts);
+            }
+            chunk = children;
+        }
+        for item in chunk.into_iter().rev() {
+            items.push_front(item);
+        }
     }
 
     fn report_progress(&self, tally: &Tally, control: &RunControl<'_>) -> Result<(), GpuError> {
@@ -382,6 +489,14 @@ impl VulkanBackend {
             self.chunk_items = (self.chunk_items * 2).min(self.max_chunk_items());
         }
     }
+}
+
+/// The boards of `items`, as the GPU reads them.
+fn boards_of(items: &[WorkItem]) -> Vec<GpuBoard> {
+    items
+        .iter()
+        .map(|item| NybbleBoard::from_position(&item.position).into())
+        .collect()
 }
 
 impl Backend for VulkanBackend {

@@ -42,9 +42,11 @@ impl GpuBuffer {
         addressable: bool,
     ) -> Result<GpuBuffer, GpuError> {
         let device = &shared.device;
+        // Indirect: the control block holds the workgroup counts of indirect dispatches.
         let mut usage = vk::BufferUsageFlags::STORAGE_BUFFER
             | vk::BufferUsageFlags::TRANSFER_SRC
-            | vk::BufferUsageFlags::TRANSFER_DST;
+            | vk::BufferUsageFlags::TRANSFER_DST
+            | vk::BufferUsageFlags::INDIRECT_BUFFER;
         if addressable {
             usage |= vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS;
         }

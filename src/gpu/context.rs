@@ -1,8 +1,9 @@
-//! The logical device: queue, memory allocator, command buffer and fence, and the one way work
-//! is submitted (record, submit, wait with a timeout), timed on the device where it can be.
+//! The logical device: queue, memory allocator, command buffers and fences, and the one way
+//! work is submitted (record, submit, wait with a timeout), timed on the device where it can
+//! be. Two submissions may be pending at once, each in a slot of its own.
 //!
 //! Destruction order is explicit: buffers hold an `Arc<DeviceShared>` and are freed first; when
-//! the last reference goes, the allocator is dropped, then the command pool and fence, then the
+//! the last reference goes, the allocator is dropped, then the command pool and fences, then the
 //! device, then the instance.
 
 use super::device::{choose_device, compute_queue_family, DeviceInfo, Instance};
@@ -10,6 +11,7 @@ use super::error::{vk_error, GpuError};
 use super::pipelines::record_barrier;
 use ash::vk;
 use gpu_allocator::vulkan::{Allocator, AllocatorCreateDesc};
+use std::cell::Cell;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -141,18 +143,32 @@ impl Drop for DeviceShared {
     }
 }
 
+/// Submissions that may be on the device at once: a chunk runs while the host records the
+/// next one.
+pub const SLOTS: usize = 2;
+
 /// A device ready for compute work.
 pub struct Context {
     pub shared: Arc<DeviceShared>,
     queue: vk::Queue,
     command_pool: vk::CommandPool,
-    command_buffer: vk::CommandBuffer,
-    fence: vk::Fence,
-    /// Start and end timestamps of each submission; `None` when the queue has no timestamps.
+    slots: [Slot; SLOTS],
+    /// Start and end timestamps of each slot's submission; `None` when the queue has no
+    /// timestamps.
     timer: Option<Timer>,
 }
 
-/// A query pool of two timestamps and how to turn their difference into time.
+/// One submission at a time: its command buffer, and the fence it signals.
+struct Slot {
+    command_buffer: vk::CommandBuffer,
+    fence: vk::Fence,
+    /// Submitted and not yet waited for.
+    pending: Cell<bool>,
+    /// When it was submitted.
+    submitted: Cell<Option<Instant>>,
+}
+
+/// A query pool of two timestamps per slot and how to turn their difference into time.
 struct Timer {
     pool: vk::QueryPool,
     /// Nanoseconds per timestamp tick (`timestampPeriod`).
@@ -199,61 +215,48 @@ impl Context {
         // SAFETY: valid device and create info.
         let command_pool = unsafe { device.create_command_pool(&pool_info, None) }
             .map_err(vk_error("vkCreateCommandPool"))?;
+        // From here on, `Drop` destroys whatever was created (null handles are skipped by
+        // Vulkan), so every failure below just returns.
+        let mut context = Context {
+            shared: shared.clone(),
+            queue,
+            command_pool,
+            slots: std::array::from_fn(|_| Slot {
+                command_buffer: vk::CommandBuffer::null(),
+                fence: vk::Fence::null(),
+                pending: Cell::new(false),
+                submitted: Cell::new(None),
+            }),
+            timer: None,
+        };
         let alloc_info = vk::CommandBufferAllocateInfo::default()
             .command_pool(command_pool)
             .level(vk::CommandBufferLevel::PRIMARY)
-            .command_buffer_count(1);
+            .command_buffer_count(SLOTS as u32);
         // SAFETY: the pool was just created on this device.
-        let allocated = unsafe { device.allocate_command_buffers(&alloc_info) };
-        let command_buffer = match allocated {
-            Ok(buffers) => buffers[0],
-            Err(result) => {
-                // SAFETY: the pool is unused.
-                unsafe { device.destroy_command_pool(command_pool, None) };
-                return Err(GpuError::from_vk("vkAllocateCommandBuffers", result));
-            }
-        };
-        // SAFETY: valid device.
-        let fence = match unsafe { device.create_fence(&vk::FenceCreateInfo::default(), None) } {
-            Ok(fence) => fence,
-            Err(result) => {
-                // SAFETY: the pool and its buffer are unused.
-                unsafe { device.destroy_command_pool(command_pool, None) };
-                return Err(GpuError::from_vk("vkCreateFence", result));
-            }
-        };
+        let command_buffers = unsafe { device.allocate_command_buffers(&alloc_info) }
+            .map_err(vk_error("vkAllocateCommandBuffers"))?;
+        for (slot, command_buffer) in context.slots.iter_mut().zip(command_buffers) {
+            slot.command_buffer = command_buffer;
+            // SAFETY: valid device.
+            slot.fence = unsafe { device.create_fence(&vk::FenceCreateInfo::default(), None) }
+                .map_err(vk_error("vkCreateFence"))?;
+        }
         let timestamp_bits = families[family as usize].timestamp_valid_bits;
-        let timer = if timestamp_bits == 0 || tick_ns <= 0.0 {
-            None
-        } else {
+        if timestamp_bits != 0 && tick_ns > 0.0 {
             let pool_info = vk::QueryPoolCreateInfo::default()
                 .query_type(vk::QueryType::TIMESTAMP)
-                .query_count(2);
+                .query_count(2 * SLOTS as u32);
             // SAFETY: valid device and create info.
-            match unsafe { device.create_query_pool(&pool_info, None) } {
-                Ok(pool) => Some(Timer {
-                    pool,
-                    tick_ns: f64::from(tick_ns),
-                    valid_mask: u64::MAX >> (64 - timestamp_bits.min(64)),
-                }),
-                Err(result) => {
-                    // SAFETY: the fence, pool and its buffer are unused.
-                    unsafe {
-                        device.destroy_fence(fence, None);
-                        device.destroy_command_pool(command_pool, None);
-                    }
-                    return Err(GpuError::from_vk("vkCreateQueryPool", result));
-                }
-            }
-        };
-        Ok(Context {
-            shared,
-            queue,
-            command_pool,
-            command_buffer,
-            fence,
-            timer,
-        })
+            let pool = unsafe { device.create_query_pool(&pool_info, None) }
+                .map_err(vk_error("vkCreateQueryPool"))?;
+            context.timer = Some(Timer {
+                pool,
+                tick_ns: f64::from(tick_ns),
+                valid_mask: u64::MAX >> (64 - timestamp_bits.min(64)),
+            });
+        }
+        Ok(context)
     }
 
     pub fn device(&self) -> &ash::Device {
@@ -264,86 +267,129 @@ impl Context {
         &self.shared.info
     }
 
-    /// Records commands with `record`, submits them and waits for them to finish. Returns how
-    /// long they ran on the device, from timestamps, or where the queue has none, the host's
-    /// time from submission to the fence (which also counts the submission's overhead).
+    /// Records commands with `record`, submits them and waits for them to finish (in slot 0,
+    /// after any submission still pending there). Returns how long they ran on the device, as
+    /// [`Context::wait`] does.
     pub fn submit_and_wait(
         &self,
         record: impl FnOnce(&ash::Device, vk::CommandBuffer),
     ) -> Result<Duration, GpuError> {
+        self.submit(0, record)?;
+        self.wait(0)
+    }
+
+    /// Records commands with `record` and submits them in `slot` (first waiting for what is
+    /// still pending there) without waiting for them. Submissions run in the order they were
+    /// made, each after the one before has finished: every command buffer starts with a
+    /// barrier on all earlier work of the queue.
+    pub fn submit(
+        &self,
+        slot: usize,
+        record: impl FnOnce(&ash::Device, vk::CommandBuffer),
+    ) -> Result<(), GpuError> {
+        if self.slots[slot].pending.get() {
+            self.wait(slot)?;
+        }
+        let Slot {
+            command_buffer,
+            fence,
+            ..
+        } = self.slots[slot];
         let device = self.device();
         let begin = vk::CommandBufferBeginInfo::default()
             .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
-        // SAFETY: the command buffer is not in use: every submission is waited for before the
-        // next one is recorded.
+        // SAFETY: the command buffer is not in use: its last submission was waited for above.
         unsafe {
             device
-                .reset_command_buffer(self.command_buffer, vk::CommandBufferResetFlags::empty())
+                .reset_command_buffer(command_buffer, vk::CommandBufferResetFlags::empty())
                 .map_err(vk_error("vkResetCommandBuffer"))?;
             device
-                .begin_command_buffer(self.command_buffer, &begin)
+                .begin_command_buffer(command_buffer, &begin)
                 .map_err(vk_error("vkBeginCommandBuffer"))?;
         }
+        // Earlier submissions are ordered before this one's commands, and their writes made
+        // visible to them (a fence wait, or none when they are still running, orders nothing).
+        record_barrier(device, command_buffer);
         if let Some(timer) = &self.timer {
-            // SAFETY: the command buffer is recording; the pool holds two queries.
+            let first = 2 * slot as u32;
+            // SAFETY: the command buffer is recording; the pool holds two queries per slot.
+            // The start is latched once every earlier command of the queue has finished, so a
+            // submission queued behind another is not charged for the other's time.
             unsafe {
-                device.cmd_reset_query_pool(self.command_buffer, timer.pool, 0, 2);
+                device.cmd_reset_query_pool(command_buffer, timer.pool, first, 2);
                 device.cmd_write_timestamp(
-                    self.command_buffer,
-                    vk::PipelineStageFlags::TOP_OF_PIPE,
+                    command_buffer,
+                    vk::PipelineStageFlags::BOTTOM_OF_PIPE,
                     timer.pool,
-                    0,
+                    first,
                 );
             }
         }
-        // The fence wait before this submission ordered execution, not memory: make the
-        // earlier submissions' writes visible to this one's commands.
-        record_barrier(device, self.command_buffer);
-        record(device, self.command_buffer);
-        record_host_read_barrier(device, self.command_buffer);
+        record(device, command_buffer);
+        record_host_read_barrier(device, command_buffer);
         if let Some(timer) = &self.timer {
             // SAFETY: as above.
             unsafe {
                 device.cmd_write_timestamp(
-                    self.command_buffer,
+                    command_buffer,
                     vk::PipelineStageFlags::BOTTOM_OF_PIPE,
                     timer.pool,
-                    1,
+                    2 * slot as u32 + 1,
                 );
             }
         }
-        let command_buffers = [self.command_buffer];
+        let command_buffers = [command_buffer];
         let submit = [vk::SubmitInfo::default().command_buffers(&command_buffers)];
         // SAFETY: the recorded commands reference live resources owned by the caller, who
-        // keeps them alive across this call; the fence is unsignaled (reset after each wait).
+        // keeps them alive until the slot is waited for; the fence is unsignaled (reset after
+        // each wait).
         unsafe {
             device
-                .end_command_buffer(self.command_buffer)
+                .end_command_buffer(command_buffer)
                 .map_err(vk_error("vkEndCommandBuffer"))?;
-        }
-        let submitted = Instant::now();
-        // SAFETY: as above.
-        unsafe {
             device
-                .queue_submit(self.queue, &submit, self.fence)
+                .queue_submit(self.queue, &submit, fence)
                 .map_err(vk_error("vkQueueSubmit"))?;
         }
+        self.slots[slot].pending.set(true);
+        self.slots[slot].submitted.set(Some(Instant::now()));
+        Ok(())
+    }
+
+    /// Waits for the submission of `slot` to finish (at once if none is pending). Returns how
+    /// long it ran on the device, from timestamps, or where the queue has none, the host's time
+    /// from submission to the fence (which also counts the submission's overhead).
+    pub fn wait(&self, slot: usize) -> Result<Duration, GpuError> {
+        let Slot {
+            fence,
+            ref pending,
+            ref submitted,
+            ..
+        } = self.slots[slot];
+        if !pending.get() {
+            return Ok(Duration::ZERO);
+        }
+        let device = self.device();
         let timeout_ns = FENCE_TIMEOUT.as_nanos() as u64;
         // SAFETY: the fence belongs to this device.
-        let waited = unsafe { device.wait_for_fences(&[self.fence], true, timeout_ns) };
+        let waited = unsafe { device.wait_for_fences(&[fence], true, timeout_ns) };
         match waited {
             Ok(()) => {}
             Err(vk::Result::TIMEOUT) => {
                 // The queue may still use the command buffer: wait for it before reuse.
                 // SAFETY: valid device.
                 let _ = unsafe { device.device_wait_idle() };
+                pending.set(false);
+                // SAFETY: the device is idle; the fence is not in use.
+                let _ = unsafe { device.reset_fences(&[fence]) };
                 return Err(GpuError::Timeout(FENCE_TIMEOUT.as_secs()));
             }
             Err(result) => return Err(GpuError::from_vk("vkWaitForFences", result)),
         }
-        let host_time = submitted.elapsed();
+        let host_time = submitted.get().map_or(Duration::ZERO, |at| at.elapsed());
+        pending.set(false);
         // SAFETY: the fence is signaled and not in use.
-        unsafe { device.reset_fences(&[self.fence]) }.map_err(vk_error("vkResetFences"))?;
+        unsafe { device.reset_fences(&[fence]) }.map_err(vk_error("vkResetFences"))?;
         let Some(timer) = &self.timer else {
             return Ok(host_time);
         };
@@ -352,7 +398,7 @@ impl Context {
         unsafe {
             device.get_query_pool_results(
                 timer.pool,
-                0,
+                2 * slot as u32,
                 &mut stamps,
                 vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WAIT,
             )
@@ -388,13 +434,16 @@ fn record_host_read_barrier(device: &ash::Device, command_buffer: vk::CommandBuf
 impl Drop for Context {
     fn drop(&mut self) {
         let device = &self.shared.device;
-        // SAFETY: waiting for idle guarantees the pool and fence are no longer in use.
+        // SAFETY: waiting for idle guarantees the pool, fences and queries are no longer in use;
+        // destroying null handles (of a context whose creation failed part-way) is allowed.
         unsafe {
             let _ = device.device_wait_idle();
             if let Some(timer) = &self.timer {
                 device.destroy_query_pool(timer.pool, None);
             }
-            device.destroy_fence(self.fence, None);
+            for slot in &self.slots {
+                device.destroy_fence(slot.fence, None);
+            }
             device.destroy_command_pool(self.command_pool, None);
         }
     }

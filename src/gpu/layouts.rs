@@ -2,7 +2,7 @@
 //! with their sizes pinned. The `layout_probe` shader checks the offsets at run time (see the
 //! tests of the backend).
 
-use super::shader_layout::{DEDUP_SLOTS_PER_POSITION, TT_MAX_SEGMENTS};
+use super::shader_layout::{DEDUP_SLOTS_PER_POSITION, MAX_LEVELS, TT_MAX_SEGMENTS, WORKGROUP_SIZE};
 use crate::chess::NybbleBoard;
 use bytemuck::{Pod, Zeroable};
 
@@ -33,35 +33,88 @@ pub struct ChildRange {
 
 const _: () = assert!(size_of::<ChildRange>() == 8);
 
-/// The `Control` block.
+/// A `Level` of the `Control` block: where a level's positions are, how many, and the
+/// workgroups that cover them (a `VkDispatchIndirectCommand` at [`LEVEL_GROUPS_OFFSET`]).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
+pub struct Level {
+    pub offset: u32,
+    pub count: u32,
+    pub groups: [u32; 3],
+    pub unused: [u32; 3],
+}
+
+const _: () = assert!(size_of::<Level>() == 32);
+
+/// Bytes from the start of a `Level` to its workgroup counts.
+pub const LEVEL_GROUPS_OFFSET: u64 = 8;
+
+impl Level {
+    /// A level of `count` positions from `offset`, dispatched with at most `max_groups_x`
+    /// workgroups along x (as `next_level.comp` sets them).
+    pub fn new(offset: u32, count: u32, max_groups_x: u32) -> Level {
+        let groups = count.div_ceil(WORKGROUP_SIZE);
+        let along_x = groups.min(max_groups_x);
+        let along_y = if along_x == 0 {
+            1
+        } else {
+            groups.div_ceil(along_x)
+        };
+        Level {
+            offset,
+            count,
+            groups: [along_x, along_y, 1],
+            unused: [0; 3],
+        }
+    }
+}
+
+/// The `Control` block: the append counter and overflow flag of the level being written, the
+/// chunk's limits, and its levels.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Pod, Zeroable)]
 pub struct Control {
     pub appended: u32,
     pub overflow: u32,
+    pub capacity: u32,
+    pub max_groups_x: u32,
+    pub levels: [Level; MAX_LEVELS as usize],
 }
 
-const _: () = assert!(size_of::<Control>() == 8);
+const _: () = assert!(size_of::<Control>() == 16 + 32 * MAX_LEVELS as usize);
+
+impl Control {
+    /// Bytes from the start of the block to level `level`'s workgroup counts.
+    pub const fn groups_offset(level: u32) -> u64 {
+        (size_of::<Control>() - size_of::<[Level; MAX_LEVELS as usize]>()) as u64
+            + level as u64 * size_of::<Level>() as u64
+            + LEVEL_GROUPS_OFFSET
+    }
+}
+
+impl Default for Control {
+    fn default() -> Control {
+        Zeroable::zeroed()
+    }
+}
 
 /// The `Step` push constants.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
 pub struct StepConstants {
-    pub input_offset: u32,
-    pub input_count: u32,
-    pub output_offset: u32,
-    pub output_capacity: u32,
+    /// The level the dispatch reads (its offset and count are in the `Control` block).
+    pub level: u32,
     /// Plies below the input positions.
     pub remaining: u32,
     /// `DEDUP_*` bits.
     pub dedup: u32,
-    /// The input position of the dispatch's first invocation, from `input_offset`: a level
-    /// over the device's workgroup limit is dispatched in parts (`record_dispatch` advances it
-    /// from 0 part by part).
+    /// The level's position of the dispatch's first invocation: a level dispatched by the host
+    /// goes out in parts (`record_dispatch` advances it part by part); 0 for an indirect
+    /// dispatch.
     pub first_invocation: u32,
 }
 
-const _: () = assert!(size_of::<StepConstants>() == 28);
+const _: () = assert!(size_of::<StepConstants>() == 16);
 
 /// A 128-bit count or hash as the shaders hold it (`u64vec2`): low word, high word.
 #[repr(C)]

@@ -6,7 +6,7 @@
 
 use super::context::{DeviceShared, Purpose};
 use super::error::{vk_error, GpuError};
-use super::layouts::StepConstants;
+use super::layouts::{Control, StepConstants};
 use super::shader_layout::{
     BINDING_BOARDS, BINDING_CHILDREN, BINDING_CONTROL, BINDING_COUNT, BINDING_COUNTS,
     BINDING_DEDUP, BINDING_FAST_COUNTS, BINDING_HASHES, BINDING_TABLES, BINDING_TT_PARAMS,
@@ -32,16 +32,18 @@ pub enum Stage {
     LayoutProbe,
     KeyProbe,
     Dedup,
+    NextLevel,
 }
 
 impl Stage {
-    pub const ALL: [Stage; 6] = [
+    pub const ALL: [Stage; 7] = [
         Stage::Expand,
         Stage::Leaf,
         Stage::Upsweep,
         Stage::LayoutProbe,
         Stage::KeyProbe,
         Stage::Dedup,
+        Stage::NextLevel,
     ];
 
     /// The stage's name, as its shader file is named.
@@ -53,6 +55,7 @@ impl Stage {
             Stage::LayoutProbe => "layout_probe",
             Stage::KeyProbe => "key_probe",
             Stage::Dedup => "dedup",
+            Stage::NextLevel => "next_level",
         }
     }
 
@@ -75,6 +78,8 @@ impl Stage {
             (Stage::KeyProbe, true) => spirv!("key_probe_tt"),
             (Stage::Dedup, false) => spirv!("dedup"),
             (Stage::Dedup, true) => spirv!("dedup_tt"),
+            (Stage::NextLevel, false) => spirv!("next_level"),
+            (Stage::NextLevel, true) => spirv!("next_level_tt"),
         }
     }
 }
@@ -349,6 +354,52 @@ impl Pipelines {
         }
     }
 
+    /// Records one dispatch of `stage` over the whole of `step.level`, its workgroups read from
+    /// that level's entry in `control` (the `Control` block) when the dispatch runs.
+    pub fn record_indirect_dispatch(
+        &self,
+        command_buffer: vk::CommandBuffer,
+        stage: Stage,
+        step: &StepConstants,
+        control: vk::Buffer,
+    ) {
+        let device = &self.shared.device;
+        let step = StepConstants {
+            first_invocation: 0,
+            ..*step
+        };
+        // SAFETY: the command buffer is recording; the pipeline, layout, set and control
+        // buffer are live, and the offset is that of a VkDispatchIndirectCommand in it.
+        unsafe {
+            device.cmd_bind_pipeline(
+                command_buffer,
+                vk::PipelineBindPoint::COMPUTE,
+                self.pipeline(stage),
+            );
+            device.cmd_bind_descriptor_sets(
+                command_buffer,
+                vk::PipelineBindPoint::COMPUTE,
+                self.layout,
+                0,
+                &[self.set],
+                &[],
+            );
+            device.cmd_push_constants(
+                command_buffer,
+                self.layout,
+                vk::ShaderStageFlags::COMPUTE,
+                0,
+                bytemuck::bytes_of(&step),
+            );
+            device.cmd_dispatch_indirect(
+                command_buffer,
+                control,
+                Control::groups_offset(step.level),
+            );
+        }
+        self.dispatches.set(self.dispatches.get() + 1);
+    }
+
     /// Dispatches recorded since the pipelines were created.
     pub fn dispatches(&self) -> u64 {
         self.dispatches.get()
@@ -368,7 +419,8 @@ fn dispatch_parts(invocations: u32, max_workgroups: u32) -> Vec<(u32, u32)> {
         .collect()
 }
 
-/// Makes the writes of earlier commands visible to later shader reads and transfers.
+/// Orders earlier commands (of this and earlier submissions of the queue) before later ones and
+/// makes their writes visible to later shader reads, transfers and indirect dispatches.
 pub fn record_barrier(device: &ash::Device, command_buffer: vk::CommandBuffer) {
     let barrier = [vk::MemoryBarrier::default()
         .src_access_mask(vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::TRANSFER_WRITE)
@@ -376,14 +428,18 @@ pub fn record_barrier(device: &ash::Device, command_buffer: vk::CommandBuffer) {
             vk::AccessFlags::SHADER_READ
                 | vk::AccessFlags::SHADER_WRITE
                 | vk::AccessFlags::TRANSFER_READ
-                | vk::AccessFlags::TRANSFER_WRITE,
+                | vk::AccessFlags::TRANSFER_WRITE
+                | vk::AccessFlags::INDIRECT_COMMAND_READ,
         )];
+    let stages = vk::PipelineStageFlags::COMPUTE_SHADER
+        | vk::PipelineStageFlags::TRANSFER
+        | vk::PipelineStageFlags::DRAW_INDIRECT;
     // SAFETY: the command buffer is recording.
     unsafe {
         device.cmd_pipeline_barrier(
             command_buffer,
-            vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER,
-            vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER,
+            stages,
+            stages,
             vk::DependencyFlags::empty(),
             &barrier,
             &[],

@@ -74,11 +74,18 @@ pub const CHILD_FLAG_DUPLICATE: u32 = 1 << 18;
 pub const DEDUP_INPUT: u32 = 1;
 pub const DEDUP_CHILDREN: u32 = 2;
 pub const DEDUP_OUTPUT: u32 = 4;
+/// For dedup: clear the level's slots of the dedup set instead of inserting (every slot of the
+/// level belongs to one of its positions, so a dispatch over the level clears the whole set).
+pub const DEDUP_CLEAR: u32 = 8;
 /// Slots of the dedup set per position of the level, and the most slots one insert tries.
 pub const DEDUP_SLOTS_PER_POSITION: u32 = 2;
 pub const DEDUP_MAX_PROBES: u32 = 32;
 
-pub const SHADER_DEFINES: [(&str, u32); 42] = [
+/// Levels of one chunk the `Control` block describes (a chunk of items `r` plies deep has
+/// `r - 1` levels: the items, then one per expand).
+pub const MAX_LEVELS: u32 = 32;
+
+pub const SHADER_DEFINES: [(&str, u32); 44] = [
     ("WORKGROUP_SIZE", WORKGROUP_SIZE),
     ("BINDING_TABLES", BINDING_TABLES),
     ("BINDING_BOARDS", BINDING_BOARDS),
@@ -119,6 +126,8 @@ pub const SHADER_DEFINES: [(&str, u32); 42] = [
     ("DEDUP_INPUT", DEDUP_INPUT),
     ("DEDUP_CHILDREN", DEDUP_CHILDREN),
     ("DEDUP_OUTPUT", DEDUP_OUTPUT),
+    ("DEDUP_CLEAR", DEDUP_CLEAR),
     ("DEDUP_SLOTS_PER_POSITION", DEDUP_SLOTS_PER_POSITION),
     ("DEDUP_MAX_PROBES", DEDUP_MAX_PROBES),
+    ("MAX_LEVELS", MAX_LEVELS),
 ];

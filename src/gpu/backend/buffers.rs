@@ -2,7 +2,7 @@
 //! statistics, and helpers for their host-visible memory.
 
 use crate::gpu::buffer::GpuBuffer;
-use crate::gpu::context::DeviceShared;
+use crate::gpu::context::{DeviceShared, SLOTS};
 use crate::gpu::error::GpuError;
 use crate::gpu::layouts::{ChildRange, Control, GpuBoard, GpuU128, TT_PARAMS_BYTES};
 use crate::gpu::shader_layout::{DEDUP_SLOTS_PER_POSITION, ZOBRIST_KEYS};
@@ -11,7 +11,12 @@ use crate::tt::shader_shared::{COUNTERS_PER_DEPTH, MAX_DEPTH};
 use gpu_allocator::MemoryLocation;
 use std::sync::Arc;
 
-/// Buffers of one chunk's levels, sized for `capacity` positions.
+/// A chunk has at most this share of the capacity in items (1 / this): the size of the upload
+/// and readback buffers.
+pub const ITEMS_SHARE: u64 = 16;
+
+/// Buffers of one chunk's levels, sized for `capacity` positions, and the host-visible ones of
+/// each submission slot.
 pub struct ChunkBuffers {
     pub boards: GpuBuffer,
     pub children: GpuBuffer,
@@ -19,14 +24,23 @@ pub struct ChunkBuffers {
     pub fast_counts: GpuBuffer,
     pub hashes: GpuBuffer,
     pub dedup: GpuBuffer,
-    /// The append counter and overflow flag, in device memory: every expand subgroup does an
-    /// atomic on it.
+    /// The `Control` block (append counter, overflow flag, the chunk's levels), in device
+    /// memory: every expand subgroup does an atomic on it.
     pub control: GpuBuffer,
-    /// `control` copied back after every expand submission.
-    pub control_readback: GpuBuffer,
+    /// One per submission slot.
+    pub slots: Vec<SlotBuffers>,
+}
+
+/// The host-visible buffers of a chunk in one submission slot (see `Context::submit`).
+pub struct SlotBuffers {
+    /// The chunk's items.
     pub upload: GpuBuffer,
-    /// A chunk's item counts, then its items' fast counts.
+    /// The chunk's item counts, then its items' fast counts.
     pub readback: GpuBuffer,
+    /// `control` as the chunk's last expand left it.
+    pub control_readback: GpuBuffer,
+    /// The table's statistics after the chunk.
+    pub stats_readback: GpuBuffer,
 }
 
 impl ChunkBuffers {
@@ -55,45 +69,60 @@ impl ChunkBuffers {
                 size_of::<Control>() as u64,
                 MemoryLocation::GpuOnly,
             )?,
-            control_readback: GpuBuffer::new(
-                shared,
+            slots: (0..SLOTS)
+                .map(|_| SlotBuffers::new(shared, capacity))
+                .collect::<Result<_, _>>()?,
+        })
+    }
+}
+
+impl SlotBuffers {
+    fn new(shared: &Arc<DeviceShared>, capacity: u64) -> Result<SlotBuffers, GpuError> {
+        let items = capacity / ITEMS_SHARE;
+        let host_visible = |name: &str, bytes: u64, location: MemoryLocation| {
+            GpuBuffer::new(shared, name, bytes, location)
+        };
+        Ok(SlotBuffers {
+            upload: host_visible(
+                "chunk upload",
+                items * size_of::<GpuBoard>() as u64,
+                MemoryLocation::CpuToGpu,
+            )?,
+            readback: host_visible(
+                "chunk readback",
+                items * 2 * size_of::<GpuU128>() as u64,
+                MemoryLocation::GpuToCpu,
+            )?,
+            control_readback: host_visible(
                 "control readback",
                 size_of::<Control>() as u64,
                 MemoryLocation::GpuToCpu,
             )?,
-            // A chunk has at most a quarter of the capacity in items.
-            upload: GpuBuffer::new(
-                shared,
-                "chunk upload",
-                capacity * size_of::<GpuBoard>() as u64 / 4,
-                MemoryLocation::CpuToGpu,
-            )?,
-            readback: GpuBuffer::new(
-                shared,
-                "chunk readback",
-                capacity * 2 * size_of::<GpuU128>() as u64 / 4,
+            stats_readback: host_visible(
+                "TT statistics readback",
+                TT_STAT_BYTES,
                 MemoryLocation::GpuToCpu,
             )?,
         })
     }
 }
 
-/// Counter words of the statistics buffer.
-const TT_STAT_WORDS: usize = (MAX_DEPTH as usize + 1) * COUNTERS_PER_DEPTH as usize;
+/// Bytes of the statistics buffer: its counters are 64-bit words.
+const TT_STAT_BYTES: u64 =
+    ((MAX_DEPTH as usize + 1) * COUNTERS_PER_DEPTH as usize * size_of::<u64>()) as u64;
 
 /// The transposition table's parameters, keys and statistics (bound whether a table is in use
-/// or not), and the table itself when the current run has one.
+/// or not), and the table itself when the current run has one. The statistics are copied back
+/// into a slot's `stats_readback`.
 pub struct TtBuffers {
     pub params: GpuBuffer,
     pub zobrist: GpuBuffer,
     pub stats: GpuBuffer,
-    pub stats_readback: GpuBuffer,
     pub table: Option<GpuTable>,
 }
 
 impl TtBuffers {
     pub fn new(shared: &Arc<DeviceShared>) -> Result<TtBuffers, GpuError> {
-        let stat_bytes = (TT_STAT_WORDS * size_of::<u64>()) as u64;
         let zobrist_bytes = (ZOBRIST_KEYS as usize * size_of::<GpuU128>()) as u64;
         Ok(TtBuffers {
             params: GpuBuffer::new(
@@ -108,12 +137,11 @@ impl TtBuffers {
                 zobrist_bytes,
                 MemoryLocation::GpuOnly,
             )?,
-            stats: GpuBuffer::new(shared, "TT statistics", stat_bytes, MemoryLocation::GpuOnly)?,
-            stats_readback: GpuBuffer::new(
+            stats: GpuBuffer::new(
                 shared,
-                "TT statistics readback",
-                stat_bytes,
-                MemoryLocation::GpuToCpu,
+                "TT statistics",
+                TT_STAT_BYTES,
+                MemoryLocation::GpuOnly,
             )?,
             table: None,
         })

@@ -1,175 +1,272 @@
-//! One chunk on the GPU: the items' subtrees level by level (`expand`), the last two plies in
-//! the fused `leaf` stage, then `upsweep` back to the items, and the copies in and out.
+//! One chunk on the GPU: the items' subtrees level by level (`expand`, after which `next_level`
+//! records on the device where the appended level is and how large), the last two plies in the
+//! fused `leaf` stage, then `upsweep` back to the items, and the copies in and out.
+//!
+//! A chunk goes to the device in one of two ways:
+//! - **whole**: one command buffer holds every stage of every level, each dispatched
+//!   indirectly from the level sizes on the device, so the host waits once per chunk and can
+//!   queue the next chunk behind it. For chunks whose device time, estimated from earlier chunks
+//!   of the same depth, fits one submission.
+//! - **in parts**: stage by stage, each level in parts the pacer sizes, the host reading each
+//!   level's size back; for chunks whose time is not known to be short (the first of a depth,
+//!   and chunks of single items too deep for one submission).
 
 use super::buffers::{mapped_bytes, read_mapped, write_mapped};
 use super::VulkanBackend;
 use crate::count::Counts;
-use crate::engine::RunError;
+use crate::engine::{RunError, MAX_DEPTH};
 use crate::gpu::buffer::{record_copy, GpuBuffer};
 use crate::gpu::error::GpuError;
-use crate::gpu::layouts::{Control, GpuBoard, GpuU128, StepConstants};
+use crate::gpu::layouts::{Control, GpuBoard, GpuU128, Level, StepConstants};
 use crate::gpu::pipelines::{record_barrier, Stage};
 use crate::gpu::shader_layout::{
-    DEDUP_CHILDREN, DEDUP_INPUT, DEDUP_OUTPUT, DEDUP_SLOTS_PER_POSITION,
+    DEDUP_CHILDREN, DEDUP_CLEAR, DEDUP_INPUT, DEDUP_OUTPUT, DEDUP_SLOTS_PER_POSITION, MAX_LEVELS,
 };
 use crate::run_control::RunControl;
 use crate::tt::{TtMode, MIN_TT_DEPTH};
 use ash::vk;
 use std::sync::atomic::Ordering;
 
+// A chunk of items r plies deep (r at most the depth of a job) has r - 1 levels.
+const _: () = assert!(MAX_DEPTH <= MAX_LEVELS + 1);
+
+/// The stages of a chunk of items `remaining` plies deep: levels, their depths, and which are
+/// deduplicated.
+#[derive(Clone, Copy, Debug)]
+struct ChunkShape {
+    remaining: u32,
+    with_table: bool,
+}
+
+impl ChunkShape {
+    fn new(remaining: u32, with_table: bool) -> ChunkShape {
+        debug_assert!((1..=MAX_LEVELS + 1).contains(&remaining));
+        ChunkShape {
+            remaining,
+            with_table,
+        }
+    }
+
+    /// The level the leaf stage counts: every level before it is expanded.
+    fn leaf_level(self) -> u32 {
+        self.remaining.saturating_sub(2)
+    }
+
+    /// Plies below the positions of `level`.
+    fn level_remaining(self, level: u32) -> u32 {
+        self.remaining - level
+    }
+
+    /// With a table, every level but the chunk's own (whose counts go back to the host) is
+    /// deduplicated before it is searched.
+    fn deduplicated(self, level: u32) -> bool {
+        self.with_table && level > 0 && self.level_remaining(level) >= MIN_TT_DEPTH
+    }
+
+    fn input_dedup(self, level: u32) -> u32 {
+        if self.deduplicated(level) {
+            DEDUP_INPUT
+        } else {
+            0
+        }
+    }
+
+    fn step(self, level: u32, dedup: u32) -> StepConstants {
+        StepConstants {
+            level,
+            remaining: self.level_remaining(level),
+            dedup,
+            first_invocation: 0,
+        }
+    }
+
+    /// The expand of a level before a deduplicated one hands each child its hash.
+    fn expand(self, level: u32) -> StepConstants {
+        let output = if self.deduplicated(level + 1) {
+            DEDUP_OUTPUT
+        } else {
+            0
+        };
+        self.step(level, self.input_dedup(level) | output)
+    }
+
+    fn leaf(self) -> StepConstants {
+        let level = self.leaf_level();
+        self.step(level, self.input_dedup(level))
+    }
+
+    fn upsweep(self, level: u32) -> StepConstants {
+        let children = if self.deduplicated(level + 1) {
+            DEDUP_CHILDREN
+        } else {
+            0
+        };
+        self.step(level, self.input_dedup(level) | children)
+    }
+}
+
 impl VulkanBackend {
-    /// Counts the subtrees of `boards`, all `remaining` (>= 1) plies deep; `None` when a level
-    /// did not fit.
-    pub(super) fn run_chunk(
+    fn shape(&self, remaining: u32) -> ChunkShape {
+        ChunkShape::new(remaining, self.tt.table.is_some())
+    }
+
+    fn certifies(&self) -> bool {
+        self.tt
+            .table
+            .as_ref()
+            .is_some_and(|table| table.config().mode == TtMode::Certify)
+    }
+
+    /// Submits the chunk of `boards`, all `remaining` (>= 1) plies deep, whole in `slot`;
+    /// [`Self::chunk_counts`] reads its counts once [`Context::wait`] returned for the slot.
+    ///
+    /// [`Context::wait`]: crate::gpu::context::Context::wait
+    pub(super) fn submit_whole_chunk(
+        &mut self,
+        slot: usize,
+        boards: &[GpuBoard],
+        remaining: u32,
+    ) -> Result<(), GpuError> {
+        write_mapped(
+            &mut self.buffers.slots[slot].upload,
+            bytemuck::cast_slice(boards),
+        )?;
+        let shape = self.shape(remaining);
+        let count = boards.len() as u32;
+        let control = self.buffers.control.buffer;
+        self.context.submit(slot, |device, cb| {
+            self.record_chunk_start(device, cb, slot, count);
+            let pipelines = &self.pipelines;
+            let indirect = |stage, step: &StepConstants| {
+                pipelines.record_indirect_dispatch(cb, stage, step, control);
+                record_barrier(device, cb);
+            };
+            let dedup = |level| {
+                if shape.deduplicated(level) {
+                    indirect(Stage::Dedup, &shape.step(level, DEDUP_CLEAR));
+                    indirect(Stage::Dedup, &shape.step(level, 0));
+                }
+            };
+            for level in 0..shape.leaf_level() {
+                dedup(level);
+                indirect(Stage::Expand, &shape.expand(level));
+                pipelines.record_dispatch(cb, Stage::NextLevel, &shape.step(level, 0), 1);
+                record_barrier(device, cb);
+            }
+            dedup(shape.leaf_level());
+            indirect(Stage::Leaf, &shape.leaf());
+            for level in (0..shape.leaf_level()).rev() {
+                indirect(Stage::Upsweep, &shape.upsweep(level));
+            }
+            self.record_chunk_end(device, cb, slot, count);
+        })?;
+        self.schedule.submissions += 1;
+        Ok(())
+    }
+
+    /// Counts the subtrees of `boards`, all `remaining` (>= 1) plies deep, in parts (slot 0);
+    /// `None` when a level did not fit.
+    pub(super) fn run_chunk_in_parts(
         &mut self,
         boards: &[GpuBoard],
         remaining: u32,
         control: &RunControl<'_>,
     ) -> Result<Option<Vec<Counts>>, RunError> {
+        const SLOT: usize = 0;
         let count = boards.len() as u32;
-        write_mapped(&mut self.buffers.upload, bytemuck::cast_slice(boards))?;
-        // Copied to the boards buffer at the start of the chunk's first submission.
-        let mut upload = Some(std::mem::size_of_val(boards) as u64);
-        // (offset, count) of every level; level 0 is the chunk itself, level k is
-        // `remaining - k` plies deep.
-        let mut levels: Vec<(u32, u32)> = vec![(0, count)];
-        let level_remaining = |level: usize| remaining - level as u32;
-        // With a table, every level but the chunk's own (whose counts go back to the host) is
-        // deduplicated before it is searched.
-        let with_table = self.tt.table.is_some();
-        let deduplicated =
-            |level: usize| with_table && level > 0 && level_remaining(level) >= MIN_TT_DEPTH;
-        let input_dedup = |level: usize| if deduplicated(level) { DEDUP_INPUT } else { 0 };
-        // The expand of a level before a deduplicated one hands each child its hash.
-        let output_dedup = |level: usize| {
-            if deduplicated(level + 1) {
-                DEDUP_OUTPUT
-            } else {
-                0
+        write_mapped(
+            &mut self.buffers.slots[SLOT].upload,
+            bytemuck::cast_slice(boards),
+        )?;
+        let shape = self.shape(remaining);
+        // Recorded at the start of the chunk's first submission.
+        let mut start = Some(count);
+        let mut level_count = count;
+        for level in 0..shape.leaf_level() {
+            if shape.deduplicated(level) {
+                self.dedup_level(level, level_count, &mut start, control)?;
             }
-        };
-        while level_remaining(levels.len() - 1) > 2 {
-            let level = levels.len() - 1;
-            let (offset, level_count) = levels[level];
-            let output_offset = offset + level_count;
-            let step = StepConstants {
-                input_offset: offset,
-                input_count: level_count,
-                output_offset,
-                output_capacity: self.capacity - output_offset,
-                remaining: level_remaining(level),
-                dedup: input_dedup(level) | output_dedup(level),
-                first_invocation: 0,
-            };
-            if step.dedup != 0 {
-                self.dedup_level(&step, &mut upload, control)?;
-            }
+            let step = shape.expand(level);
             let fits = self.submit_level(
                 Stage::Expand,
                 &step,
+                level_count,
                 control,
                 |backend, device, cb| {
-                    if let Some(bytes) = upload.take() {
-                        backend.record_upload(device, cb, bytes);
+                    if let Some(items) = start.take() {
+                        backend.record_chunk_start(device, cb, SLOT, items);
                     }
-                    // SAFETY: the control buffer is live; the command buffer is recording.
-                    unsafe {
-                        device.cmd_fill_buffer(
-                            cb,
-                            backend.buffers.control.buffer,
-                            0,
-                            vk::WHOLE_SIZE,
-                            0,
-                        )
-                    };
-                    record_barrier(device, cb);
                 },
-                |backend, device, cb| {
+                |backend, device, cb, last_part| {
                     record_barrier(device, cb);
-                    let buffers = &backend.buffers;
-                    let bytes = size_of::<Control>() as u64;
-                    record_copy(
-                        device,
-                        cb,
-                        &buffers.control,
-                        &buffers.control_readback,
-                        bytes,
-                        0,
-                    );
+                    if last_part {
+                        let next = shape.step(level, 0);
+                        backend
+                            .pipelines
+                            .record_dispatch(cb, Stage::NextLevel, &next, 1);
+                        record_barrier(device, cb);
+                    }
+                    backend.record_control_readback(device, cb, SLOT);
                 },
                 // A part that overflowed ends the level: the chunk is redone smaller.
-                |backend| Ok(backend.read_control()?.overflow == 0),
+                |backend| Ok(backend.read_control(SLOT)?.overflow == 0),
             )?;
             if !fits {
                 return Ok(None);
             }
-            let control_block = self.read_control()?;
-            levels.push((output_offset, control_block.appended));
+            level_count = self.read_control(SLOT)?.levels[level as usize + 1].count;
         }
-        let leaf_level = levels.len() - 1;
-        let (offset, level_count) = levels[leaf_level];
-        let leaf = StepConstants {
-            input_offset: offset,
-            input_count: level_count,
-            remaining: level_remaining(leaf_level),
-            dedup: input_dedup(leaf_level),
-            ..StepConstants::default()
-        };
-        if leaf.dedup != 0 {
-            self.dedup_level(&leaf, &mut upload, control)?;
+        let leaf_level = shape.leaf_level();
+        if shape.deduplicated(leaf_level) {
+            self.dedup_level(leaf_level, level_count, &mut start, control)?;
         }
-        let with_upload = |backend: &Self, device: &ash::Device, cb: vk::CommandBuffer| {
-            if let Some(bytes) = upload {
-                backend.record_upload(device, cb, bytes);
-            }
-        };
         self.submit_level(
             Stage::Leaf,
-            &leaf,
+            &shape.leaf(),
+            level_count,
             control,
-            with_upload,
+            |backend, device, cb| {
+                if let Some(items) = start.take() {
+                    backend.record_chunk_start(device, cb, SLOT, items);
+                }
+            },
             no_commands,
             |_| Ok(true),
         )?;
-        for (level, &(offset, level_count)) in levels.iter().enumerate().rev().skip(1) {
-            let children_dedup = if deduplicated(level + 1) {
-                DEDUP_CHILDREN
-            } else {
-                0
-            };
-            let up = StepConstants {
-                input_offset: offset,
-                input_count: level_count,
-                remaining: level_remaining(level),
-                dedup: input_dedup(level) | children_dedup,
-                ..StepConstants::default()
-            };
+        let level_counts = self.read_control(SLOT)?.levels;
+        for level in (0..leaf_level).rev() {
             self.submit_level(
                 Stage::Upsweep,
-                &up,
+                &shape.upsweep(level),
+                level_counts[level as usize].count,
                 control,
-                no_commands,
+                |_, _, _| {},
                 no_commands,
                 |_| Ok(true),
             )?;
         }
-        let certify = self
-            .tt
-            .table
-            .as_ref()
-            .is_some_and(|table| table.config().mode == TtMode::Certify);
         self.context.submit_and_wait(|device, cb| {
-            self.record_readback(device, cb, &self.buffers.counts, count, 0);
-            if certify {
-                self.record_readback(device, cb, &self.buffers.fast_counts, count, count);
-            }
-            if self.tt.table.is_some() {
-                self.record_stats_readback(device, cb);
-            }
+            self.record_chunk_end(device, cb, SLOT, count);
         })?;
-        let exact = self.read_back(count, 0)?;
-        let fast = if certify {
-            self.read_back(count, count)?
+        Ok(self.chunk_counts(SLOT, count)?)
+    }
+
+    /// The counts of the `count` items of the chunk that ran in `slot`; `None` if a level of
+    /// it did not fit.
+    pub(super) fn chunk_counts(
+        &mut self,
+        slot: usize,
+        count: u32,
+    ) -> Result<Option<Vec<Counts>>, GpuError> {
+        if self.read_control(slot)?.overflow != 0 {
+            return Ok(None);
+        }
+        if self.tt.table.is_some() {
+            self.stats_slot = slot;
+        }
+        let exact = self.read_back(slot, count, 0)?;
+        let fast = if self.certifies() {
+            self.read_back(slot, count, count)?
         } else {
             exact.clone()
         };
@@ -185,21 +282,77 @@ impl VulkanBackend {
         ))
     }
 
-    /// Dispatches `stage` over the `step.input_count` positions of a level in parts the pacer
+    /// Records the start of a chunk of `count` items: their upload from `slot`, and a fresh
+    /// `Control` block whose level 0 they are.
+    pub(super) fn record_chunk_start(
+        &self,
+        device: &ash::Device,
+        cb: vk::CommandBuffer,
+        slot: usize,
+        count: u32,
+    ) {
+        self.record_upload(
+            device,
+            cb,
+            slot,
+            u64::from(count) * size_of::<GpuBoard>() as u64,
+        );
+        let head = ControlHead {
+            appended: 0,
+            overflow: 0,
+            capacity: self.capacity,
+            max_groups_x: self.max_groups_x,
+            first_level: Level::new(0, count, self.max_groups_x),
+        };
+        // SAFETY: the control buffer is live and larger than the head; the data is a multiple
+        // of 4 bytes and under 64 KiB; the command buffer is recording.
+        unsafe {
+            device.cmd_update_buffer(
+                cb,
+                self.buffers.control.buffer,
+                0,
+                bytemuck::bytes_of(&head),
+            )
+        };
+        record_barrier(device, cb);
+    }
+
+    /// Records the end of a chunk of `count` items: its counts (and fast counts in certify),
+    /// the table's statistics and the control block copied to `slot`'s readback buffers.
+    fn record_chunk_end(
+        &self,
+        device: &ash::Device,
+        cb: vk::CommandBuffer,
+        slot: usize,
+        count: u32,
+    ) {
+        self.record_readback(device, cb, slot, &self.buffers.counts, count, 0);
+        if self.certifies() {
+            self.record_readback(device, cb, slot, &self.buffers.fast_counts, count, count);
+        }
+        if self.tt.table.is_some() {
+            self.record_stats_readback(device, cb, slot);
+        }
+        self.record_control_readback(device, cb, slot);
+    }
+
+    /// Dispatches `stage` over the `positions` positions of `step.level` in parts the pacer
     /// sizes, one submission each (at least one, so that `prologue` runs for an empty level
     /// too); `prologue` is recorded at the start of the first, `epilogue` after every part's
-    /// dispatch. Cancellation is checked before every part, and `keep_going` after each:
-    /// `Ok(false)` when it stopped the level.
+    /// dispatch (told whether the part is the last). Cancellation is checked before every
+    /// part, and `keep_going` after each: `Ok(false)` when it stopped the level.
     ///
     /// Stopping between parts stores nothing partial in the table: every count a part stores
     /// is complete (a leaf's own two plies, or an upsweep over children that all finished).
+    #[allow(clippy::too_many_arguments)]
     fn submit_level(
         &mut self,
         stage: Stage,
         step: &StepConstants,
+        positions: u32,
         control: &RunControl<'_>,
         prologue: impl FnOnce(&Self, &ash::Device, vk::CommandBuffer),
-        epilogue: impl Fn(&Self, &ash::Device, vk::CommandBuffer),
+        epilogue: impl Fn(&Self, &ash::Device, vk::CommandBuffer, bool),
         keep_going: impl Fn(&Self) -> Result<bool, GpuError>,
     ) -> Result<bool, RunError> {
         let mut prologue = Some(prologue);
@@ -208,10 +361,8 @@ impl VulkanBackend {
             if control.cancel.load(Ordering::Relaxed) {
                 return Err(RunError::Cancelled);
             }
-            let positions = self
-                .pacer
-                .part_positions(stage)
-                .min(step.input_count - start);
+            let part_positions = self.pacer.part_positions(stage).min(positions - start);
+            let last_part = start + part_positions >= positions;
             let part = StepConstants {
                 first_invocation: start,
                 ..*step
@@ -221,60 +372,85 @@ impl VulkanBackend {
                 if let Some(first) = first {
                     first(self, device, cb);
                 }
-                self.pipelines.record_dispatch(cb, stage, &part, positions);
-                epilogue(self, device, cb);
+                self.pipelines
+                    .record_dispatch(cb, stage, &part, part_positions);
+                epilogue(self, device, cb, last_part);
             })?;
-            self.pacer.record(stage, positions, took);
-            self.schedule.submissions += 1;
-            self.schedule.longest_submission = self.schedule.longest_submission.max(took);
-            start += positions;
+            self.pacer.record(stage, part_positions, took);
+            self.record_submission(took);
+            start += part_positions;
             if !keep_going(self)? {
                 return Ok(false);
             }
-            if start >= step.input_count {
+            if last_part {
                 return Ok(true);
             }
         }
     }
 
-    /// Deduplicates the level `step` reads: the dedup set is cleared, then each position marks
-    /// itself if an equal one claimed its slot before it (`upload` goes first if still due).
+    /// Deduplicates `level` (`positions` positions): the dedup set is cleared, then each
+    /// position marks itself if an equal one claimed its slot before it (the chunk's start goes
+    /// first if still due).
     fn dedup_level(
         &mut self,
-        step: &StepConstants,
-        upload: &mut Option<u64>,
+        level: u32,
+        positions: u32,
+        start: &mut Option<u32>,
         control: &RunControl<'_>,
     ) -> Result<(), RunError> {
-        if step.input_count == 0 {
+        if positions == 0 {
             return Ok(());
         }
-        let set_bytes = u64::from(step.input_count * DEDUP_SLOTS_PER_POSITION) * 4;
+        let set_bytes = u64::from(positions * DEDUP_SLOTS_PER_POSITION) * 4;
         let clear_set = |backend: &Self, device: &ash::Device, cb: vk::CommandBuffer| {
-            if let Some(bytes) = upload.take() {
-                backend.record_upload(device, cb, bytes);
+            if let Some(items) = start.take() {
+                backend.record_chunk_start(device, cb, 0, items);
             }
             // SAFETY: the dedup buffer is live and holds this many slots (it is sized for the
             // capacity); the command buffer is recording.
             unsafe { device.cmd_fill_buffer(cb, backend.buffers.dedup.buffer, 0, set_bytes, 0) };
             record_barrier(device, cb);
         };
-        self.submit_level(Stage::Dedup, step, control, clear_set, no_commands, |_| {
-            Ok(true)
-        })?;
+        let step = StepConstants {
+            level,
+            ..StepConstants::default()
+        };
+        self.submit_level(
+            Stage::Dedup,
+            &step,
+            positions,
+            control,
+            clear_set,
+            no_commands,
+            |_| Ok(true),
+        )?;
         Ok(())
     }
 
-    /// The append counter and overflow flag as the last expand submission left them.
-    pub(super) fn read_control(&self) -> Result<Control, GpuError> {
-        read_mapped(&self.buffers.control_readback)
+    /// The `Control` block as the last submission in `slot` copied it back.
+    pub(super) fn read_control(&self, slot: usize) -> Result<Control, GpuError> {
+        read_mapped(&self.buffers.slots[slot].control_readback)
     }
 
-    /// Records a copy of the first `values` 128-bit values of `source` to the host-visible
-    /// readback buffer, from its value `at` on.
+    /// Records the copy of the `Control` block to `slot`'s readback.
+    pub(super) fn record_control_readback(
+        &self,
+        device: &ash::Device,
+        cb: vk::CommandBuffer,
+        slot: usize,
+    ) {
+        let readback = &self.buffers.slots[slot].control_readback;
+        let bytes = size_of::<Control>() as u64;
+        record_copy(device, cb, &self.buffers.control, readback, bytes, 0);
+    }
+
+    /// Records a copy of the first `values` 128-bit values of `source` to `slot`'s readback
+    /// buffer, from its value `at` on.
     pub(super) fn record_readback(
         &self,
         device: &ash::Device,
         cb: vk::CommandBuffer,
+        slot: usize,
         source: &GpuBuffer,
         values: u32,
         at: u32,
@@ -284,15 +460,20 @@ impl VulkanBackend {
             device,
             cb,
             source,
-            &self.buffers.readback,
+            &self.buffers.slots[slot].readback,
             u64::from(values) * value_bytes,
             u64::from(at) * value_bytes,
         );
     }
 
-    /// `values` 128-bit values copied by [`Self::record_readback`] from value `at` on.
-    pub(super) fn read_back(&self, values: u32, at: u32) -> Result<Vec<GpuU128>, GpuError> {
-        let bytes = mapped_bytes(&self.buffers.readback)?;
+    /// `values` 128-bit values copied by [`Self::record_readback`] to `slot` from value `at` on.
+    pub(super) fn read_back(
+        &self,
+        slot: usize,
+        values: u32,
+        at: u32,
+    ) -> Result<Vec<GpuU128>, GpuError> {
+        let bytes = mapped_bytes(&self.buffers.slots[slot].readback)?;
         let value_bytes = size_of::<GpuU128>();
         let start = at as usize * value_bytes;
         Ok(bytemuck::pod_collect_to_vec(
@@ -300,19 +481,38 @@ impl VulkanBackend {
         ))
     }
 
-    /// Records the copy of `bytes` of uploaded boards to the start of the boards buffer.
-    pub(super) fn record_upload(&self, device: &ash::Device, cb: vk::CommandBuffer, bytes: u64) {
-        record_copy(
-            device,
-            cb,
-            &self.buffers.upload,
-            &self.buffers.boards,
-            bytes,
-            0,
-        );
+    /// Records the copy of `bytes` of boards uploaded to `slot` to the start of the boards
+    /// buffer.
+    pub(super) fn record_upload(
+        &self,
+        device: &ash::Device,
+        cb: vk::CommandBuffer,
+        slot: usize,
+        bytes: u64,
+    ) {
+        let upload = &self.buffers.slots[slot].upload;
+        record_copy(device, cb, upload, &self.buffers.boards, bytes, 0);
         record_barrier(device, cb);
     }
 }
 
-/// Records nothing: for a level with no commands around its dispatches.
-fn no_commands(_: &VulkanBackend, _: &ash::Device, _: vk::CommandBuffer) {}
+/// The start of the `Control` block, as a chunk begins: no children appended, no overflow,
+/// the limits, and the chunk's items as level 0.
+#[repr(C)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct ControlHead {
+    appended: u32,
+    overflow: u32,
+    capacity: u32,
+    max_groups_x: u32,
+    first_level: Level,
+}
+
+// The head is the `Control` block up to the end of level 0.
+const _: () = assert!(
+    size_of::<ControlHead>()
+        == size_of::<Control>() - (MAX_LEVELS as usize - 1) * size_of::<Level>()
+);
+
+/// Records nothing: for a level with no commands after its dispatches.
+fn no_commands(_: &VulkanBackend, _: &ash::Device, _: vk::CommandBuffer, _: bool) {}

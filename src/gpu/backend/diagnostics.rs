@@ -12,7 +12,6 @@ use crate::gpu::layouts::{
 };
 use crate::gpu::pipelines::{record_barrier, Stage};
 use crate::gpu::shader_layout::DEDUP_OUTPUT;
-use ash::vk;
 
 impl VulkanBackend {
     /// Runs the layout probe on the given values and returns what the shader saw, in the
@@ -26,23 +25,26 @@ impl VulkanBackend {
         tt_head: TtParamsHead,
         segments: &SegmentAddresses,
     ) -> Result<Vec<GpuU128>, GpuError> {
-        write_mapped(&mut self.buffers.upload, bytemuck::bytes_of(&board))?;
+        write_mapped(
+            &mut self.buffers.slots[0].upload,
+            bytemuck::bytes_of(&board),
+        )?;
         self.upload(&self.buffers.children, bytemuck::bytes_of(&range))?;
         self.upload(&self.buffers.control, bytemuck::bytes_of(&control_block))?;
         self.upload(&self.tt.params, &tt_params_bytes(&tt_head, segments))?;
-        const PROBED_VALUES: u32 = 25;
+        const PROBED_VALUES: u32 = 29;
         let probed = self.context.submit_and_wait(|device, cb| {
-            self.record_upload(device, cb, size_of::<GpuBoard>() as u64);
+            self.record_upload(device, cb, 0, size_of::<GpuBoard>() as u64);
             self.pipelines
                 .record_dispatch(cb, Stage::LayoutProbe, &step, 1);
             record_barrier(device, cb);
-            self.record_readback(device, cb, &self.buffers.counts, PROBED_VALUES, 0);
+            self.record_readback(device, cb, 0, &self.buffers.counts, PROBED_VALUES, 0);
         });
         // Back to "no table" whatever happened.
         let restored = self.upload_no_table();
         probed?;
         restored?;
-        self.read_back(PROBED_VALUES, 0)
+        self.read_back(0, PROBED_VALUES, 0)
     }
 
     /// The TT hashes the shaders compute for `boards` at `depth` plies remaining with the keys
@@ -54,22 +56,24 @@ impl VulkanBackend {
         depth: u32,
     ) -> Result<Vec<Hash128>, GpuError> {
         self.upload_zobrist(zobrist)?;
-        write_mapped(&mut self.buffers.upload, bytemuck::cast_slice(boards))?;
+        write_mapped(
+            &mut self.buffers.slots[0].upload,
+            bytemuck::cast_slice(boards),
+        )?;
         let count = boards.len() as u32;
         let step = StepConstants {
-            input_count: count,
             remaining: depth,
             ..StepConstants::default()
         };
         self.context.submit_and_wait(|device, cb| {
-            self.record_upload(device, cb, std::mem::size_of_val(boards) as u64);
+            self.record_chunk_start(device, cb, 0, count);
             self.pipelines
                 .record_dispatch(cb, Stage::KeyProbe, &step, count);
             record_barrier(device, cb);
-            self.record_readback(device, cb, &self.buffers.hashes, count, 0);
+            self.record_readback(device, cb, 0, &self.buffers.hashes, count, 0);
         })?;
         Ok(self
-            .read_back(count, 0)?
+            .read_back(0, count, 0)?
             .into_iter()
             .map(|words| Hash128 {
                 hi: words.high,
@@ -88,61 +92,41 @@ impl VulkanBackend {
         depth: u32,
     ) -> Result<Vec<(GpuBoard, Hash128)>, GpuError> {
         self.upload_zobrist(zobrist)?;
-        write_mapped(&mut self.buffers.upload, bytemuck::bytes_of(&board))?;
+        write_mapped(
+            &mut self.buffers.slots[0].upload,
+            bytemuck::bytes_of(&board),
+        )?;
         let step = StepConstants {
-            input_count: 1,
-            output_offset: 1,
-            output_capacity: self.capacity - 1,
             remaining: depth,
             dedup: DEDUP_OUTPUT,
             ..StepConstants::default()
         };
-        let control_bytes = size_of::<Control>() as u64;
         self.context.submit_and_wait(|device, cb| {
-            self.record_upload(device, cb, size_of::<GpuBoard>() as u64);
-            // SAFETY: the control buffer is live; the command buffer is recording.
-            unsafe {
-                device.cmd_fill_buffer(cb, self.buffers.control.buffer, 0, vk::WHOLE_SIZE, 0)
-            };
-            record_barrier(device, cb);
+            self.record_chunk_start(device, cb, 0, 1);
             self.pipelines.record_dispatch(cb, Stage::Expand, &step, 1);
             record_barrier(device, cb);
-            let buffers = &self.buffers;
-            record_copy(
-                device,
-                cb,
-                &buffers.control,
-                &buffers.control_readback,
-                control_bytes,
-                0,
-            );
+            self.record_control_readback(device, cb, 0);
         })?;
         // The parent and its children, as 128-bit values: two per board, then one per hash.
-        let positions = 1 + self.read_control()?.appended;
+        let positions = 1 + self.read_control(0)?.appended;
         let value_bytes = size_of::<GpuU128>() as u64;
         let board_values = 2 * positions;
         self.context.submit_and_wait(|device, cb| {
             let buffers = &self.buffers;
+            let readback = &buffers.slots[0].readback;
             let board_bytes = u64::from(board_values) * value_bytes;
-            record_copy(
-                device,
-                cb,
-                &buffers.boards,
-                &buffers.readback,
-                board_bytes,
-                0,
-            );
+            record_copy(device, cb, &buffers.boards, readback, board_bytes, 0);
             let hash_bytes = u64::from(positions) * value_bytes;
             record_copy(
                 device,
                 cb,
                 &buffers.hashes,
-                &buffers.readback,
+                readback,
                 hash_bytes,
                 board_bytes,
             );
         })?;
-        let values = self.read_back(board_values + positions, 0)?;
+        let values = self.read_back(0, board_values + positions, 0)?;
         let (boards, hashes) = values.split_at(board_values as usize);
         Ok(boards
             .chunks_exact(2)
@@ -164,16 +148,10 @@ impl VulkanBackend {
     pub fn table_params_in_use(&self) -> Result<TtParamsHead, GpuError> {
         let bytes = size_of::<TtParamsHead>();
         self.context.submit_and_wait(|device, cb| {
-            record_copy(
-                device,
-                cb,
-                &self.tt.params,
-                &self.buffers.readback,
-                bytes as u64,
-                0,
-            );
+            let readback = &self.buffers.slots[0].readback;
+            record_copy(device, cb, &self.tt.params, readback, bytes as u64, 0);
         })?;
-        let words = self.read_back(bytes.div_ceil(size_of::<GpuU128>()) as u32, 0)?;
+        let words = self.read_back(0, bytes.div_ceil(size_of::<GpuU128>()) as u32, 0)?;
         Ok(bytemuck::pod_read_unaligned(
             &bytemuck::cast_slice::<GpuU128, u8>(&words)[..bytes],
         ))

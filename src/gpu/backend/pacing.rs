@@ -3,11 +3,14 @@
 //! macOS aborts long command buffers, and a run is only cancelled between submissions.
 //!
 //! Each stage's device time per position is measured from the submissions themselves
-//! (timestamps, see `Context::submit_and_wait`), and the next part of a level is sized to take
-//! half of [`SUBMISSION_TARGET`], leaving room for positions that cost more than the last ones.
+//! (timestamps, see `Context::wait`), and the next part of a level is sized to take half of
+//! [`SUBMISSION_TARGET`], leaving room for positions that cost more than the last ones. The
+//! same share bounds a chunk submitted whole: its items are as many as the device time per item
+//! of the last chunk of the same depth says fit.
 
 use crate::gpu::pipelines::Stage;
 use crate::gpu::shader_layout::WORKGROUP_SIZE;
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 /// What one submission should stay under.
@@ -31,10 +34,12 @@ struct StageRate {
     last_part: u32,
 }
 
-/// Part sizes per stage, learned from the submissions of this device.
+/// Part sizes per stage and chunk sizes per depth, learned from the submissions of this device.
 #[derive(Clone, Debug, Default)]
 pub struct Pacer {
     rates: [StageRate; PACED.len()],
+    /// Device nanoseconds per item of the last chunk, by the items' remaining depth.
+    item_nanos: BTreeMap<u32, f64>,
 }
 
 impl Pacer {
@@ -57,6 +62,22 @@ impl Pacer {
         let grown = rate.last_part.saturating_mul(MAX_GROWTH);
         let positions = fitting.min(f64::from(grown)).min(f64::from(u32::MAX)) as u32;
         (positions / WORKGROUP_SIZE).max(1) * WORKGROUP_SIZE
+    }
+
+    /// Items `remaining` plies deep that one whole-chunk submission may hold; `None` before a
+    /// chunk of that depth was timed, or when one item takes too long for a submission.
+    pub fn whole_chunk_items(&self, remaining: u32) -> Option<usize> {
+        let nanos = *self.item_nanos.get(&remaining)?;
+        let fitting = AIM.as_nanos() as f64 / nanos.max(f64::MIN_POSITIVE);
+        (fitting >= 1.0).then(|| fitting.min(usize::MAX as f64) as usize)
+    }
+
+    /// A chunk of `items` items `remaining` plies deep took `took` on the device.
+    pub fn record_chunk(&mut self, remaining: u32, items: usize, took: Duration) {
+        if items > 0 {
+            let nanos = took.as_nanos() as f64 / items as f64;
+            self.item_nanos.insert(remaining, nanos);
+        }
     }
 
     /// A part of `positions` positions of `stage` took `took` on the device.
@@ -91,6 +112,18 @@ mod tests {
         assert!((49_000..=50_000).contains(&next), "{next}");
         // Other stages keep their own rate.
         assert_eq!(pacer.part_positions(Stage::Expand), FIRST_PART);
+    }
+
+    #[test]
+    fn whole_chunks_hold_what_fits_half_the_target() {
+        let mut pacer = Pacer::default();
+        assert_eq!(pacer.whole_chunk_items(5), None);
+        pacer.record_chunk(5, 10, Duration::from_millis(10));
+        assert_eq!(pacer.whole_chunk_items(5), Some(50));
+        assert_eq!(pacer.whole_chunk_items(4), None);
+        // One item over half the target: parts only.
+        pacer.record_chunk(6, 1, AIM * 2);
+        assert_eq!(pacer.whole_chunk_items(6), None);
     }
 
     #[test]

@@ -105,7 +105,7 @@ impl VulkanBackend {
                 unsafe { device.cmd_fill_buffer(cb, buffer.buffer, 0, vk::WHOLE_SIZE, 0) };
             }
             record_barrier(device, cb);
-            self.record_stats_readback(device, cb);
+            self.record_stats_readback(device, cb, self.stats_slot);
         })?;
         Ok(())
     }
@@ -115,7 +115,8 @@ impl VulkanBackend {
         let Some(table) = &self.tt.table else {
             return Ok(None);
         };
-        let words: Vec<u64> = bytemuck::pod_collect_to_vec(mapped_bytes(&self.tt.stats_readback)?);
+        let readback = &self.buffers.slots[self.stats_slot].stats_readback;
+        let words: Vec<u64> = bytemuck::pod_collect_to_vec(mapped_bytes(readback)?);
         Ok(Some(table.snapshot(&words)))
     }
 
@@ -124,9 +125,16 @@ impl VulkanBackend {
         self.tt.table.as_ref().map_or(0, GpuTable::segments)
     }
 
-    pub(super) fn record_stats_readback(&self, device: &ash::Device, cb: vk::CommandBuffer) {
+    /// Records the copy of the table's statistics to `slot`'s readback.
+    pub(super) fn record_stats_readback(
+        &self,
+        device: &ash::Device,
+        cb: vk::CommandBuffer,
+        slot: usize,
+    ) {
         let stats = &self.tt.stats;
-        record_copy(device, cb, stats, &self.tt.stats_readback, stats.size, 0);
+        let readback = &self.buffers.slots[slot].stats_readback;
+        record_copy(device, cb, stats, readback, stats.size, 0);
     }
 
     /// Points the shaders at no table (mode off).
