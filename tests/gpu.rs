@@ -128,7 +128,7 @@ fn shallow_depths_and_terminal_roots() {
 
 #[test]
 fn a_tiny_memory_budget_splits_chunks_and_items_with_the_same_answer() {
-    // 128 KiB holds about 1,500 positions: start position depth 6 needs 8,902 at its widest
+    // 128 KiB holds about 2,300 positions without a table: start position depth 6 needs 8,902 at its widest
     // level per root move, so chunks shrink to one item and items are split on the host.
     let mut tiny = VulkanBackend::new(&GpuOptions {
         device: None,
@@ -136,7 +136,7 @@ fn a_tiny_memory_budget_splits_chunks_and_items_with_the_same_answer() {
         ..GpuOptions::default()
     })
     .expect("a small budget opens");
-    assert!(tiny.capacity() < 2_000);
+    assert!(tiny.capacity() < 2_500);
     let start = Position::startpos();
     let divide = gpu_divide(&mut tiny, &start, 6);
     let schedule = tiny.schedule_stats();

@@ -32,7 +32,7 @@ use super::context::Context;
 use super::context::SLOTS;
 use super::device::DeviceInfo;
 use super::error::GpuError;
-use super::layouts::{GpuBoard, BYTES_PER_POSITION};
+use super::layouts::{GpuBoard, PositionLayout};
 use super::pipelines::{Bindings, Pipelines};
 use super::shader_layout::WORKGROUP_SIZE;
 use super::slider_attacks::SliderAttacks;
@@ -45,7 +45,7 @@ use crate::count::Counts;
 use crate::engine::{Backend, EngineError, Job, RunError, RunOutcome};
 use crate::plan::{Plan, Tally, WorkItem};
 use crate::run_control::RunControl;
-use crate::tt::TtConfig;
+use crate::tt::{TtConfig, TtMode};
 use buffers::{write_mapped, ChunkBuffers, TtBuffers, ITEMS_SHARE};
 use gpu_allocator::MemoryLocation;
 use pacing::Pacer;
@@ -137,9 +137,15 @@ pub struct VulkanBackend {
     pipelines: Pipelines,
     buffers: ChunkBuffers,
     tt: TtBuffers,
-    _tables: GpuBuffer,
+    tables: GpuBuffer,
     context: Context,
+    /// Device memory for the chunk buffers.
+    budget: u64,
+    /// What the chunk buffers keep per position (as the table mode of the next run needs).
+    layout: PositionLayout,
     capacity: u32,
+    /// Workgroups of one dispatch (the device's limit, or a lower one asked for).
+    max_workgroups: u32,
     /// Workgroups along x of an indirect dispatch (more go along y).
     max_groups_x: u32,
     /// The slot whose statistics readback is the newest.
@@ -164,20 +170,16 @@ impl VulkanBackend {
         let budget = options.memory_budget.unwrap_or_else(|| {
             (info.memory_bytes() / DEFAULT_BUDGET_FRACTION).min(DEFAULT_BUDGET_CAP)
         });
-        let by_budget = budget / BYTES_PER_POSITION;
-        let by_binding = u64::from(info.max_storage_buffer_range) / size_of::<GpuBoard>() as u64;
-        // The shaders' 32-bit append counter must not wrap even if every position of a full
-        // level had the maximum number of moves.
-        let by_counter = u64::from(u32::MAX) / MAX_MOVES as u64;
-        let capacity = by_budget.min(by_binding).min(by_counter);
-        // A chunk needs room for an item and its children at least.
-        const MIN_CAPACITY: u64 = 1024;
-        if capacity < MIN_CAPACITY {
+        // Every table mode must fit: the budget is checked with every buffer.
+        if capacity_for(&info, budget, PositionLayout::FULL) < MIN_CAPACITY {
             return Err(GpuError::BudgetTooSmall {
                 mb: budget >> 20,
-                needed_mb: (MIN_CAPACITY * BYTES_PER_POSITION).div_ceil(1 << 20),
+                needed_mb: (MIN_CAPACITY * PositionLayout::FULL.bytes()).div_ceil(1 << 20),
             });
         }
+        // No table until a run asks for one.
+        let layout = PositionLayout::for_mode(TtMode::Off);
+        let capacity = capacity_for(&info, budget, layout);
         let shared = &context.shared;
         let words = table_words();
         let table_bytes = (words.len() * size_of::<u64>()) as u64;
@@ -194,39 +196,23 @@ impl VulkanBackend {
         })?;
         drop(tables_upload);
 
-        let buffers = ChunkBuffers::new(shared, capacity)?;
+        let buffers = ChunkBuffers::new(shared, capacity, layout)?;
         let tt = TtBuffers::new(shared)?;
         let max_workgroups = requested_max_workgroups(options)?
             .map_or(info.max_workgroups, |limit| limit.min(info.max_workgroups));
         let sliders = SliderAttacks::choose(options.slider_attacks, &info)?;
         let pipelines = Pipelines::new(shared, info.supports_tt(), max_workgroups, sliders)?;
-        // Every device takes 65,535 workgroups along y: a level of the whole capacity fits.
-        let max_groups_x = max_workgroups.max(
-            (capacity as u32)
-                .div_ceil(WORKGROUP_SIZE)
-                .div_ceil(u32::from(u16::MAX)),
-        );
-        pipelines.bind(&Bindings {
-            tables: tables.buffer,
-            boards: buffers.boards.buffer,
-            children: buffers.children.buffer,
-            counts: buffers.counts.buffer,
-            control: buffers.control.buffer,
-            fast_counts: buffers.fast_counts.buffer,
-            hashes: buffers.hashes.buffer,
-            tt_params: tt.params.buffer,
-            zobrist: tt.zobrist.buffer,
-            tt_stats: tt.stats.buffer,
-            dedup: buffers.dedup.buffer,
-        });
         let mut backend = VulkanBackend {
             pipelines,
             buffers,
             tt,
-            _tables: tables,
+            tables,
             context,
+            budget,
+            layout,
             capacity: capacity as u32,
-            max_groups_x,
+            max_workgroups,
+            max_groups_x: max_groups_x(max_workgroups, capacity as u32),
             stats_slot: 0,
             chunk_device_time: Duration::ZERO,
             chunk_items: FIRST_CHUNK_ITEMS,
@@ -235,6 +221,7 @@ impl VulkanBackend {
             dispatches_before_run: 0,
             healthy: true,
         };
+        backend.bind_buffers();
         // No table until a run asks for one (`prepare_table` also clears the statistics).
         backend.upload_no_table()?;
         backend.warm_up()?;
@@ -295,6 +282,45 @@ impl VulkanBackend {
             dispatches: self.pipelines.dispatches() - self.dispatches_before_run,
             ..self.schedule
         }
+    }
+
+    /// Points the pipelines' descriptor set at the current buffers.
+    fn bind_buffers(&self) {
+        let buffers = &self.buffers;
+        let tt = &self.tt;
+        self.pipelines.bind(&Bindings {
+            tables: self.tables.buffer,
+            boards: buffers.boards.buffer,
+            children: buffers.children.buffer,
+            counts: buffers.counts.buffer,
+            control: buffers.control.buffer,
+            fast_counts: buffers.fast_counts.buffer,
+            hashes: buffers.hashes.buffer,
+            tt_params: tt.params.buffer,
+            zobrist: tt.zobrist.buffer,
+            tt_stats: tt.stats.buffer,
+            dedup: buffers.dedup.buffer,
+        });
+    }
+
+    /// Sizes the chunk buffers for `layout`: as many positions as the budget holds with what
+    /// it keeps. The new buffers are allocated before the old ones are freed, so a failure
+    /// leaves the backend as it was.
+    pub(super) fn use_layout(&mut self, layout: PositionLayout) -> Result<(), GpuError> {
+        if layout == self.layout {
+            return Ok(());
+        }
+        for slot in 0..SLOTS {
+            self.context.wait(slot)?;
+        }
+        let capacity = capacity_for(self.context.info(), self.budget, layout);
+        let buffers = ChunkBuffers::new(&self.context.shared, capacity, layout)?;
+        self.buffers = buffers;
+        self.bind_buffers();
+        self.layout = layout;
+        self.capacity = capacity as u32;
+        self.max_groups_x = max_groups_x(self.max_workgroups, self.capacity);
+        Ok(())
     }
 
     /// Items of one chunk: at most a share of the capacity (the upload and readback size).
@@ -489,6 +515,29 @@ impl VulkanBackend {
             self.chunk_items = (self.chunk_items * 2).min(self.max_chunk_items());
         }
     }
+}
+
+/// A chunk needs room for an item and its children at least.
+const MIN_CAPACITY: u64 = 1024;
+
+/// Positions the chunk buffers of `layout` hold within `budget` bytes on `info`'s device.
+fn capacity_for(info: &DeviceInfo, budget: u64, layout: PositionLayout) -> u64 {
+    let by_budget = budget / layout.bytes();
+    let by_binding = u64::from(info.max_storage_buffer_range) / size_of::<GpuBoard>() as u64;
+    // The shaders' 32-bit append counter must not wrap even if every position of a full
+    // level had the maximum number of moves.
+    let by_counter = u64::from(u32::MAX) / MAX_MOVES as u64;
+    by_budget.min(by_binding).min(by_counter)
+}
+
+/// Workgroups along x of an indirect dispatch: at most `max_workgroups`, unless a level of
+/// `capacity` positions needs more to stay within the 65,535 rows every device takes along y.
+fn max_groups_x(max_workgroups: u32, capacity: u32) -> u32 {
+    max_workgroups.max(
+        capacity
+            .div_ceil(WORKGROUP_SIZE)
+            .div_ceil(u32::from(u16::MAX)),
+    )
 }
 
 /// The boards of `items`, as the GPU reads them.

@@ -4,6 +4,7 @@
 
 use super::shader_layout::{DEDUP_SLOTS_PER_POSITION, MAX_LEVELS, TT_MAX_SEGMENTS, WORKGROUP_SIZE};
 use crate::chess::NybbleBoard;
+use crate::tt::TtMode;
 use bytemuck::{Pod, Zeroable};
 
 /// `GpuBoard`: the NybbleBoard's four bit planes (32 bytes, 8-byte aligned in std430).
@@ -141,13 +142,51 @@ impl From<u128> for GpuU128 {
     }
 }
 
-/// Device memory one position takes in a chunk: its board, child range, count, fast count, TT
-/// hash and dedup set slots.
-pub const BYTES_PER_POSITION: u64 = (size_of::<GpuBoard>()
-    + size_of::<ChildRange>()
-    + 3 * size_of::<GpuU128>()
-    + DEDUP_SLOTS_PER_POSITION as usize * size_of::<u32>())
-    as u64;
+/// What a chunk keeps per position: always its board, child range and count; with a table
+/// also its TT hash and dedup set slots; in certify also its fast count. Buffers a run does not
+/// use are left out of the memory budget, so that more positions fit without a table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PositionLayout {
+    pub table: bool,
+    pub fast_counts: bool,
+}
+
+impl PositionLayout {
+    /// Every buffer: for the diagnostics, and the layout a budget must fit.
+    pub const FULL: PositionLayout = PositionLayout {
+        table: true,
+        fast_counts: true,
+    };
+
+    pub fn for_mode(mode: TtMode) -> PositionLayout {
+        PositionLayout {
+            table: mode != TtMode::Off,
+            fast_counts: mode == TtMode::Certify,
+        }
+    }
+
+    /// Device memory one position takes in a chunk.
+    pub const fn bytes(self) -> u64 {
+        let mut bytes = size_of::<GpuBoard>() + size_of::<ChildRange>() + size_of::<GpuU128>();
+        if self.table {
+            bytes += size_of::<GpuU128>() + DEDUP_SLOTS_PER_POSITION as usize * size_of::<u32>();
+        }
+        if self.fast_counts {
+            bytes += size_of::<GpuU128>();
+        }
+        bytes as u64
+    }
+}
+
+const _: () = assert!(PositionLayout::FULL.bytes() == 96);
+const _: () = assert!(
+    PositionLayout {
+        table: false,
+        fast_counts: false
+    }
+    .bytes()
+        == 56
+);
 
 /// The head of the `TtParams` block; the three arrays of `TT_MAX_SEGMENTS` segment addresses
 /// (fast entries, fast depth bytes, exact entries) follow it (see [`tt_params_bytes`]).

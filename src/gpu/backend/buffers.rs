@@ -4,7 +4,9 @@
 use crate::gpu::buffer::GpuBuffer;
 use crate::gpu::context::{DeviceShared, SLOTS};
 use crate::gpu::error::GpuError;
-use crate::gpu::layouts::{ChildRange, Control, GpuBoard, GpuU128, TT_PARAMS_BYTES};
+use crate::gpu::layouts::{
+    ChildRange, Control, GpuBoard, GpuU128, PositionLayout, TT_PARAMS_BYTES,
+};
 use crate::gpu::shader_layout::{DEDUP_SLOTS_PER_POSITION, ZOBRIST_KEYS};
 use crate::gpu::tt_table::GpuTable;
 use crate::tt::shader_shared::{COUNTERS_PER_DEPTH, MAX_DEPTH};
@@ -15,8 +17,9 @@ use std::sync::Arc;
 /// and readback buffers.
 pub const ITEMS_SHARE: u64 = 16;
 
-/// Buffers of one chunk's levels, sized for `capacity` positions, and the host-visible ones of
-/// each submission slot.
+/// Buffers of one chunk's levels, sized for `capacity` positions of `layout` (the buffers it
+/// leaves out hold one position, to have something to bind), and the host-visible ones of each
+/// submission slot.
 pub struct ChunkBuffers {
     pub boards: GpuBuffer,
     pub children: GpuBuffer,
@@ -44,22 +47,29 @@ pub struct SlotBuffers {
 }
 
 impl ChunkBuffers {
-    pub fn new(shared: &Arc<DeviceShared>, capacity: u64) -> Result<ChunkBuffers, GpuError> {
-        let local = |name: &str, per_position: usize| {
+    pub fn new(
+        shared: &Arc<DeviceShared>,
+        capacity: u64,
+        layout: PositionLayout,
+    ) -> Result<ChunkBuffers, GpuError> {
+        let local_if = |kept: bool, name: &str, per_position: usize| {
+            let positions = if kept { capacity } else { 1 };
             GpuBuffer::new(
                 shared,
                 name,
-                capacity * per_position as u64,
+                positions * per_position as u64,
                 MemoryLocation::GpuOnly,
             )
         };
+        let local = |name: &str, per_position: usize| local_if(true, name, per_position);
         Ok(ChunkBuffers {
             boards: local("boards", size_of::<GpuBoard>())?,
             children: local("children", size_of::<ChildRange>())?,
             counts: local("counts", size_of::<GpuU128>())?,
-            fast_counts: local("fast counts", size_of::<GpuU128>())?,
-            hashes: local("hashes", size_of::<GpuU128>())?,
-            dedup: local(
+            fast_counts: local_if(layout.fast_counts, "fast counts", size_of::<GpuU128>())?,
+            hashes: local_if(layout.table, "hashes", size_of::<GpuU128>())?,
+            dedup: local_if(
+                layout.table,
                 "dedup set",
                 DEDUP_SLOTS_PER_POSITION as usize * size_of::<u32>(),
             )?,

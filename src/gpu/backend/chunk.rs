@@ -127,6 +127,9 @@ impl VulkanBackend {
         boards: &[GpuBoard],
         remaining: u32,
     ) -> Result<(), GpuError> {
+        // The slot's last chunk was waited for already; if not, it finishes before its upload
+        // buffer is written again.
+        self.context.wait(slot)?;
         write_mapped(
             &mut self.buffers.slots[slot].upload,
             bytemuck::cast_slice(boards),

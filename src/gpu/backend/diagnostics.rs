@@ -7,8 +7,8 @@ use crate::chess::{Hash128, Zobrist};
 use crate::gpu::buffer::record_copy;
 use crate::gpu::error::GpuError;
 use crate::gpu::layouts::{
-    tt_params_bytes, ChildRange, Control, GpuBoard, GpuU128, SegmentAddresses, StepConstants,
-    TtParamsHead,
+    tt_params_bytes, ChildRange, Control, GpuBoard, GpuU128, PositionLayout, SegmentAddresses,
+    StepConstants, TtParamsHead,
 };
 use crate::gpu::pipelines::{record_barrier, Stage};
 use crate::gpu::shader_layout::DEDUP_OUTPUT;
@@ -55,6 +55,7 @@ impl VulkanBackend {
         boards: &[GpuBoard],
         depth: u32,
     ) -> Result<Vec<Hash128>, GpuError> {
+        self.use_layout(PositionLayout::FULL)?;
         self.upload_zobrist(zobrist)?;
         write_mapped(
             &mut self.buffers.slots[0].upload,
@@ -91,6 +92,7 @@ impl VulkanBackend {
         board: GpuBoard,
         depth: u32,
     ) -> Result<Vec<(GpuBoard, Hash128)>, GpuError> {
+        self.use_layout(PositionLayout::FULL)?;
         self.upload_zobrist(zobrist)?;
         write_mapped(
             &mut self.buffers.slots[0].upload,

@@ -9,7 +9,7 @@ use crate::engine::EngineError;
 use crate::gpu::buffer::{record_copy, GpuBuffer};
 use crate::gpu::error::GpuError;
 use crate::gpu::layouts::{
-    tt_params_bytes, GpuU128, SegmentAddresses, TtParamsHead, BYTES_PER_POSITION,
+    tt_params_bytes, GpuU128, PositionLayout, SegmentAddresses, TtParamsHead,
 };
 use crate::gpu::pipelines::record_barrier;
 use crate::gpu::shader_layout::ZOBRIST_DEPTH_KEYS;
@@ -53,6 +53,7 @@ impl VulkanBackend {
         if config.mode == TtMode::Off {
             self.tt.table = None;
             self.upload_no_table()?;
+            self.use_layout(PositionLayout::for_mode(TtMode::Off))?;
             return Ok(());
         }
         let info = self.context.info();
@@ -64,6 +65,8 @@ impl VulkanBackend {
             }
             .into());
         }
+        self.use_layout(PositionLayout::for_mode(config.mode))?;
+        let info = self.context.info();
         let reusable = self
             .tt
             .table
@@ -74,7 +77,7 @@ impl VulkanBackend {
             self.upload_no_table()?;
             self.tt.table = None;
             let needed = config.table_bytes()?;
-            let search_bytes = u64::from(self.capacity) * BYTES_PER_POSITION;
+            let search_bytes = u64::from(self.capacity) * self.layout.bytes();
             let available = info.memory_bytes().saturating_sub(search_bytes) as usize;
             if needed > available {
                 return Err(GpuError::TableTooLarge {
