@@ -10,6 +10,7 @@ pub mod engine;
 // the package's lints (Cargo.toml).
 #[allow(unsafe_code)]
 pub mod gpu;
+pub mod hunt;
 pub mod plan;
 pub mod reference;
 pub mod run_control;

@@ -1,0 +1,55 @@
+//! The engine under test, however it is reached.
+
+use super::divide_output::EngineDivide;
+use super::error::HuntError;
+use super::script_engine::ScriptEngine;
+use super::uci_engine::UciEngine;
+use std::time::Duration;
+
+/// How to reach the user's engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineCommand {
+    /// A UCI engine started with this shell command, asked `go perft N`.
+    Uci(String),
+    /// A perftree-style script, called as `CMD depth fen moves` for each request.
+    Script(String),
+}
+
+/// A position as the engine is asked for it: a FEN and moves played from it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionRequest {
+    pub fen: String,
+    pub moves: Vec<String>,
+}
+
+impl PositionRequest {
+    /// The UCI `position` command for it (also how errors name it).
+    pub fn uci_command(&self) -> String {
+        if self.moves.is_empty() {
+            format!("position fen {}", self.fen)
+        } else {
+            format!("position fen {} moves {}", self.fen, self.moves.join(" "))
+        }
+    }
+}
+
+/// An engine that answers divide requests.
+pub trait EngineUnderTest {
+    /// The engine's divide of `position` to `depth` plies.
+    fn divide(
+        &mut self,
+        position: &PositionRequest,
+        depth: u32,
+    ) -> Result<EngineDivide, HuntError>;
+}
+
+/// Starts the engine `command` names; each request may take at most `timeout`.
+pub fn open_engine(
+    command: &EngineCommand,
+    timeout: Duration,
+) -> Result<Box<dyn EngineUnderTest + Send>, HuntError> {
+    Ok(match command {
+        EngineCommand::Uci(command) => Box::new(UciEngine::start(command, timeout)?),
+        EngineCommand::Script(command) => Box::new(ScriptEngine::new(command, timeout)),
+    })
+}

@@ -1,0 +1,40 @@
+//! What can go wrong with the engine under test. Every error names the command and the last
+//! position it was sent.
+
+use thiserror::Error;
+
+#[derive(Debug, Error)]
+pub enum HuntError {
+    #[error("cannot start `{command}`: {reason}")]
+    Start { command: String, reason: String },
+    #[error("`{command}` did not complete the UCI handshake (`uci` -> `uciok`): {reason}")]
+    Handshake { command: String, reason: String },
+    #[error("`{command}` gave no answer within {seconds} s to `{position}`")]
+    Timeout {
+        command: String,
+        seconds: u64,
+        position: String,
+    },
+    #[error("`{command}` exited ({status}) while answering `{position}`")]
+    Exited {
+        command: String,
+        status: String,
+        position: String,
+    },
+    #[error("`{command}` printed a line that is not part of a divide, answering `{position}`: {line:?}")]
+    Garbage {
+        command: String,
+        line: String,
+        position: String,
+    },
+    #[error("`{command}` listed {mv} twice, answering `{position}`")]
+    RepeatedMove {
+        command: String,
+        mv: String,
+        position: String,
+    },
+    #[error("`{command}` cannot be written to: {reason}")]
+    Write { command: String, reason: String },
+    #[error("the walk needed more than {limit} engine queries (at {path})")]
+    QueryLimit { limit: usize, path: String },
+}

@@ -1,0 +1,177 @@
+//! A UCI engine as a child process: `uci`/`uciok` once, then per request `position ...`,
+//! `isready`/`readyok` and `go perft N`, its divide read up to the total line. Every wait has
+//! a deadline, so an engine that hangs is an error, not a hang.
+
+use super::divide_output::{BadLine, EngineDivide};
+use super::engine::{EngineUnderTest, PositionRequest};
+use super::error::HuntError;
+use crossbeam_channel::{Receiver, RecvTimeoutError};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::time::{Duration, Instant};
+
+pub struct UciEngine {
+    command: String,
+    child: Child,
+    stdin: ChildStdin,
+    /// The engine's stdout, line by line; disconnected at its end.
+    lines: Receiver<String>,
+    timeout: Duration,
+}
+
+impl UciEngine {
+    /// Starts `command` (a shell command line) and completes the UCI handshake.
+    pub fn start(command: &str, timeout: Duration) -> Result<UciEngine, HuntError> {
+        let start_error = |reason: String| HuntError::Start {
+            command: command.to_string(),
+            reason,
+        };
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg(format!("exec {command}"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|err| start_error(err.to_string()))?;
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            let _ = child.kill();
+            return Err(start_error("its pipes are missing".into()));
+        };
+        let (line_tx, lines) = crossbeam_channel::unbounded();
+        std::thread::Builder::new()
+            .name("vkperft-hunt-engine".into())
+            .spawn(move || {
+                for line in BufReader::new(stdout).lines() {
+                    let Ok(line) = line else { break };
+                    if line_tx.send(line).is_err() {
+                        break;
+                    }
+                }
+            })
+            .map_err(|err| start_error(err.to_string()))?;
+        let mut engine = UciEngine {
+            command: command.to_string(),
+            child,
+            stdin,
+            lines,
+            timeout,
+        };
+        let handshake = engine
+            .send("uci", "uci")
+            .and_then(|()| engine.read_until("uci", |line| line == "uciok"));
+        match handshake {
+            Ok(()) => Ok(engine),
+            Err(err) => Err(HuntError::Handshake {
+                command: command.to_string(),
+                reason: err.to_string(),
+            }),
+        }
+    }
+
+    fn send(&mut self, line: &str, position: &str) -> Result<(), HuntError> {
+        writeln!(self.stdin, "{line}")
+            .and_then(|()| self.stdin.flush())
+            .map_err(|_| self.exited(position))
+    }
+
+    /// The error for an engine whose output ended (or whose input closed).
+    fn exited(&mut self, position: &str) -> HuntError {
+        // Its exit status, if it has one within a moment.
+        let deadline = Instant::now() + Duration::from_millis(500);
+        let status = loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => break status.to_string(),
+                Ok(None) if Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(10))
+                }
+                _ => break "its output ended".to_string(),
+            }
+        };
+        HuntError::Exited {
+            command: self.command.clone(),
+            status,
+            position: position.to_string(),
+        }
+    }
+
+    /// The next line of output, waiting until `deadline`.
+    fn next_line(&mut self, deadline: Instant, position: &str) -> Result<String, HuntError> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(left) {
+            Ok(line) => Ok(line),
+            Err(RecvTimeoutError::Timeout) => Err(HuntError::Timeout {
+                command: self.command.clone(),
+                seconds: self.timeout.as_secs(),
+                position: position.to_string(),
+            }),
+            Err(RecvTimeoutError::Disconnected) => Err(self.exited(position)),
+        }
+    }
+
+    /// Skips output until a line for which `done` holds, within the timeout.
+    fn read_until(
+        &mut self,
+        position: &str,
+        done: impl Fn(&str) -> bool,
+    ) -> Result<(), HuntError> {
+        let deadline = Instant::now() + self.timeout;
+        loop {
+            if done(self.next_line(deadline, position)?.trim()) {
+                return Ok(());
+            }
+        }
+    }
+}
+
+impl EngineUnderTest for UciEngine {
+    fn divide(
+        &mut self,
+        position: &PositionRequest,
+        depth: u32,
+    ) -> Result<EngineDivide, HuntError> {
+        let request = position.uci_command();
+        self.send(&request, &request)?;
+        self.send("isready", &request)?;
+        self.read_until(&request, |line| line == "readyok")?;
+        self.send(&format!("go perft {depth}"), &request)?;
+        let deadline = Instant::now() + self.timeout;
+        let mut divide = EngineDivide::default();
+        loop {
+            let line = self.next_line(deadline, &request)?;
+            match divide.read_line(&line) {
+                Ok(true) => return Ok(divide),
+                Ok(false) => {}
+                Err(BadLine::Garbage) => {
+                    return Err(HuntError::Garbage {
+                        command: self.command.clone(),
+                        line,
+                        position: request,
+                    })
+                }
+                Err(BadLine::Repeated(mv)) => {
+                    return Err(HuntError::RepeatedMove {
+                        command: self.command.clone(),
+                        mv,
+                        position: request,
+                    })
+                }
+            }
+        }
+    }
+}
+
+impl Drop for UciEngine {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit").and_then(|()| self.stdin.flush());
+        let deadline = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

@@ -1,0 +1,186 @@
+//! The walk from the root to the first wrong position.
+
+use super::divide_output::EngineDivide;
+use super::engine::{EngineUnderTest, PositionRequest};
+use super::error::HuntError;
+use crate::chess::{uci, Move, Position};
+use std::collections::BTreeMap;
+
+/// A move both list with different counts.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct WrongCount {
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// vkperft's count.
+    pub expected: u128,
+    /// The engine's count.
+    pub engine: u128,
+}
+
+/// One comparison of the walk.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// Moves from the hunt's root to the compared position.
+    pub path: Vec<String>,
+    pub fen: String,
+    pub depth: u32,
+    /// vkperft's divide, by move.
+    pub expected: BTreeMap<String, u128>,
+    pub engine: EngineDivide,
+}
+
+/// How the engine differs at the position the walk ended on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Difference {
+    /// It agrees with vkperft at the root.
+    None,
+    /// Its move list is wrong: legal moves it does not list, and moves it lists that are not
+    /// legal (either may be empty, not both).
+    Moves {
+        missing: Vec<String>,
+        extra: Vec<String>,
+    },
+    /// At depth 1 it lists the right moves but counts other than 1 for some.
+    Counts,
+    /// Every move's count agrees, but not the total it printed.
+    TotalOnly { expected: u128, engine: u128 },
+    /// Asked from the parent it counted `from_parent` below this position, but its divide here
+    /// agrees with vkperft's `expected`: it answers differently depending on how it got here.
+    Inconsistent { expected: u128, from_parent: u128 },
+}
+
+/// Where the walk ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    /// Moves from the hunt's root to the wrong position (empty: the root).
+    pub path: Vec<String>,
+    /// The wrong position.
+    pub fen: String,
+    /// The depth it was compared at.
+    pub depth: u32,
+    pub difference: Difference,
+    /// Moves both list whose counts differ there.
+    pub wrong_counts: Vec<WrongCount>,
+    /// Engine queries made.
+    pub queries: usize,
+}
+
+impl Finding {
+    pub fn agrees(&self) -> bool {
+        self.difference == Difference::None
+    }
+}
+
+/// Compares `engine`'s divide of `root` (the engine is sent `root_request`, whose moves the
+/// walk extends) at `depth` with `expected` (vkperft's divide of a position), and descends
+/// into the differing move with the smallest count until the engine's move list is wrong or
+/// depth 1 is reached. `on_step` sees each comparison. At most `max_queries` engine calls.
+pub fn hunt(
+    root: &Position,
+    root_request: &PositionRequest,
+    depth: u32,
+    engine: &mut dyn EngineUnderTest,
+    expected: &mut dyn FnMut(&Position, u32) -> Vec<(Move, u128)>,
+    max_queries: usize,
+    on_step: &mut dyn FnMut(&Step),
+) -> Result<Finding, HuntError> {
+    let mut position = *root;
+    let mut path: Vec<String> = Vec::new();
+    let mut depth = depth.max(1);
+    let mut queries = 0;
+    let mut from_parent: Option<u128> = None;
+    loop {
+        if queries == max_queries {
+            return Err(HuntError::QueryLimit {
+                limit: max_queries,
+                path: path_text(&path),
+            });
+        }
+        let request = PositionRequest {
+            fen: root_request.fen.clone(),
+            moves: root_request.moves.iter().chain(&path).cloned().collect(),
+        };
+        let engine_divide = engine.divide(&request, depth)?;
+        queries += 1;
+        let expected_divide: BTreeMap<String, u128> = expected(&position, depth)
+            .into_iter()
+            .map(|(m, count)| (m.to_string(), count))
+            .collect();
+        let step = Step {
+            path: path.clone(),
+            fen: position.to_fen(),
+            depth,
+            expected: expected_divide.clone(),
+            engine: engine_divide.clone(),
+        };
+        on_step(&step);
+        let missing: Vec<String> = expected_divide
+            .keys()
+            .filter(|m| !engine_divide.moves.contains_key(*m))
+            .cloned()
+            .collect();
+        let extra: Vec<String> = engine_divide
+            .moves
+            .keys()
+            .filter(|m| !expected_divide.contains_key(*m))
+            .cloned()
+            .collect();
+        let wrong_counts: Vec<WrongCount> = expected_divide
+            .iter()
+            .filter_map(|(mv, &count)| {
+                let engine = *engine_divide.moves.get(mv)?;
+                (engine != count).then(|| WrongCount {
+                    mv: mv.clone(),
+                    expected: count,
+                    engine,
+                })
+            })
+            .collect();
+        let finding = |difference| Finding {
+            path: path.clone(),
+            fen: step.fen.clone(),
+            depth,
+            difference,
+            wrong_counts: wrong_counts.clone(),
+            queries,
+        };
+        if !missing.is_empty() || !extra.is_empty() {
+            return Ok(finding(Difference::Moves { missing, extra }));
+        }
+        let expected_total: u128 = expected_divide.values().sum();
+        let Some(descend) = wrong_counts.iter().min_by_key(|wrong| wrong.expected) else {
+            let engine_total = engine_divide.total();
+            if engine_total != expected_total {
+                return Ok(finding(Difference::TotalOnly {
+                    expected: expected_total,
+                    engine: engine_total,
+                }));
+            }
+            return Ok(finding(match from_parent {
+                None => Difference::None,
+                Some(from_parent) => Difference::Inconsistent {
+                    expected: expected_total,
+                    from_parent,
+                },
+            }));
+        };
+        if depth == 1 {
+            return Ok(finding(Difference::Counts));
+        }
+        let mv = uci::parse_move(&position, &descend.mv)
+            .expect("the move is in vkperft's own divide of this position");
+        from_parent = Some(descend.engine);
+        position = position.play(mv);
+        path.push(descend.mv.clone());
+        depth -= 1;
+    }
+}
+
+/// Moves as the user would type them, or "the root".
+fn path_text(path: &[String]) -> String {
+    if path.is_empty() {
+        "the root".to_string()
+    } else {
+        path.join(" ")
+    }
+}
