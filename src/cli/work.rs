@@ -196,7 +196,7 @@ pub(super) fn merge_report(plan: &PlanFolder, json: bool, divide: bool) -> CliRe
                 .collect();
             let shards: Vec<String> = shards.iter().map(usize::to_string).collect();
             return Err(CliError::Incomplete(anyhow!(
-                "no total: {} of {} units have no result (units {}; in shards {}); `vkperft work run` computes them",
+                "no total: {} of {} units have no result (units {}; in shards {}); `vkperft work run` or `vkperft work slurm` computes them",
                 missing.len(),
                 plan.manifest.units,
                 unit_list(&missing),
