@@ -600,7 +600,8 @@ fn slurm_dry_runs_and_scheduler_errors() {
     let folder = Folder::new("slurm");
     let plan = folder.plan("p");
     split(&plan, KIWIPETE, 3, 1, &["--shards", "2"]);
-    let options = ["--backend", "cpu", "--threads", "2", "--max-parallel", "4"];
+    let options = ["--backend", "cpu", "--threads", "2", "--tt-mb", "64"];
+    let options = [&options[..], &["--max-parallel", "4"]].concat();
     let dry = ok(&[&["work", "slurm", &plan, "--dry-run"][..], &options].concat());
     let canonical = std::fs::canonicalize(&plan).expect("the plan");
     let plan_dir = canonical.display();
@@ -611,7 +612,7 @@ fn slurm_dry_runs_and_scheduler_errors() {
         format!("#SBATCH --output={plan_dir}/slurm/%A_%a.log\n"),
         "#SBATCH --cpus-per-task=2\n".to_string(),
         format!(
-            "exec {} work run {plan_dir} --shard-from-env SLURM_ARRAY_TASK_ID --backend cpu --tt fast --tt-mb 1024 --verifier-bits 64 --zobrist-seed 0x766b7065726674 --threads 2\n",
+            "exec {} work run {plan_dir} --shard-from-env SLURM_ARRAY_TASK_ID --backend cpu --tt fast --tt-mb 64 --verifier-bits 64 --zobrist-seed 0x766b7065726674 --threads 2\n",
             program.display()
         ),
         format!("#SBATCH --output={plan_dir}/slurm/merge-%j.log\n"),
