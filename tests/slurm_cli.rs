@@ -1,7 +1,8 @@
 //! `vkperft work slurm` on a real one-node Slurm cluster (`scripts/slurm-local`, in a folder of
 //! this test's own): start position perft 7 split at ply 3 into 8 shards, submitted and waited
 //! for (the exact total); submitted again when complete (nothing); then a second computation
-//! with one pending task cancelled and one running task killed, resubmitted: only the two
+//! (not submitted twice while its jobs wait) with one pending task cancelled and one running
+//! task killed, resubmitted: only the two
 //! incomplete shards run again, no journaled unit is lost or computed twice, and the total is
 //! exact. The cluster is taken down however the test ends.
 //!
@@ -283,6 +284,15 @@ fn a_plan_runs_on_slurm_and_resubmission_completes_it_exactly() {
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     let array = id_after(&run.stdout, "Submitted array job ");
     let merge = id_after(&run.stdout, "Submitted merge job ");
+    let twice = cluster.vkperft(&args, &[]);
+    assert_eq!(twice.code, 2, "{}{}", twice.stdout, twice.stderr);
+    assert!(
+        twice.stderr.contains(&format!(
+            "jobs {array} {merge} of the plan's last submission are still in the queue (0 tasks running, 9 waiting)"
+        )),
+        "{}",
+        twice.stderr
+    );
     cluster.slurm("scancel", &[&format!("{array}_6")]);
     cluster.slurm("scontrol", &["release", &format!("{array},{merge}")]);
     let started = Instant::now();

@@ -11,8 +11,8 @@ use anyhow::anyhow;
 use std::time::{Duration, Instant};
 use vkperft::count::thousands;
 use vkperft::work::{
-    array_spec, incomplete_shards, queue_state, read_journals, submit, PlanFolder, SlurmJobs,
-    SlurmResources, Status, WorkError,
+    array_spec, check_none_queued, incomplete_shards, queue_state, read_journals,
+    record_submission, slurm_dir, submit, PlanFolder, SlurmJobs, SlurmResources, Status, WorkError,
 };
 
 /// How long `--wait` bears with a queue it cannot read (a controller restarting) before it
@@ -41,6 +41,9 @@ pub fn run(args: &SlurmArgs) -> CliResult {
         } else {
             Ok(())
         };
+    }
+    if !args.dry_run {
+        check_none_queued(&slurm_dir(&dir))?;
     }
     output::write_stdout(&format!(
         "{} to submit: {} (of {count})\n",
@@ -77,6 +80,7 @@ pub fn run(args: &SlurmArgs) -> CliResult {
     }
     jobs.write_scripts()?;
     let array = submit(&jobs.shards_script_path(), &[])?;
+    record_submission(&jobs.slurm_dir(), &[array])?;
     output::write_stdout(&format!(
         "Submitted array job {array} ({}): logs {}\n",
         jobs.shards_script_path().display(),
@@ -89,6 +93,7 @@ pub fn run(args: &SlurmArgs) -> CliResult {
                 jobs.plan.display()
             ));
         })?;
+    record_submission(&jobs.slurm_dir(), &[array, merge])?;
     output::write_stdout(&format!(
         "Submitted merge job {merge} (after array job {array} ends): log {}\n",
         jobs.merge_log(merge).display()

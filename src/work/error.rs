@@ -66,6 +66,12 @@ pub enum WorkError {
         status: String,
         stderr: String,
     },
+    #[error("jobs {jobs} of the plan's last submission are still in the queue ({running} tasks running, {waiting} waiting): their shards would run twice; wait for them, or `scancel {jobs}` first")]
+    StillQueued {
+        jobs: String,
+        running: usize,
+        waiting: usize,
+    },
     #[error("`{command}` printed {output:?}, not a job id")]
     SchedulerOutput { command: String, output: String },
     #[error("{} and {} are not the same plan: {reason}", a.display(), b.display())]

@@ -24,7 +24,10 @@ pub use merge::{compare, merge, Comparison, Merged, Total};
 pub use run::{
     parse_shard_range, parse_shard_variable, run_units, RunProgress, RunReport, UnitOutcome,
 };
-pub use slurm::{array_spec, queue_state, submit, QueueState, SlurmJobs, SlurmResources};
+pub use slurm::{
+    array_spec, check_none_queued, queue_state, record_submission, slurm_dir, submit, QueueState,
+    SlurmJobs, SlurmResources,
+};
 pub use split::{split, SplitRequest};
 pub use status::{duration_text, incomplete_shards, Status};
 pub use unit::Unit;

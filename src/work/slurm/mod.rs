@@ -2,7 +2,8 @@
 //! shard, each a `vkperft work run --shard-from-env SLURM_ARRAY_TASK_ID`), and a merge job
 //! that runs once the array has ended, however its tasks ended. The batch scripts go into the
 //! plan folder (`slurm/`), next to the tasks' logs, so what was submitted can be read and
-//! submitted again by hand.
+//! submitted again by hand; the ids of the last submission's jobs go there too, and no new one
+//! is made while they are queued.
 //!
 //! Slurm may start a task twice (a restarted controller) or kill one (preemption, `scancel`, a
 //! failed node). Both are harmless by the journal's design: each process appends to a file of
@@ -12,6 +13,8 @@
 
 mod queue;
 mod script;
+mod submissions;
 
 pub use queue::{queue_state, submit, QueueState};
-pub use script::{array_spec, SlurmJobs, SlurmResources};
+pub use script::{array_spec, slurm_dir, SlurmJobs, SlurmResources};
+pub use submissions::{check_none_queued, record_submission};

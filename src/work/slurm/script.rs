@@ -6,7 +6,6 @@ use crate::work::folder::sync_dir;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-/// The folder of a plan that holds the batch scripts and the jobs' logs.
 const SLURM_DIR: &str = "slurm";
 const SHARDS_SCRIPT: &str = "shards.sbatch";
 const MERGE_SCRIPT: &str = "merge.sbatch";
@@ -38,6 +37,12 @@ pub struct SlurmJobs {
     pub resources: SlurmResources,
     /// The `work run` options forwarded to every task, as command-line arguments.
     pub run_args: Vec<String>,
+}
+
+/// The folder of the plan `plan` that holds the batch scripts, the jobs' logs and the ids of
+/// the last submission.
+pub fn slurm_dir(plan: &Path) -> PathBuf {
+    plan.join(SLURM_DIR)
 }
 
 /// Shards as Slurm's `--array` takes them, consecutive ones as ranges: `0-2,5,7-9`.
@@ -110,7 +115,7 @@ fn job_name(kind: &str, plan: &Path) -> String {
 
 impl SlurmJobs {
     pub fn slurm_dir(&self) -> PathBuf {
-        self.plan.join(SLURM_DIR)
+        slurm_dir(&self.plan)
     }
 
     pub fn shards_script_path(&self) -> PathBuf {
