@@ -180,8 +180,11 @@ fn journaled(plan: &Path) -> HashMap<u64, usize> {
     };
     for entry in entries {
         let text = std::fs::read_to_string(entry.expect("an entry").path()).expect("a journal");
+        // A line cut short by a kill (none is expected) would not count, as in vkperft.
         for line in text.lines() {
-            let value: Value = serde_json::from_str(line).expect("a journal line");
+            let Ok(value) = serde_json::from_str::<Value>(line) else {
+                continue;
+            };
             *units
                 .entry(value["unit"].as_u64().expect("a unit"))
                 .or_default() += 1;
@@ -310,17 +313,31 @@ fn a_plan_runs_on_slurm_and_resubmission_completes_it_exactly() {
     cluster.slurm("scancel", &[&format!("{array}_0")]);
     cluster.wait_for(&[array, merge]);
     let kept = in_shard_0();
-    assert!((20..shard_0).contains(&kept), "{kept} of {shard_0} units");
+    assert!(kept >= 20, "{kept} of {shard_0} units");
+    // Shard 0 computes its units in about a second: a machine fast enough may finish it before
+    // the cancellation lands. Then only shard 6 is missing, and everything else holds.
+    let killed = kept < shard_0;
+    if !killed {
+        eprintln!("shard 0 ended before its task was cancelled; only shard 6 is missing");
+    }
+    let (incomplete, submitted) = if killed {
+        ("0, 6", "2 shards to submit: 0,6 (of 8)\n")
+    } else {
+        ("6", "1 shard to submit: 6 (of 8)\n")
+    };
     let status = cluster.ok(&["work", "status", second_text, "--json"]);
     let status: Value = serde_json::from_str(status.stdout.trim()).expect("JSON");
-    assert_eq!(status["shards_complete"], 6);
+    assert_eq!(status["shards_complete"], if killed { 6 } else { 7 });
     let merge_log = std::fs::read_to_string(second.join(format!("slurm/merge-{merge}.log")))
         .expect("merge log");
-    assert!(merge_log.contains("; in shards 0, 6);"), "{merge_log}");
+    assert!(
+        merge_log.contains(&format!("; in shards {incomplete});")),
+        "{merge_log}"
+    );
     let run = cluster.vkperft(&["work", "merge", second_text], &[]);
     assert_eq!(run.code, 4, "{}", run.stderr);
 
-    // Resubmitted: only shards 0 and 6, shard 0 from where its task was killed.
+    // Resubmitted: only the incomplete shards, shard 0 from where its task was killed.
     let args = [
         &["work", "slurm", second_text, "--wait"][..],
         &RUN_OPTIONS,
@@ -328,23 +345,22 @@ fn a_plan_runs_on_slurm_and_resubmission_completes_it_exactly() {
     ]
     .concat();
     let run = cluster.ok(&args);
-    assert!(
-        run.stdout.starts_with("2 shards to submit: 0,6 (of 8)\n"),
-        "{}",
-        run.stdout
-    );
+    assert!(run.stdout.starts_with(submitted), "{}", run.stdout);
     assert!(
         run.stdout.contains(&format!("Nodes searched: {PERFT_7}\n")),
         "{}",
         run.stdout
     );
-    let array = id_after(&run.stdout, "Submitted array job ");
-    let log = std::fs::read_to_string(second.join(format!("slurm/{array}_0.log"))).expect("log");
-    let expected = format!(
-        "{} units computed, {kept} already journaled",
-        shard_0 - kept
-    );
-    assert!(log.contains(&expected), "{log}");
+    if killed {
+        let array = id_after(&run.stdout, "Submitted array job ");
+        let log =
+            std::fs::read_to_string(second.join(format!("slurm/{array}_0.log"))).expect("log");
+        let expected = format!(
+            "{} units computed, {kept} already journaled",
+            shard_0 - kept
+        );
+        assert!(log.contains(&expected), "{log}");
+    }
     let units = journaled(&second);
     assert_eq!(units.len() as u64, UNITS);
     assert!(units.values().all(|&n| n == 1), "a unit computed twice");
