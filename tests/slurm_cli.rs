@@ -22,7 +22,8 @@ use std::time::{Duration, Instant};
 const PERFT_7: &str = "3195901860";
 const UNITS: u64 = 5_362;
 /// The CPU backend on one thread per task: the test machine may have two cores.
-const RUN_OPTIONS: [&str; 6] = ["--backend", "cpu", "--threads", "1", "--poll-seconds", "1"];
+const RUN_OPTIONS: [&str; 4] = ["--backend", "cpu", "--threads", "1"];
+const WAIT: [&str; 3] = ["--wait", "--poll-seconds", "1"];
 
 fn repository() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -223,7 +224,7 @@ fn a_plan_runs_on_slurm_and_resubmission_completes_it_exactly() {
     split(&cluster, &first);
 
     // The whole plan, waited for: every shard once, and the total.
-    let args = [&["work", "slurm", first_text, "--wait"][..], &RUN_OPTIONS].concat();
+    let args = [&["work", "slurm", first_text][..], &WAIT, &RUN_OPTIONS].concat();
     let run = cluster.ok(&args);
     assert!(
         run.stdout.starts_with("8 shards to submit: 0-7 (of 8)\n"),
@@ -339,7 +340,8 @@ fn a_plan_runs_on_slurm_and_resubmission_completes_it_exactly() {
 
     // Resubmitted: only the incomplete shards, shard 0 from where its task was killed.
     let args = [
-        &["work", "slurm", second_text, "--wait"][..],
+        &["work", "slurm", second_text][..],
+        &WAIT,
         &RUN_OPTIONS,
         &options,
     ]

@@ -667,6 +667,11 @@ fn slurm_dry_runs_and_scheduler_errors() {
         garbled.stderr
     );
     refused(
+        &["work", "slurm", &plan, "--poll-seconds", "1"],
+        2,
+        "--wait",
+    );
+    refused(
         &[
             "work",
             "slurm",

@@ -97,7 +97,7 @@ pub struct SlurmArgs {
     #[arg(long)]
     pub wait: bool,
     /// Seconds between two looks at the queue while waiting.
-    #[arg(long, value_name = "S", default_value_t = 15,
+    #[arg(long, value_name = "S", default_value_t = 15, requires = "wait",
           value_parser = clap::value_parser!(u64).range(1..))]
     pub poll_seconds: u64,
     /// Print the batch scripts and the sbatch commands; write and submit nothing.
