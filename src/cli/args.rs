@@ -82,7 +82,7 @@ impl ValueEnum for TtArg {
 }
 
 /// Options shared by every command that runs perft.
-#[derive(Args, Debug, Clone)]
+#[derive(Args, Debug, Clone, PartialEq)]
 pub struct RunOptions {
     /// Backend to run on.
     #[arg(long, value_enum, default_value = "auto")]
@@ -222,6 +222,34 @@ impl RunOptions {
         self.threads.map_or_else(all_cores, |n| n as usize)
     }
 
+    /// These options as command-line arguments, every one spelled out (defaults too), for a
+    /// process started elsewhere (`work slurm`'s tasks) to run exactly as this one would.
+    pub fn to_args(&self) -> Vec<String> {
+        let mut args = vec![
+            "--backend".to_string(),
+            self.backend.0.name().to_string(),
+            "--tt".to_string(),
+            self.tt.0.name().to_string(),
+            "--tt-mb".to_string(),
+            self.tt_mb.to_string(),
+            "--verifier-bits".to_string(),
+            self.verifier_bits.to_string(),
+            "--zobrist-seed".to_string(),
+            format!("{:#x}", self.zobrist_seed),
+        ];
+        let optional = [
+            ("--device", self.device.map(|n| n as u64)),
+            ("--gpu-mem-mb", self.gpu_mem_mb),
+            ("--threads", self.threads.map(u64::from)),
+        ];
+        for (flag, value) in optional {
+            if let Some(value) = value {
+                args.extend([flag.to_string(), value.to_string()]);
+            }
+        }
+        args
+    }
+
     /// The job these options describe for `position` at `depth`.
     pub fn spec(&self, position: Position, depth: u32) -> JobSpec {
         JobSpec {
@@ -243,6 +271,49 @@ impl RunOptions {
 mod tests {
     use super::*;
     use vkperft::chess::zobrist::DEFAULT_SEED;
+
+    #[derive(Parser)]
+    struct Options {
+        #[command(flatten)]
+        run: RunOptions,
+    }
+
+    fn parse(args: &[String]) -> RunOptions {
+        Options::try_parse_from(std::iter::once("vkperft".to_string()).chain(args.iter().cloned()))
+            .unwrap_or_else(|e| panic!("{args:?}: {e}"))
+            .run
+    }
+
+    /// Written back as arguments, options parse to the same options: defaults, and every
+    /// option changed.
+    #[test]
+    fn run_options_round_trip_through_arguments() {
+        let changed: Vec<String> = [
+            "--backend",
+            "vulkan",
+            "--device",
+            "1",
+            "--gpu-mem-mb",
+            "512",
+            "--threads",
+            "3",
+            "--tt",
+            "certify",
+            "--tt-mb",
+            "64",
+            "--verifier-bits",
+            "16",
+            "--zobrist-seed",
+            "0x2a",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        for options in [parse(&[]), parse(&changed)] {
+            assert_eq!(parse(&options.to_args()), options);
+        }
+        assert_eq!(parse(&changed).zobrist_seed, 42);
+    }
 
     #[test]
     fn seed_text_matches_the_library_default() {

@@ -16,6 +16,7 @@ mod shader_stats;
 mod unique;
 mod work;
 mod work_args;
+mod work_slurm;
 
 use args::{Cli, Commands};
 use clap::Parser;

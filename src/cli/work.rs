@@ -1,4 +1,5 @@
-//! `vkperft work split|run|status|merge|compare`: thin adapters over [`vkperft::work`].
+//! `vkperft work split|run|status|merge|compare`: thin adapters over [`vkperft::work`]
+//! (`work slurm` is in `work_slurm.rs`).
 
 use super::error::CliError;
 use super::output;
@@ -7,6 +8,7 @@ use super::progress::ProgressDisplay;
 use super::work_args::{
     CompareArgs, MergeArgs, SplitArgs, StatusArgs, WorkArgs, WorkCommand, WorkRunArgs,
 };
+use super::work_slurm;
 use super::CliResult;
 use anyhow::anyhow;
 use serde_json::json;
@@ -17,8 +19,8 @@ use vkperft::engine::event::nodes_per_second;
 use vkperft::engine::{mib_to_bytes, Progress};
 use vkperft::tt::{TtMode, DEFAULT_VERIFIER_BITS};
 use vkperft::work::{
-    compare, merge, parse_shard_range, read_journals, run_units, split, Merged, PlanFolder,
-    SplitRequest, Status, UnitOutcome, WorkError,
+    compare, merge, parse_shard_range, parse_shard_variable, read_journals, run_units, split,
+    Merged, PlanFolder, SplitRequest, Status, UnitOutcome, WorkError,
 };
 
 /// How many missing or differing units a message names before it only counts the rest.
@@ -38,6 +40,7 @@ pub fn run(args: &WorkArgs) -> CliResult {
     match &args.command {
         WorkCommand::Split(args) => run_split(args),
         WorkCommand::Run(args) => run_units_of(args),
+        WorkCommand::Slurm(args) => work_slurm::run(args),
         WorkCommand::Status(args) => run_status(args),
         WorkCommand::Merge(args) => run_merge(args),
         WorkCommand::Compare(args) => run_compare(args),
@@ -80,10 +83,14 @@ fn mode_text(mode: TtMode, verifier_bits: u32) -> String {
 fn run_units_of(args: &WorkRunArgs) -> CliResult {
     let plan = PlanFolder::open(&args.plan)?;
     let count = plan.shard_count();
-    let shards = match (args.shard, &args.shards) {
-        (Some(shard), _) => parse_shard_range(&shard.to_string(), count)?,
-        (None, Some(range)) => parse_shard_range(range, count)?,
-        (None, None) => (0..count).collect(),
+    let shards = match (args.shard, &args.shards, &args.shard_from_env) {
+        (Some(shard), _, _) => parse_shard_range(&shard.to_string(), count)?,
+        (None, Some(range), _) => parse_shard_range(range, count)?,
+        (None, None, Some(var)) => {
+            let value = std::env::var(var).ok();
+            vec![parse_shard_variable(var, value.as_deref(), count)?]
+        }
+        (None, None, None) => (0..count).collect(),
     };
     let mut runner = Runner::new();
     let mut display = ProgressDisplay::new(true);
@@ -162,10 +169,15 @@ fn unit_list(units: &[u64]) -> String {
 }
 
 fn run_merge(args: &MergeArgs) -> CliResult {
-    let plan = PlanFolder::open(&args.plan)?;
+    merge_report(&PlanFolder::open(&args.plan)?, args.json, args.divide)
+}
+
+/// Prints the total of `plan` (as JSON, with the divide, as asked), or fails naming the
+/// units that disagree (exit 3) or have no result (exit 4).
+pub(super) fn merge_report(plan: &PlanFolder, json: bool, divide: bool) -> CliResult {
     let units = plan.read_units()?;
-    let scan = read_journals(&plan)?;
-    let total = match merge(&plan, &units, &scan)? {
+    let scan = read_journals(plan)?;
+    let total = match merge(plan, &units, &scan)? {
         Merged::Total(total) => total,
         Merged::Disagreeing(units) => {
             let mut text = format!("{} units have results that disagree:", units.len());
@@ -184,7 +196,7 @@ fn run_merge(args: &MergeArgs) -> CliResult {
                 .collect();
             let shards: Vec<String> = shards.iter().map(usize::to_string).collect();
             return Err(CliError::Incomplete(anyhow!(
-                "no total: {} of {} units have no result (units {}; in shards {}); `vkperft work run` computes them",
+                "no total: {} of {} units have no result (units {}; in shards {}); `vkperft work run` or `vkperft work slurm` computes them",
                 missing.len(),
                 plan.manifest.units,
                 unit_list(&missing),
@@ -193,7 +205,7 @@ fn run_merge(args: &MergeArgs) -> CliResult {
         }
     };
     let seeds: Vec<String> = total.seeds.iter().map(|s| format!("{s:#x}")).collect();
-    if args.json {
+    if json {
         let mut value = json!({
             "fen": plan.manifest.fen,
             "depth": plan.manifest.depth,
@@ -203,7 +215,7 @@ fn run_merge(args: &MergeArgs) -> CliResult {
             "modes": total.modes,
             "seeds": seeds,
         });
-        if args.divide {
+        if divide {
             value["divide"] = total
                 .divide
                 .iter()
@@ -218,7 +230,7 @@ fn run_merge(args: &MergeArgs) -> CliResult {
         total.modes.join(", "),
         seeds.join(", ")
     );
-    if args.divide {
+    if divide {
         let mut text = String::new();
         for (mv, nodes) in &total.divide {
             text += &format!("{mv}: {nodes}\n");

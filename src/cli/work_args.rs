@@ -20,6 +20,9 @@ pub enum WorkCommand {
     Split(SplitArgs),
     /// Compute units of a plan and journal each result; units already journaled are skipped.
     Run(WorkRunArgs),
+    /// Submit the shards that are not complete to Slurm as a job array, and a merge job after
+    /// it; with --wait, wait for both and print the total.
+    Slurm(SlurmArgs),
     /// Units done, nodes so far, shards complete, rate and time left.
     Status(StatusArgs),
     /// The exact total (and divide), once every unit has a result.
@@ -57,14 +60,51 @@ pub struct WorkRunArgs {
     /// The plan folder.
     pub plan: PathBuf,
     /// Only this shard.
-    #[arg(long, conflicts_with_all = ["shards", "all"])]
+    #[arg(long, conflicts_with_all = ["shards", "all", "shard_from_env"])]
     pub shard: Option<usize>,
     /// Only these shards: `A..B` (B excluded) or `A..=B`.
-    #[arg(long, conflicts_with = "all")]
+    #[arg(long, conflicts_with_all = ["all", "shard_from_env"])]
     pub shards: Option<String>,
+    /// Only the shard whose index a scheduler puts in this environment variable
+    /// (`SLURM_ARRAY_TASK_ID`, Kubernetes' `JOB_COMPLETION_INDEX`).
+    #[arg(long, value_name = "VAR", conflicts_with = "all")]
+    pub shard_from_env: Option<String>,
     /// Every shard (the default).
     #[arg(long)]
     pub all: bool,
+    #[command(flatten)]
+    pub run: RunOptions,
+}
+
+#[derive(Args, Debug)]
+pub struct SlurmArgs {
+    /// The plan folder, on a file system that the cluster's nodes share.
+    pub plan: PathBuf,
+    /// Partition of both jobs (default: the cluster's default partition).
+    #[arg(long)]
+    pub partition: Option<String>,
+    /// At most this many shard tasks at once.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_parallel: Option<u32>,
+    /// Time limit of each task and of the merge, in Slurm's formats (`90` minutes,
+    /// `2:00:00`, `1-12:00:00`).
+    #[arg(long, value_name = "TIME")]
+    pub time_limit: Option<String>,
+    /// GPUs each shard task gets.
+    #[arg(long, value_name = "G", value_parser = clap::value_parser!(u32).range(1..))]
+    pub gpus_per_task: Option<u32>,
+    /// Wait until both jobs have ended, then merge: exit 0 only with the total.
+    #[arg(long)]
+    pub wait: bool,
+    /// Seconds between two looks at the queue while waiting.
+    #[arg(long, value_name = "S", default_value_t = 15, requires = "wait",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub poll_seconds: u64,
+    /// Print the batch scripts and the sbatch commands; write and submit nothing.
+    #[arg(long, conflicts_with = "wait")]
+    pub dry_run: bool,
+    /// How each task runs its shard (as `work run`); --threads also reserves that many CPUs
+    /// per task.
     #[command(flatten)]
     pub run: RunOptions,
 }

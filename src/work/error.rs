@@ -50,6 +50,30 @@ pub enum WorkError {
         unit: u64,
         source: std::io::Error,
     },
+    #[error("{var} is not set: it names the environment variable in which the scheduler gives each task its shard")]
+    ShardVariableUnset { var: String },
+    #[error("{var}={value:?} is not a shard number")]
+    ShardVariable { var: String, value: String },
+    #[error("--{option} {value:?}: a Slurm option cannot hold a line break, a double quote or a control character")]
+    SlurmOption { option: String, value: String },
+    #[error("{}: Slurm cannot write logs into a folder whose path holds %, a double quote or a line break; move the plan or reach it through a link", path.display())]
+    SlurmLogPath { path: PathBuf },
+    #[error("{program} not found: `vkperft work slurm` runs where Slurm's commands do (a login node; Debian: slurm-client)")]
+    SchedulerMissing { program: String },
+    #[error("`{command}` failed ({status}): {stderr}")]
+    SchedulerFailed {
+        command: String,
+        status: String,
+        stderr: String,
+    },
+    #[error("jobs {jobs} of the plan's last submission are still in the queue ({running} tasks running, {waiting} waiting): their shards would run twice; wait for them, or `scancel {jobs}` first")]
+    StillQueued {
+        jobs: String,
+        running: usize,
+        waiting: usize,
+    },
+    #[error("`{command}` printed {output:?}, not a job id")]
+    SchedulerOutput { command: String, output: String },
     #[error("{} and {} are not the same plan: {reason}", a.display(), b.display())]
     DifferentPlans {
         a: PathBuf,
@@ -80,6 +104,9 @@ impl WorkError {
             self,
             WorkError::Io { .. }
                 | WorkError::JournalWrite { .. }
+                | WorkError::SchedulerMissing { .. }
+                | WorkError::SchedulerFailed { .. }
+                | WorkError::SchedulerOutput { .. }
                 | WorkError::Expansion(UniqueError::Io { .. })
         )
     }

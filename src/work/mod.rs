@@ -2,7 +2,7 @@
 //! units, each with its paths from the root) in shard files; `run` computes units and journals
 //! each result durably; `status`, `merge` and `compare` read the journals. The total is the sum
 //! of paths x count over the units, in 128 bits, only when every unit has a result and the
-//! results of each unit agree.
+//! results of each unit agree. `slurm` hands a plan's incomplete shards to a Slurm cluster.
 
 mod checksum;
 mod error;
@@ -11,6 +11,7 @@ mod journal;
 mod manifest;
 mod merge;
 mod run;
+mod slurm;
 mod split;
 mod status;
 mod unit;
@@ -20,7 +21,13 @@ pub use folder::{PlanFolder, ShardUnits};
 pub use journal::{read_journals, JournalRecord, JournalScan};
 pub use manifest::{Manifest, ShardInfo};
 pub use merge::{compare, merge, Comparison, Merged, Total};
-pub use run::{parse_shard_range, run_units, RunProgress, RunReport, UnitOutcome};
+pub use run::{
+    parse_shard_range, parse_shard_variable, run_units, RunProgress, RunReport, UnitOutcome,
+};
+pub use slurm::{
+    array_spec, check_none_queued, queue_state, record_submission, slurm_dir, submit, QueueState,
+    SlurmJobs, SlurmResources,
+};
 pub use split::{split, SplitRequest};
-pub use status::{duration_text, Status};
+pub use status::{duration_text, incomplete_shards, Status};
 pub use unit::Unit;

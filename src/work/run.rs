@@ -135,9 +135,58 @@ pub fn parse_shard_range(text: &str, count: usize) -> Result<Vec<usize>, WorkErr
     Ok(range.collect())
 }
 
+/// The shard a scheduler gave this task in the environment variable `var` (its `value`, if
+/// set), for a plan of `count` shards: a plain decimal index, as Slurm's
+/// `SLURM_ARRAY_TASK_ID` and Kubernetes' `JOB_COMPLETION_INDEX` are.
+pub fn parse_shard_variable(
+    var: &str,
+    value: Option<&str>,
+    count: usize,
+) -> Result<usize, WorkError> {
+    let value = value.ok_or_else(|| WorkError::ShardVariableUnset {
+        var: var.to_string(),
+    })?;
+    let shard = value
+        .parse::<usize>()
+        .map_err(|_| WorkError::ShardVariable {
+            var: var.to_string(),
+            value: value.to_string(),
+        })?;
+    if shard >= count {
+        return Err(WorkError::NoSuchShard {
+            shard,
+            shards: count,
+        });
+    }
+    Ok(shard)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shard_variables() {
+        let var = "SLURM_ARRAY_TASK_ID";
+        assert_eq!(parse_shard_variable(var, Some("7"), 8).ok(), Some(7));
+        assert!(matches!(
+            parse_shard_variable(var, Some("8"), 8),
+            Err(WorkError::NoSuchShard { shard: 8, .. })
+        ));
+        assert!(matches!(
+            parse_shard_variable(var, None, 8),
+            Err(WorkError::ShardVariableUnset { .. })
+        ));
+        for bad in ["", "-1", "1..3", " 2", "0x1"] {
+            assert!(
+                matches!(
+                    parse_shard_variable(var, Some(bad), 8),
+                    Err(WorkError::ShardVariable { .. })
+                ),
+                "{bad}"
+            );
+        }
+    }
 
     #[test]
     fn shard_ranges() {

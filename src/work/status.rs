@@ -3,7 +3,7 @@
 
 use super::folder::PlanFolder;
 use super::journal::JournalScan;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Status {
@@ -41,9 +41,7 @@ impl Status {
                 conflicting.insert(record.unit);
             }
         }
-        let shards_complete = (0..plan.shard_count())
-            .filter(|&shard| plan.unit_ids(shard).all(|unit| first.contains_key(&unit)))
-            .count();
+        let shards_complete = plan.shard_count() - incomplete_shards(plan, scan).len();
         let done = first.len() as u64;
         let units = plan.manifest.units;
         let results = scan.records.len();
@@ -114,6 +112,14 @@ impl Status {
         }
         text
     }
+}
+
+/// The shards with a unit that has no result yet, in order: what a scheduler still has to run.
+pub fn incomplete_shards(plan: &PlanFolder, scan: &JournalScan) -> Vec<usize> {
+    let done: HashSet<u64> = scan.records.iter().map(|r| r.unit).collect();
+    (0..plan.shard_count())
+        .filter(|&shard| !plan.unit_ids(shard).all(|unit| done.contains(&unit)))
+        .collect()
 }
 
 /// `3725` -> `1h 2m 5s`.
