@@ -25,6 +25,9 @@ pub struct Cli {
 pub enum Commands {
     /// Count the leaf nodes of the legal-move tree to a depth.
     Perft(PerftArgs),
+    /// Find a move generator's bug: compare your engine's divide with vkperft's and descend to
+    /// the first position where its move list is wrong.
+    Hunt(super::hunt::HuntArgs),
     /// The script interface of the perftree debugger: `vkperft perftree DEPTH FEN [MOVES]`.
     Perftree(PerftreeArgs),
     /// Nodes, seconds and nodes/second on a fixed set of positions.

@@ -18,6 +18,8 @@ pub enum CliError {
     Mismatch(anyhow::Error),
     /// A plan has units without a result, so there is no total yet. Exit 4.
     Incomplete(anyhow::Error),
+    /// `hunt` found where the engine under test goes wrong (the report is printed). Exit 5.
+    DifferenceFound,
     /// Ctrl-C stopped the command before its total; what was known when it stopped: how long
     /// the interrupted run had taken and the nodes it had counted. Exit 130.
     Interrupted {
@@ -41,6 +43,7 @@ impl CliError {
             CliError::Runtime(_) => 1,
             CliError::Mismatch(_) => 3,
             CliError::Incomplete(_) => 4,
+            CliError::DifferenceFound => 5,
             CliError::Interrupted { .. } => interrupt::EXIT_CODE,
         }
     }
@@ -92,6 +95,7 @@ impl fmt::Display for CliError {
             | CliError::Incomplete(err) => {
                 write!(f, "{err:#}")
             }
+            CliError::DifferenceFound => write!(f, "the engine under test differs from vkperft"),
             CliError::Interrupted { elapsed, nodes } => {
                 write!(f, "interrupted")?;
                 if let Some(elapsed) = elapsed {

@@ -1,12 +1,13 @@
 //! Command-line interface: argument parsing, the subcommands, and exit codes
 //! (0 success, 1 runtime failure, 2 bad input, 3 a cross-check mismatch, 4 a plan not yet
-//! complete, 130 interrupted by Ctrl-C, see [`interrupt`]).
+//! complete, 5 `hunt` found a difference, 130 interrupted by Ctrl-C, see [`interrupt`]).
 
 mod args;
 mod bench;
 mod devices;
 mod error;
 mod gui;
+mod hunt;
 mod interrupt;
 mod output;
 mod peer;
@@ -44,6 +45,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Some(Commands::Perft(args)) => perft::run_perft(&args),
         Some(Commands::Perftree(args)) => perft::run_perftree(&args),
+        Some(Commands::Hunt(args)) => hunt::run(&args),
         Some(Commands::Bench(args)) => bench::run(&args),
         Some(Commands::Devices(args)) => devices::run(&args),
         Some(Commands::ShaderStats(args)) => shader_stats::run(&args),
@@ -57,7 +59,7 @@ pub fn main() -> ExitCode {
         Err(err) => {
             // An interruption is what the user asked for, not an error.
             let prefix = match err {
-                CliError::Interrupted { .. } => "",
+                CliError::Interrupted { .. } | CliError::DifferenceFound => "",
                 _ => "error: ",
             };
             output::write_stderr(&format!("{prefix}{err}\n"));

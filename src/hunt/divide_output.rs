@@ -83,7 +83,7 @@ pub fn classify_line(line: &str) -> Option<OutputLine> {
             .map(|count| OutputLine::Move(head.to_ascii_lowercase(), count));
     }
     // A label, a separator, and a number: a total if the label says so, else a figure.
-    let figure = line.rfind(|c: char| c == ':' || c == '=').map(|at| {
+    let figure = line.rfind([':', '=']).map(|at| {
         let label = line[..at].trim().to_ascii_lowercase();
         (label, line[at + 1..].trim().replace(',', ""))
     });
@@ -108,7 +108,8 @@ pub fn classify_line(line: &str) -> Option<OutputLine> {
 /// `e2e4`, `e7e8q`: two squares and an optional promotion letter.
 fn is_move_shaped(text: &str) -> bool {
     let bytes = text.to_ascii_lowercase().into_bytes();
-    let square = |file: u8, rank: u8| (b'a'..=b'h').contains(&file) && (b'1'..=b'8').contains(&rank);
+    let square =
+        |file: u8, rank: u8| (b'a'..=b'h').contains(&file) && (b'1'..=b'8').contains(&rank);
     match bytes.as_slice() {
         [f1, r1, f2, r2] => square(*f1, *r1) && square(*f2, *r2),
         [f1, r1, f2, r2, promotion] => {
@@ -128,14 +129,29 @@ mod tests {
         assert_eq!(classify_line("e2e4: 20"), mv("e2e4", 20));
         assert_eq!(classify_line("  a7a8Q 12"), mv("a7a8q", 12));
         assert_eq!(classify_line("e1g1:1"), mv("e1g1", 1));
-        assert_eq!(classify_line("Nodes searched: 197281"), Some(OutputLine::Total(197_281)));
+        assert_eq!(
+            classify_line("Nodes searched: 197281"),
+            Some(OutputLine::Total(197_281))
+        );
         assert_eq!(classify_line("Total: 8902"), Some(OutputLine::Total(8902)));
         assert_eq!(classify_line("nodes = 400"), Some(OutputLine::Total(400)));
         assert_eq!(classify_line("400"), Some(OutputLine::Total(400)));
-        for other in ["", "info string hi", "Time: 3 ms", "Nodes/second: 1,234", "readyok"] {
+        for other in [
+            "",
+            "info string hi",
+            "Time: 3 ms",
+            "Nodes/second: 1,234",
+            "readyok",
+        ] {
             assert_eq!(classify_line(other), Some(OutputLine::Other), "{other:?}");
         }
-        for garbage in ["e2e4: lots", "@@@", "e2e4 20 30", "hello world 3", "e9e4: 2"] {
+        for garbage in [
+            "e2e4: lots",
+            "@@@",
+            "e2e4 20 30",
+            "hello world 3",
+            "e9e4: 2",
+        ] {
             assert_eq!(classify_line(garbage), None, "{garbage:?}");
         }
     }

@@ -36,11 +36,8 @@ impl PositionRequest {
 /// An engine that answers divide requests.
 pub trait EngineUnderTest {
     /// The engine's divide of `position` to `depth` plies.
-    fn divide(
-        &mut self,
-        position: &PositionRequest,
-        depth: u32,
-    ) -> Result<EngineDivide, HuntError>;
+    fn divide(&mut self, position: &PositionRequest, depth: u32)
+        -> Result<EngineDivide, HuntError>;
 }
 
 /// Starts the engine `command` names; each request may take at most `timeout`.

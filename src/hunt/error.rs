@@ -21,7 +21,9 @@ pub enum HuntError {
         status: String,
         position: String,
     },
-    #[error("`{command}` printed a line that is not part of a divide, answering `{position}`: {line:?}")]
+    #[error(
+        "`{command}` printed a line that is not part of a divide, answering `{position}`: {line:?}"
+    )]
     Garbage {
         command: String,
         line: String,

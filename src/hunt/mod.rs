@@ -18,4 +18,4 @@ pub use engine::{open_engine, EngineCommand, EngineUnderTest, PositionRequest};
 pub use error::HuntError;
 pub use script_engine::ScriptEngine;
 pub use uci_engine::UciEngine;
-pub use walk::{hunt, Difference, Finding, Step, WrongCount};
+pub use walk::{hunt, Difference, ExactDivide, Finding, Step, WrongCount};

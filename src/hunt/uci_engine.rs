@@ -110,11 +110,7 @@ impl UciEngine {
     }
 
     /// Skips output until a line for which `done` holds, within the timeout.
-    fn read_until(
-        &mut self,
-        position: &str,
-        done: impl Fn(&str) -> bool,
-    ) -> Result<(), HuntError> {
+    fn read_until(&mut self, position: &str, done: impl Fn(&str) -> bool) -> Result<(), HuntError> {
         let deadline = Instant::now() + self.timeout;
         loop {
             if done(self.next_line(deadline, position)?.trim()) {

@@ -6,6 +6,9 @@ use super::error::HuntError;
 use crate::chess::{uci, Move, Position};
 use std::collections::BTreeMap;
 
+/// vkperft's divide of a position to a depth, per move.
+pub type ExactDivide<'a> = dyn FnMut(&Position, u32) -> Vec<(Move, u128)> + 'a;
+
 /// A move both list with different counts.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct WrongCount {
@@ -80,7 +83,7 @@ pub fn hunt(
     root_request: &PositionRequest,
     depth: u32,
     engine: &mut dyn EngineUnderTest,
-    expected: &mut dyn FnMut(&Position, u32) -> Vec<(Move, u128)>,
+    expected: &mut ExactDivide<'_>,
     max_queries: usize,
     on_step: &mut dyn FnMut(&Step),
 ) -> Result<Finding, HuntError> {

@@ -1,0 +1,283 @@
+//! `vkperft hunt`: the walk from the root to the first position where the user's engine goes
+//! wrong, printed step by step, or as one JSON object.
+
+use super::args::PositionArgs;
+use super::error::CliError;
+use super::output;
+use super::perft::start_position;
+use super::CliResult;
+use clap::{ArgGroup, Args};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+use vkperft::chess::fen::START_FEN;
+use vkperft::chess::{Move, Position, Zobrist};
+use vkperft::count::thousands;
+use vkperft::cpu::parallel;
+use vkperft::cpu::search::PlainSearch;
+use vkperft::hunt::{self, Difference, EngineCommand, Finding, HuntError, PositionRequest, Step};
+use vkperft::run_control::RunControl;
+
+/// Engine queries a walk may make unless `--max-queries` says otherwise: one per ply is
+/// enough for any depth vkperft takes.
+const DEFAULT_MAX_QUERIES: usize = 64;
+/// Seconds one engine answer may take unless `--timeout-s` says otherwise.
+const DEFAULT_TIMEOUT_S: u64 = 60;
+
+#[derive(Args, Debug)]
+#[command(group(ArgGroup::new("engine").required(true).args(["uci", "script"])))]
+pub struct HuntArgs {
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// Depth of the first comparison, in plies.
+    #[arg(long)]
+    pub depth: u32,
+    /// A UCI engine (a shell command line) that answers `go perft N` with a divide.
+    #[arg(long)]
+    pub uci: Option<String>,
+    /// A perftree-style script (a shell command line), called as `CMD depth fen moves`.
+    #[arg(long)]
+    pub script: Option<String>,
+    /// Print one JSON object instead of the walk.
+    #[arg(long)]
+    pub json: bool,
+    /// Engine calls the walk may make.
+    #[arg(long, default_value_t = DEFAULT_MAX_QUERIES)]
+    pub max_queries: usize,
+    /// Seconds one engine call may take before it counts as hung.
+    #[arg(long, default_value_t = DEFAULT_TIMEOUT_S)]
+    pub timeout_s: u64,
+}
+
+pub fn run(args: &HuntArgs) -> CliResult {
+    if args.depth == 0 || args.depth > vkperft::engine::MAX_DEPTH {
+        return Err(CliError::input(anyhow::anyhow!(
+            "--depth must be 1 to {}",
+            vkperft::engine::MAX_DEPTH
+        )));
+    }
+    let root = start_position(&args.position)?;
+    let request = PositionRequest {
+        fen: args
+            .position
+            .fen
+            .clone()
+            .unwrap_or_else(|| START_FEN.to_string()),
+        moves: args.position.moves.clone(),
+    };
+    let command = match (&args.uci, &args.script) {
+        (Some(uci), _) => EngineCommand::Uci(uci.clone()),
+        (None, Some(script)) => EngineCommand::Script(script.clone()),
+        (None, None) => unreachable!("clap requires one of --uci and --script"),
+    };
+    let timeout = Duration::from_secs(args.timeout_s.max(1));
+    let mut engine = hunt::open_engine(&command, timeout).map_err(engine_error)?;
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut expected = |position: &Position, depth: u32| exact_divide(position, depth, threads);
+    let json = args.json;
+    let mut print_step = |step: &Step| {
+        // A failed write (a closed pipe) shows again, as an error, with the report.
+        if !json {
+            let _ = output::write_stdout(&step_text(step));
+        }
+    };
+    let finding = hunt::hunt(
+        &root,
+        &request,
+        args.depth,
+        engine.as_mut(),
+        &mut expected,
+        args.max_queries,
+        &mut print_step,
+    )
+    .map_err(engine_error)?;
+    if json {
+        output::write_stdout(&format!("{}\n", finding_json(&finding)))?;
+    } else {
+        output::write_stdout(&finding_text(&finding, args.depth))?;
+    }
+    if finding.agrees() {
+        Ok(())
+    } else {
+        Err(CliError::DifferenceFound)
+    }
+}
+
+/// The engine failed (exit 1); a limit the user set was too low (exit 2).
+fn engine_error(error: HuntError) -> CliError {
+    match error {
+        HuntError::QueryLimit { .. } => {
+            CliError::input(anyhow::anyhow!("{error}; raise --max-queries"))
+        }
+        other => CliError::runtime(other),
+    }
+}
+
+/// vkperft's divide of `position`: the CPU backend, no table.
+fn exact_divide(position: &Position, depth: u32, threads: usize) -> Vec<(Move, u128)> {
+    let never = AtomicBool::new(false);
+    let control = RunControl {
+        cancel: &never,
+        progress_interval: Duration::MAX,
+        on_progress: &|_| {},
+        on_root_done: &|_, _| {},
+    };
+    parallel::divide(
+        position,
+        depth,
+        threads,
+        &PlainSearch,
+        &Zobrist::default(),
+        &control,
+    )
+    .expect("never cancelled")
+    .into_iter()
+    .map(|(m, counts)| (m, counts.nodes))
+    .collect()
+}
+
+/// One line per comparison: where, at what depth, and how far the engine is off.
+fn step_text(step: &Step) -> String {
+    let wrong = step
+        .expected
+        .iter()
+        .filter(|(mv, count)| step.engine.moves.get(*mv) != Some(count))
+        .count()
+        + step
+            .engine
+            .moves
+            .keys()
+            .filter(|mv| !step.expected.contains_key(*mv))
+            .count();
+    let at = if step.path.is_empty() {
+        "root".to_string()
+    } else {
+        step.path.join(" ")
+    };
+    format!(
+        "depth {}  {at}: vkperft {}, engine {}, {wrong} of {} moves differ\n",
+        step.depth,
+        thousands(step.expected.values().sum()),
+        thousands(step.engine.total()),
+        step.expected.len().max(step.engine.moves.len()),
+    )
+}
+
+fn list_text(moves: &[String]) -> String {
+    if moves.is_empty() {
+        "none".to_string()
+    } else {
+        moves.join(" ")
+    }
+}
+
+/// The report that ends the walk.
+fn finding_text(finding: &Finding, depth: u32) -> String {
+    let queries = format!(
+        "{} engine quer{}",
+        finding.queries,
+        if finding.queries == 1 { "y" } else { "ies" }
+    );
+    let path = if finding.path.is_empty() {
+        "at the root".to_string()
+    } else {
+        format!("after {}", finding.path.join(" "))
+    };
+    let mut text = match &finding.difference {
+        Difference::None => {
+            return format!("no difference at depth {depth} ({queries})\n");
+        }
+        Difference::Moves { missing, extra } => format!(
+            "The engine's move list is wrong {path} ({queries}):\n  FEN: {}\n  missing (legal, not listed by the engine): {}\n  extra (listed by the engine, not legal): {}\n",
+            finding.fen,
+            list_text(missing),
+            list_text(extra)
+        ),
+        Difference::Counts => format!(
+            "The engine lists the right moves {path} but counts other than 1 at depth 1 ({queries}):\n  FEN: {}\n",
+            finding.fen
+        ),
+        Difference::TotalOnly { expected, engine } => format!(
+            "Every move's count agrees {path}, but the engine's total is {} where vkperft counts {} ({queries}):\n  FEN: {}\n",
+            thousands(*engine),
+            thousands(*expected),
+            finding.fen
+        ),
+        Difference::Inconsistent {
+            expected,
+            from_parent,
+        } => format!(
+            "The engine counted {} {path} when asked from the position before, but its divide here agrees with vkperft ({}) ({queries}):\n  FEN: {}\n",
+            thousands(*from_parent),
+            thousands(*expected),
+            finding.fen
+        ),
+    };
+    // Beside a wrong move list, other counts differ as a consequence: the JSON lists them.
+    if matches!(finding.difference, Difference::Moves { .. }) {
+        if !finding.wrong_counts.is_empty() {
+            text.push_str(&format!(
+                "  ({} other moves' counts differ below them; --json lists them)\n",
+                finding.wrong_counts.len()
+            ));
+        }
+        return text;
+    }
+    for wrong in &finding.wrong_counts {
+        text.push_str(&format!(
+            "  {}: vkperft {}, engine {}\n",
+            wrong.mv,
+            thousands(wrong.expected),
+            thousands(wrong.engine)
+        ));
+    }
+    text
+}
+
+/// `{"agrees", "path", "fen", "depth", "difference", "missing", "extra", "wrong_counts",
+/// "queries"}`, with `expected_total`/`engine_total` where only totals differ.
+fn finding_json(finding: &Finding) -> serde_json::Value {
+    let (kind, missing, extra) = match &finding.difference {
+        Difference::None => ("none", Vec::new(), Vec::new()),
+        Difference::Moves { missing, extra } => ("moves", missing.clone(), extra.clone()),
+        Difference::Counts => ("counts", Vec::new(), Vec::new()),
+        Difference::TotalOnly { .. } => ("total", Vec::new(), Vec::new()),
+        Difference::Inconsistent { .. } => ("inconsistent", Vec::new(), Vec::new()),
+    };
+    let wrong_counts: Vec<serde_json::Value> = finding
+        .wrong_counts
+        .iter()
+        .map(|wrong| {
+            serde_json::json!({
+                "move": wrong.mv,
+                "expected": wrong.expected.to_string(),
+                "engine": wrong.engine.to_string(),
+            })
+        })
+        .collect();
+    let mut json = serde_json::json!({
+        "agrees": finding.agrees(),
+        "path": finding.path,
+        "fen": finding.fen,
+        "depth": finding.depth,
+        "difference": kind,
+        "missing": missing,
+        "extra": extra,
+        "wrong_counts": wrong_counts,
+        "queries": finding.queries,
+    });
+    match finding.difference {
+        Difference::TotalOnly { expected, engine } => {
+            json["expected_total"] = expected.to_string().into();
+            json["engine_total"] = engine.to_string().into();
+        }
+        Difference::Inconsistent {
+            expected,
+            from_parent,
+        } => {
+            json["expected_total"] = expected.to_string().into();
+            json["engine_total"] = from_parent.to_string().into();
+        }
+        _ => {}
+    }
+    json
+}
