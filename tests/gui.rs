@@ -5,9 +5,11 @@ use egui::accesskit::Role;
 use egui_kittest::kittest::{NodeT, Queryable};
 use egui_kittest::Harness;
 use std::time::{Duration, Instant};
-use vkperft::app::{Settings, VkperftApp};
-use vkperft::chess::fen;
+use vkperft::app::{EngineKind, Settings, VkperftApp};
+use vkperft::chess::movegen::legal_moves;
+use vkperft::chess::{fen, MoveKind, Position};
 use vkperft::engine::{BackendProvider, Backends, EngineError, Job, Resolved};
+use vkperft::hunt::Difference;
 use vkperft::tt::TtMode;
 
 const START_AFTER_A2A3: &str = "rnbqkbnr/pppppppp/8/8/8/P7/1PPPPPPP/RNBQKBNR b KQkq - 0 1";
@@ -307,4 +309,85 @@ fn the_plan_window_follows_a_run() {
     });
     assert!(shows(&harness, "1 of 4"), "one shard complete");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The test engine with one bug (`examples/buggy_engine.rs`, built by `cargo test`).
+fn buggy_engine(bug: &str) -> String {
+    let engine = std::path::Path::new(env!("CARGO_BIN_EXE_vkperft"))
+        .parent()
+        .expect("the binary's folder")
+        .join("examples")
+        .join("buggy_engine");
+    assert!(engine.is_file(), "{}", engine.display());
+    format!("{} --bug {bug}", engine.display())
+}
+
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+/// "Find the bug" walks to the position where the engine misses its en passant captures: each
+/// comparison is a level of the breadcrumb, the board ends on that position with the missing
+/// moves marked, and the divide table shows the engine's counts beside vkperft's.
+#[test]
+fn find_the_bug_ends_on_the_wrong_position_with_its_moves_marked() {
+    let mut harness = harness(Settings {
+        fen: KIWIPETE.to_string(),
+        engine: buggy_engine("no-en-passant"),
+        engine_kind: EngineKind::Uci,
+        ..test_settings(4)
+    });
+    harness.get_by_label("Find the bug").click();
+    step_until(&mut harness, "the walk's end", |h| {
+        let app = h.state().state();
+        !app.engine_check.busy && app.engine_check.finding.is_some()
+    });
+    let app = harness.state().state();
+    assert_eq!(app.engine_check.error, None);
+    let finding = app.engine_check.finding.clone().expect("a finding");
+    let Difference::Moves { missing, extra } = &finding.difference else {
+        panic!("{finding:?}");
+    };
+    assert!(extra.is_empty());
+    let wrong = Position::from_fen(&finding.fen).expect("the wrong position");
+    let en_passant: Vec<String> = legal_moves(&wrong)
+        .iter()
+        .filter(|m| m.kind() == MoveKind::EnPassant)
+        .map(|m| m.to_string())
+        .collect();
+    assert_eq!(missing, &en_passant);
+    assert_eq!(app.levels.len(), finding.path.len() + 1);
+    assert_eq!(app.editor.fen_text(), finding.fen);
+    let marks = app.engine_check.marks(app.editor.position());
+    assert_eq!(marks.len(), missing.len());
+    assert!(marks.iter().all(|&(_, _, missing)| missing));
+    assert!(shows(&harness, "Bug found after"));
+    for mv in &finding.path {
+        assert!(
+            harness.query_all_by_label(mv).count() >= 1,
+            "{mv} in the breadcrumb"
+        );
+    }
+    assert!(harness.query_all_by_label("Engine").count() >= 1);
+}
+
+/// Compare puts the engine's counts beside a finished run's; an engine that agrees says so.
+#[test]
+fn compare_shows_the_engine_column() {
+    let mut harness = harness(Settings {
+        engine: buggy_engine("none"),
+        engine_kind: EngineKind::Uci,
+        ..test_settings(3)
+    });
+    harness.get_by_label("▶ Run").click();
+    step_until(&mut harness, "the result", |h| {
+        idle(h) && h.state().state().history.len() == 1
+    });
+    harness.get_by_label("Compare").click();
+    step_until(&mut harness, "the engine's divide", |h| {
+        let app = h.state().state();
+        !app.engine_check.busy && app.levels[0].engine.is_some()
+    });
+    let app = harness.state().state();
+    let engine = app.levels[0].engine.as_ref().expect("compared");
+    assert_eq!(engine.total(), 8_902);
+    assert!(shows(&harness, "Engine: 8,902, agrees"));
 }

@@ -17,7 +17,14 @@ pub struct EditorControls {
 }
 
 /// Draws the editor; returns true when the user changed the position.
-pub fn show(ui: &mut Ui, editor: &mut Editor, controls: &mut EditorControls, side: f32) -> bool {
+/// `marks` are moves to draw as arrows: (from, to, missing) for a hunt's finding.
+pub fn show(
+    ui: &mut Ui,
+    editor: &mut Editor,
+    controls: &mut EditorControls,
+    marks: &[(Square, Square, bool)],
+    side: f32,
+) -> bool {
     let mut changed = false;
     let (top, bottom) = if controls.flipped {
         (Color::White, Color::Black)
@@ -25,7 +32,13 @@ pub fn show(ui: &mut Ui, editor: &mut Editor, controls: &mut EditorControls, sid
         (Color::Black, Color::White)
     };
     palette(ui, top, controls);
-    if let Some(edit) = board::show(ui, editor, controls.flipped, controls.selected, side) {
+    let view = board::BoardView {
+        flipped: controls.flipped,
+        selected: controls.selected,
+        marks,
+        side,
+    };
+    if let Some(edit) = board::show(ui, editor, &view) {
         editor.edit(|setup| apply(setup, edit));
         changed = true;
     }

@@ -7,6 +7,7 @@ mod backend;
 mod board;
 mod editor;
 mod editor_panel;
+mod engine_check;
 mod engine_client;
 mod fonts;
 mod format;
@@ -25,12 +26,13 @@ mod window;
 pub use editor::Editor;
 pub use plan_watch::PlanWatch;
 pub use results::{DivideOrder, Level};
-pub use settings::Settings;
+pub use settings::{EngineKind, Settings};
 pub use state::AppState;
 pub use window::{run_window, WindowOptions};
 
 use crate::chess::{Move, Position};
 use crate::engine::{BackendProvider, Backends};
+use engine_check::{CheckEvent, EngineCheck};
 use engine_client::EngineClient;
 use results::ResultsAction;
 use run_panel::RunAction;
@@ -39,6 +41,8 @@ use run_panel::RunAction;
 pub struct VkperftApp {
     state: AppState,
     engine: EngineClient,
+    /// The user's engine, asked off the UI thread.
+    check: EngineCheck,
 }
 
 impl VkperftApp {
@@ -51,6 +55,7 @@ impl VkperftApp {
         VkperftApp {
             state: AppState::new(settings),
             engine: EngineClient::spawn(backends),
+            check: EngineCheck::default(),
         }
     }
 
@@ -74,6 +79,10 @@ impl VkperftApp {
         for event in self.engine.drain() {
             self.state.handle(event);
         }
+        for event in self.check.drain() {
+            self.engine_answered(event);
+        }
+        self.state.engine_check.busy = self.check.is_busy();
         theme::apply(&ctx, self.state.settings.dark_theme);
 
         egui::Panel::top("top-bar").show(ui, |ui| {
@@ -93,7 +102,14 @@ impl VkperftApp {
             .show(ui, |ui| {
                 let state = &mut self.state;
                 let side = (ui.available_width() - 4.0).min(ui.available_height() - 230.0);
-                editor_panel::show(ui, &mut state.editor, &mut state.controls, side.max(200.0));
+                let marks = state.engine_check.marks(state.editor.position());
+                editor_panel::show(
+                    ui,
+                    &mut state.editor,
+                    &mut state.controls,
+                    &marks,
+                    side.max(200.0),
+                );
             });
         egui::CentralPanel::default().show(ui, |ui| self.central(ui));
 
@@ -120,12 +136,16 @@ impl VkperftApp {
                     .show(ui, |ui| {
                         let state = &mut self.state;
                         let blocker = state.run_blocker().map(str::to_string);
+                        let comparable = state.levels.last().is_some_and(|level| {
+                            level.result.is_some() || level.expected.is_some()
+                        });
                         run_action = run_panel::show(
                             ui,
                             &mut state.settings,
                             &mut state.seed,
                             blocker.as_deref(),
-                            state.running.is_some(),
+                            state.running.is_some() || state.engine_check.busy,
+                            comparable,
                         );
                     });
                 egui::CentralPanel::default()
@@ -140,7 +160,8 @@ impl VkperftApp {
                     ui,
                     &state.levels,
                     &mut state.divide_order,
-                    state.running.is_some(),
+                    state.running.is_some() || state.engine_check.busy,
+                    &state.engine_check,
                 );
             });
         egui::CentralPanel::default().show(ui, |ui| history::show(ui, &self.state.history));
@@ -148,6 +169,8 @@ impl VkperftApp {
         match run_action {
             Some(RunAction::Run) => self.run_from_editor(),
             Some(RunAction::Cancel) => self.cancel(),
+            Some(RunAction::Compare) => self.compare(ui.ctx()),
+            Some(RunAction::FindTheBug) => self.find_the_bug(ui.ctx()),
             None => {}
         }
         match results_action {
@@ -173,6 +196,84 @@ impl VkperftApp {
     pub fn cancel(&mut self) {
         if let Some(id) = self.state.running {
             self.engine.cancel(id);
+        }
+    }
+
+    /// Asks the user's engine for its divide of the shown level, to show beside vkperft's.
+    pub fn compare(&mut self, ctx: &egui::Context) {
+        let state = &mut self.state;
+        let Some(command) = state.settings.engine_command() else {
+            return;
+        };
+        if state.is_running() || self.check.is_busy() {
+            return;
+        }
+        let Some(level) = state.levels.last() else {
+            return;
+        };
+        state.engine_check.error = None;
+        self.check
+            .compare(ctx, command, level.position, level.depth);
+        state.engine_check.busy = true;
+    }
+
+    /// Walks from the editor's position at the chosen depth to the first position where the
+    /// user's engine goes wrong; each comparison becomes a level of the results walk.
+    pub fn find_the_bug(&mut self, ctx: &egui::Context) {
+        let state = &mut self.state;
+        let Some(command) = state.settings.engine_command() else {
+            return;
+        };
+        if state.is_running() || self.check.is_busy() || state.run_blocker().is_some() {
+            return;
+        }
+        let Some(root) = state.editor.position().copied() else {
+            return;
+        };
+        state.levels.clear();
+        state.engine_check.finding = None;
+        state.engine_check.error = None;
+        let threads = state.settings.threads.max(1);
+        self.check
+            .hunt(ctx, command, root, state.settings.depth.max(1), threads);
+        state.engine_check.busy = true;
+    }
+
+    /// What the user's engine said: a compared divide, a step of the walk, its end, or why it
+    /// could not answer.
+    fn engine_answered(&mut self, event: CheckEvent) {
+        let state = &mut self.state;
+        match event {
+            CheckEvent::Compared(divide) => {
+                if let Some(level) = state.levels.last_mut() {
+                    level.engine = Some(divide);
+                }
+            }
+            CheckEvent::Step(step) => {
+                let via = step.path.last().and_then(|text| {
+                    let parent = state.levels.last()?;
+                    crate::chess::uci::parse_move(&parent.position, text).ok()
+                });
+                let position = match (via, state.levels.last()) {
+                    (Some(mv), Some(parent)) => parent.position.play(mv),
+                    _ => match state.editor.position() {
+                        Some(position) => *position,
+                        None => return,
+                    },
+                };
+                let mut level = Level::new(position, step.depth, via);
+                level.expected = Some(step.expected);
+                level.engine = Some(step.engine);
+                state.levels.push(level);
+            }
+            CheckEvent::Found(finding) => {
+                if let Some(level) = state.levels.last() {
+                    let position = level.position;
+                    state.editor.set_position(&position);
+                }
+                state.engine_check.finding = Some(finding);
+            }
+            CheckEvent::Failed(error) => state.engine_check.error = Some(error),
         }
     }
 

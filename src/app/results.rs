@@ -1,12 +1,20 @@
-//! The results panel: the total against the published value, the divide table, and the
-//! breadcrumb of moves made from it (perftree's way of walking down to a wrong subtree).
+//! The results panel: the total against the published value, the divide table (with the
+//! user's engine's counts beside vkperft's once compared, mismatches marked), and the
+//! breadcrumb of moves made from it (perftree's way of walking down to a wrong subtree, which
+//! "Find the bug" walks by itself).
 
 use super::format;
-use crate::chess::{Move, Position};
+use super::state::EngineCheckView;
+use crate::chess::{uci, Move, Position};
 use crate::engine::PerftResult;
+use crate::hunt::{Difference, EngineDivide};
 use crate::reference;
-use egui::{RichText, Ui};
+use egui::{Color32, RichText, Ui};
+use std::collections::BTreeMap;
 use std::sync::Arc;
+
+/// Marks of the rows where the engine and vkperft disagree.
+const MISMATCH: Color32 = Color32::from_rgb(210, 50, 50);
 
 /// One step of the walk: a position, the depth searched from it, and how it was reached.
 pub struct Level {
@@ -17,6 +25,10 @@ pub struct Level {
     pub result: Option<Arc<PerftResult>>,
     /// Why there is no result (failed or cancelled).
     pub outcome: Option<String>,
+    /// vkperft's divide by move, for a level a hunt compared (it has no run of its own).
+    pub expected: Option<BTreeMap<String, u128>>,
+    /// The user's engine's divide, once compared.
+    pub engine: Option<EngineDivide>,
 }
 
 impl Level {
@@ -27,7 +39,23 @@ impl Level {
             via,
             result: None,
             outcome: None,
+            expected: None,
+            engine: None,
         }
+    }
+
+    /// vkperft's divide by move: the run's, or the one a hunt compared.
+    fn divide(&self) -> Option<BTreeMap<String, u128>> {
+        if let Some(result) = &self.result {
+            return Some(
+                result
+                    .divide
+                    .iter()
+                    .map(|(mv, counts)| (mv.to_string(), counts.nodes))
+                    .collect(),
+            );
+        }
+        self.expected.clone()
     }
 }
 
@@ -47,21 +75,56 @@ pub enum ResultsAction {
     WalkBack(usize),
 }
 
-/// The shown level's divide, in the chosen order.
-pub fn sorted_divide(result: &PerftResult, order: DivideOrder) -> Vec<(Move, u128)> {
-    let mut rows: Vec<(Move, u128)> = result
-        .divide
+/// One row of the divide table: a move either side lists, with its counts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DivideRow {
+    pub mv: String,
+    /// vkperft's count; `None` for a move only the engine lists (not legal).
+    pub nodes: Option<u128>,
+    /// The engine's count, once compared; `None` also for a legal move it does not list.
+    pub engine: Option<u128>,
+}
+
+impl DivideRow {
+    /// Whether the engine was asked and disagrees on this move.
+    fn mismatch(&self, compared: bool) -> bool {
+        compared && self.nodes != self.engine
+    }
+}
+
+/// The rows of `level`, in the chosen order (moves only the engine lists sort as 0 nodes).
+pub fn divide_rows(level: &Level, order: DivideOrder) -> Vec<DivideRow> {
+    let ours = level.divide().unwrap_or_default();
+    let engine = level.engine.as_ref().map(|divide| &divide.moves);
+    let mut rows: Vec<DivideRow> = ours
         .iter()
-        .map(|(mv, counts)| (*mv, counts.nodes))
+        .map(|(mv, &nodes)| DivideRow {
+            mv: mv.clone(),
+            nodes: Some(nodes),
+            engine: engine.and_then(|moves| moves.get(mv).copied()),
+        })
         .collect();
+    if let Some(moves) = engine {
+        rows.extend(
+            moves
+                .iter()
+                .filter(|(mv, _)| !ours.contains_key(*mv))
+                .map(|(mv, &count)| DivideRow {
+                    mv: mv.clone(),
+                    nodes: None,
+                    engine: Some(count),
+                }),
+        );
+    }
+    let nodes = |row: &DivideRow| row.nodes.unwrap_or(0);
     match order {
-        DivideOrder::MoveAscending => rows.sort_by_key(|(mv, _)| mv.to_string()),
-        DivideOrder::MoveDescending => {
-            rows.sort_by_key(|(mv, _)| std::cmp::Reverse(mv.to_string()))
+        DivideOrder::MoveAscending => rows.sort_by(|a, b| a.mv.cmp(&b.mv)),
+        DivideOrder::MoveDescending => rows.sort_by(|a, b| b.mv.cmp(&a.mv)),
+        DivideOrder::NodesAscending => {
+            rows.sort_by(|a, b| (nodes(a), &a.mv).cmp(&(nodes(b), &b.mv)))
         }
-        DivideOrder::NodesAscending => rows.sort_by_key(|&(mv, nodes)| (nodes, mv.to_string())),
         DivideOrder::NodesDescending => {
-            rows.sort_by_key(|&(mv, nodes)| (std::cmp::Reverse(nodes), mv.to_string()))
+            rows.sort_by(|a, b| (nodes(b), &a.mv).cmp(&(nodes(a), &b.mv)))
         }
     }
     rows
@@ -72,34 +135,118 @@ pub fn show(
     levels: &[Level],
     order: &mut DivideOrder,
     running: bool,
+    check: &EngineCheckView,
 ) -> Option<ResultsAction> {
     let mut action = None;
     ui.heading("Results");
+    engine_summary(ui, check);
     let Some(level) = levels.last() else {
         ui.weak("Set up a position and press Run.");
         return None;
     };
     breadcrumb(ui, levels, running, &mut action);
-    let Some(result) = &level.result else {
-        match &level.outcome {
-            Some(outcome) => ui.label(outcome),
-            None => ui.weak(format!("Searching depth {}…", level.depth)),
-        };
-        return action;
-    };
-    summary(ui, result);
-    ui.horizontal(|ui| {
-        if ui.button("Copy text").clicked() {
-            ui.ctx().copy_text(result.report_text());
+    match (&level.result, &level.expected) {
+        (Some(result), _) => {
+            summary(ui, result);
+            ui.horizontal(|ui| {
+                if ui.button("Copy text").clicked() {
+                    ui.ctx().copy_text(result.report_text());
+                }
+                if ui.button("Copy JSON").clicked() {
+                    let json =
+                        serde_json::to_string_pretty(&result.to_json(true)).unwrap_or_default();
+                    ui.ctx().copy_text(json);
+                }
+            });
         }
-        if ui.button("Copy JSON").clicked() {
-            let json = serde_json::to_string_pretty(&result.to_json(true)).unwrap_or_default();
-            ui.ctx().copy_text(json);
+        (None, Some(expected)) => {
+            ui.label(format!(
+                "Depth {}: vkperft {}",
+                level.depth,
+                format::thousands(expected.values().sum())
+            ));
         }
-    });
+        (None, None) => {
+            match &level.outcome {
+                Some(outcome) => ui.label(outcome),
+                None => ui.weak(format!("Searching depth {}…", level.depth)),
+            };
+            return action;
+        }
+    }
+    if let Some(engine) = &level.engine {
+        let ours: u128 = level.divide().unwrap_or_default().values().sum();
+        let text = format!("Engine: {}", format::thousands(engine.total()));
+        if engine.total() == ours && divide_rows(level, *order).iter().all(|r| !r.mismatch(true)) {
+            ui.label(format!("{text}, agrees"));
+        } else {
+            ui.colored_label(MISMATCH, format!("{text}, differs"));
+        }
+    }
     ui.separator();
-    divide_table(ui, result, order, running, &mut action);
+    divide_table(ui, level, order, running, &mut action);
     action
+}
+
+/// What the user's engine is doing or did: asked, failed, or where its walk ended.
+fn engine_summary(ui: &mut Ui, check: &EngineCheckView) {
+    if check.busy {
+        ui.horizontal(|ui| {
+            ui.spinner();
+            ui.label("Asking your engine…");
+        });
+    }
+    if let Some(error) = &check.error {
+        ui.colored_label(MISMATCH, error);
+    }
+    let Some(finding) = &check.finding else {
+        return;
+    };
+    let at = if finding.path.is_empty() {
+        "at the root".to_string()
+    } else {
+        format!("after {}", finding.path.join(" "))
+    };
+    let list = |moves: &[String]| {
+        if moves.is_empty() {
+            "none".to_string()
+        } else {
+            moves.join(" ")
+        }
+    };
+    let text = match &finding.difference {
+        Difference::None => {
+            ui.colored_label(
+                Color32::from_rgb(40, 160, 70),
+                format!("✔ Your engine agrees at depth {}", finding.depth),
+            );
+            return;
+        }
+        Difference::Moves { missing, extra } => format!(
+            "Bug found {at}: missing {} (green), extra {} (red)",
+            list(missing),
+            list(extra)
+        ),
+        Difference::Counts => format!("Bug found {at}: counts other than 1 at depth 1"),
+        Difference::TotalOnly { expected, engine } => format!(
+            "Your engine's total {at} is {} where every move agrees ({})",
+            format::thousands(*engine),
+            format::thousands(*expected)
+        ),
+        Difference::Inconsistent {
+            expected,
+            from_parent,
+        } => format!(
+            "Your engine counted {} {at} from the position before, {} here",
+            format::thousands(*from_parent),
+            format::thousands(*expected)
+        ),
+    };
+    ui.colored_label(
+        MISMATCH,
+        format!("{text} ({} engine queries)", finding.queries),
+    )
+    .on_hover_text(&finding.fen);
 }
 
 fn breadcrumb(ui: &mut Ui, levels: &[Level], running: bool, action: &mut Option<ResultsAction>) {
@@ -182,24 +329,25 @@ fn reference_mark(ui: &mut Ui, fen: &str, result: &PerftResult) {
 
 fn divide_table(
     ui: &mut Ui,
-    result: &PerftResult,
+    level: &Level,
     order: &mut DivideOrder,
     running: bool,
     action: &mut Option<ResultsAction>,
 ) {
-    let rows = sorted_divide(result, *order);
+    let rows = divide_rows(level, *order);
     if rows.is_empty() {
         ui.weak("No legal moves.");
         return;
     }
-    let descend = !running && result.depth > 0;
+    let compared = level.engine.is_some();
+    let descend = !running && level.depth > 0;
     egui::ScrollArea::vertical()
         .id_salt("divide-scroll")
         .auto_shrink([false, false])
         .show(ui, |ui| {
             egui::Grid::new("divide-grid")
                 .striped(true)
-                .num_columns(2)
+                .num_columns(if compared { 3 } else { 2 })
                 .min_col_width(80.0)
                 .show(ui, |ui| {
                     let move_arrow = match *order {
@@ -224,19 +372,58 @@ fn divide_table(
                             _ => DivideOrder::NodesDescending,
                         };
                     }
+                    if compared {
+                        ui.strong("Engine");
+                    }
                     ui.end_row();
-                    for (mv, nodes) in rows {
+                    for row in rows {
+                        let legal = uci::parse_move(&level.position, &row.mv).ok();
+                        let mismatch = row.mismatch(compared);
+                        let mut label = RichText::new(&row.mv);
+                        if mismatch {
+                            label = label.color(MISMATCH);
+                        }
                         let button = ui
-                            .add_enabled(descend, egui::Button::new(mv.to_string()).small())
+                            .add_enabled(
+                                descend && legal.is_some(),
+                                egui::Button::new(label).small(),
+                            )
                             .on_hover_text("Make this move and search its subtree");
                         if button.clicked() {
-                            *action = Some(ResultsAction::Descend(mv));
+                            if let Some(mv) = legal {
+                                *action = Some(ResultsAction::Descend(mv));
+                            }
                         }
+                        let count =
+                            |count: Option<u128>| count.map_or("–".to_string(), format::thousands);
                         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                            ui.monospace(format::thousands(nodes));
+                            ui.monospace(count(row.nodes));
                         });
+                        if compared {
+                            ui.with_layout(
+                                egui::Layout::right_to_left(egui::Align::Center),
+                                |ui| {
+                                    let text = RichText::new(count(row.engine)).monospace();
+                                    if mismatch {
+                                        ui.label(text.color(MISMATCH))
+                                            .on_hover_text(mismatch_reason(&row));
+                                    } else {
+                                        ui.label(text);
+                                    }
+                                },
+                            );
+                        }
                         ui.end_row();
                     }
                 });
         });
+}
+
+/// Why a row is marked.
+fn mismatch_reason(row: &DivideRow) -> &'static str {
+    match (row.nodes, row.engine) {
+        (Some(_), None) => "Legal, but the engine does not list it",
+        (None, Some(_)) => "The engine lists it, but it is not legal",
+        _ => "The engine counts differently below this move",
+    }
 }

@@ -2,7 +2,7 @@
 //! Run / Cancel. It only edits settings and asks; the app sends the job to the engine.
 
 use super::backend::available_backends;
-use super::settings::Settings;
+use super::settings::{EngineKind, Settings};
 use crate::engine::{parse_seed, MAX_DEPTH};
 use crate::tt::{TtMode, MAX_VERIFIER_BITS, MIN_VERIFIER_BITS};
 use egui::{RichText, Ui};
@@ -10,6 +10,10 @@ use egui::{RichText, Ui};
 pub enum RunAction {
     Run,
     Cancel,
+    /// Ask the user's engine for the shown level's divide.
+    Compare,
+    /// Walk to the first position where the user's engine goes wrong.
+    FindTheBug,
 }
 
 /// The seed field's text, kept apart from the parsed seed so that half-typed text survives.
@@ -27,13 +31,16 @@ impl SeedField {
     }
 }
 
-/// `blocker` says why Run is unavailable (an illegal position, a bad seed), if it is.
+/// `blocker` says why Run is unavailable (an illegal position, a bad seed), if it is;
+/// `comparable`: a level with vkperft's divide is shown, which Compare can put beside the
+/// engine's.
 pub fn show(
     ui: &mut Ui,
     settings: &mut Settings,
     seed: &mut SeedField,
     blocker: Option<&str>,
     running: bool,
+    comparable: bool,
 ) -> Option<RunAction> {
     let mut action = None;
     ui.heading("Run");
@@ -88,6 +95,31 @@ pub fn show(
                 )
                 .labelled_by(label.id);
                 ui.end_row();
+
+                let label = ui.label("Engine");
+                ui.horizontal(|ui| {
+                    egui::ComboBox::from_id_salt("engine-kind")
+                        .width(60.0)
+                        .selected_text(settings.engine_kind.label())
+                        .show_ui(ui, |ui| {
+                            for kind in EngineKind::ALL {
+                                ui.selectable_value(&mut settings.engine_kind, kind, kind.label());
+                            }
+                        })
+                        .response
+                        .labelled_by(label.id);
+                    ui.add(
+                        egui::TextEdit::singleline(&mut settings.engine)
+                            .hint_text("your engine's command")
+                            .desired_width(150.0),
+                    )
+                    .labelled_by(label.id)
+                    .on_hover_text(
+                        "A UCI engine answering `go perft N`, or a perftree-style script \
+                         called as `CMD depth fen moves`",
+                    );
+                });
+                ui.end_row();
             });
         egui::CollapsingHeader::new("Advanced")
             .id_salt("run-advanced")
@@ -114,6 +146,32 @@ pub fn show(
             .clicked()
         {
             action = Some(RunAction::Cancel);
+        }
+    });
+    ui.horizontal(|ui| {
+        let engine = settings.engine_command().is_some();
+        if ui
+            .add_enabled(
+                engine && comparable && !running,
+                egui::Button::new("Compare"),
+            )
+            .on_hover_text("Put your engine's divide of the shown position beside vkperft's")
+            .clicked()
+        {
+            action = Some(RunAction::Compare);
+        }
+        if ui
+            .add_enabled(
+                engine && blocker.is_none() && !running,
+                egui::Button::new("Find the bug"),
+            )
+            .on_hover_text(
+                "Compare your engine with vkperft from the board's position at this depth, and \
+                 descend to the first position where its move list is wrong",
+            )
+            .clicked()
+        {
+            action = Some(RunAction::FindTheBug);
         }
     });
     if let Some(reason) = blocker.filter(|_| !running) {

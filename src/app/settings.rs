@@ -5,6 +5,7 @@ use super::backend::BackendSelection;
 use crate::chess::fen::START_FEN;
 use crate::chess::zobrist::DEFAULT_SEED;
 use crate::engine::{all_cores, DEFAULT_TT_MB};
+use crate::hunt::EngineCommand;
 use crate::tt::{TtMode, DEFAULT_VERIFIER_BITS};
 use serde::{Deserialize, Serialize};
 
@@ -23,6 +24,30 @@ pub struct Settings {
     pub zobrist_seed: u64,
     pub fen: String,
     pub dark_theme: bool,
+    /// The user's engine, to compare divides with and hunt bugs in (empty: none).
+    pub engine: String,
+    pub engine_kind: EngineKind,
+}
+
+/// How the user's engine is reached.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum EngineKind {
+    /// A UCI engine answering `go perft N`.
+    #[default]
+    Uci,
+    /// A perftree-style script: `CMD depth fen moves`.
+    Script,
+}
+
+impl EngineKind {
+    pub const ALL: [EngineKind; 2] = [EngineKind::Uci, EngineKind::Script];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            EngineKind::Uci => "UCI",
+            EngineKind::Script => "script",
+        }
+    }
 }
 
 impl Default for Settings {
@@ -37,11 +62,25 @@ impl Default for Settings {
             zobrist_seed: DEFAULT_SEED,
             fen: START_FEN.to_string(),
             dark_theme: true,
+            engine: String::new(),
+            engine_kind: EngineKind::Uci,
         }
     }
 }
 
 impl Settings {
+    /// The engine to compare with, if one is set.
+    pub fn engine_command(&self) -> Option<EngineCommand> {
+        let command = self.engine.trim();
+        if command.is_empty() {
+            return None;
+        }
+        Some(match self.engine_kind {
+            EngineKind::Uci => EngineCommand::Uci(command.to_string()),
+            EngineKind::Script => EngineCommand::Script(command.to_string()),
+        })
+    }
+
     pub fn load(storage: Option<&dyn eframe::Storage>) -> Settings {
         storage
             .and_then(|storage| eframe::get_value(storage, STORAGE_KEY))

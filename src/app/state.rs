@@ -9,8 +9,9 @@ use super::plan_watch::PlanWatch;
 use super::results::{DivideOrder, Level};
 use super::run_panel::SeedField;
 use super::settings::Settings;
-use crate::chess::Position;
+use crate::chess::{Position, Square};
 use crate::engine::{Event, Job, JobId, JobSpec, JobSpecError};
+use crate::hunt::{Difference, Finding};
 use std::sync::Arc;
 
 pub struct AppState {
@@ -27,6 +28,46 @@ pub struct AppState {
     pub history: Vec<HistoryRow>,
     /// A plan folder being watched.
     pub plan_watch: PlanWatch,
+    /// The user's engine: asked, and what it said.
+    pub engine_check: EngineCheckView,
+}
+
+/// The state of comparing with the user's engine.
+#[derive(Default)]
+pub struct EngineCheckView {
+    /// A request is with the engine.
+    pub busy: bool,
+    /// Where the last "Find the bug" walk ended.
+    pub finding: Option<Finding>,
+    /// Why the last request failed.
+    pub error: Option<String>,
+}
+
+impl EngineCheckView {
+    /// The missing (true) and extra (false) moves of the finding, to mark on the board while it
+    /// shows `position`.
+    pub fn marks(&self, position: Option<&Position>) -> Vec<(Square, Square, bool)> {
+        let (Some(finding), Some(position)) = (&self.finding, position) else {
+            return Vec::new();
+        };
+        if position.to_fen() != finding.fen {
+            return Vec::new();
+        }
+        let Difference::Moves { missing, extra } = &finding.difference else {
+            return Vec::new();
+        };
+        let squares =
+            |mv: &String| Some((Square::parse(mv.get(0..2)?)?, Square::parse(mv.get(2..4)?)?));
+        missing
+            .iter()
+            .filter_map(|mv| squares(mv).map(|(from, to)| (from, to, true)))
+            .chain(
+                extra
+                    .iter()
+                    .filter_map(|mv| squares(mv).map(|(from, to)| (from, to, false))),
+            )
+            .collect()
+    }
 }
 
 impl AppState {
@@ -41,6 +82,7 @@ impl AppState {
             running: None,
             history: Vec::new(),
             plan_watch: PlanWatch::default(),
+            engine_check: EngineCheckView::default(),
             settings,
         }
     }

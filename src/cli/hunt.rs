@@ -7,15 +7,11 @@ use super::output;
 use super::perft::start_position;
 use super::CliResult;
 use clap::{ArgGroup, Args};
-use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 use vkperft::chess::fen::START_FEN;
-use vkperft::chess::{Move, Position, Zobrist};
+use vkperft::chess::Position;
 use vkperft::count::thousands;
-use vkperft::cpu::parallel;
-use vkperft::cpu::search::PlainSearch;
 use vkperft::hunt::{self, Difference, EngineCommand, Finding, HuntError, PositionRequest, Step};
-use vkperft::run_control::RunControl;
 
 /// Engine queries a walk may make unless `--max-queries` says otherwise: one per ply is
 /// enough for any depth vkperft takes.
@@ -72,7 +68,8 @@ pub fn run(args: &HuntArgs) -> CliResult {
     let timeout = Duration::from_secs(args.timeout_s.max(1));
     let mut engine = hunt::open_engine(&command, timeout).map_err(engine_error)?;
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut expected = |position: &Position, depth: u32| exact_divide(position, depth, threads);
+    let mut expected =
+        |position: &Position, depth: u32| hunt::exact_divide(position, depth, threads);
     let json = args.json;
     let mut print_step = |step: &Step| {
         // A failed write (a closed pipe) shows again, as an error, with the report.
@@ -110,29 +107,6 @@ fn engine_error(error: HuntError) -> CliError {
         }
         other => CliError::runtime(other),
     }
-}
-
-/// vkperft's divide of `position`: the CPU backend, no table.
-fn exact_divide(position: &Position, depth: u32, threads: usize) -> Vec<(Move, u128)> {
-    let never = AtomicBool::new(false);
-    let control = RunControl {
-        cancel: &never,
-        progress_interval: Duration::MAX,
-        on_progress: &|_| {},
-        on_root_done: &|_, _| {},
-    };
-    parallel::divide(
-        position,
-        depth,
-        threads,
-        &PlainSearch,
-        &Zobrist::default(),
-        &control,
-    )
-    .expect("never cancelled")
-    .into_iter()
-    .map(|(m, counts)| (m, counts.nodes))
-    .collect()
 }
 
 /// One line per comparison: where, at what depth, and how far the engine is off.

@@ -9,6 +9,7 @@
 mod divide_output;
 mod engine;
 mod error;
+mod exact;
 mod script_engine;
 mod uci_engine;
 mod walk;
@@ -16,6 +17,7 @@ mod walk;
 pub use divide_output::{classify_line, EngineDivide, OutputLine};
 pub use engine::{open_engine, EngineCommand, EngineUnderTest, PositionRequest};
 pub use error::HuntError;
+pub use exact::exact_divide;
 pub use script_engine::ScriptEngine;
 pub use uci_engine::UciEngine;
 pub use walk::{hunt, Difference, ExactDivide, Finding, Step, WrongCount};

@@ -1,0 +1,151 @@
+//! The user's engine, asked off the UI thread: a divide to compare with the shown one, or the
+//! walk to the first position where it goes wrong. Each answer comes back as an event, and the
+//! window is repainted when one arrives.
+
+use crate::chess::Position;
+use crate::hunt::{self, EngineCommand, EngineDivide, Finding, PositionRequest, Step};
+use crossbeam_channel::{Receiver, Sender, TryRecvError};
+use std::time::Duration;
+
+/// How long one answer of the engine may take.
+const ENGINE_TIMEOUT: Duration = Duration::from_secs(60);
+/// Engine calls one walk may make (one per ply is enough).
+const MAX_QUERIES: usize = 64;
+
+/// What the engine said.
+pub enum CheckEvent {
+    /// Its divide of the position that was compared.
+    Compared(EngineDivide),
+    /// One comparison of a walk.
+    Step(Step),
+    /// Where the walk ended.
+    Found(Finding),
+    /// The engine could not be asked (the message says why).
+    Failed(String),
+}
+
+/// The worker's channel; at most one request at a time.
+#[derive(Default)]
+pub struct EngineCheck {
+    events: Option<Receiver<CheckEvent>>,
+}
+
+impl EngineCheck {
+    pub fn is_busy(&self) -> bool {
+        self.events.is_some()
+    }
+
+    /// Asks the engine for its divide of `position` at `depth`.
+    pub fn compare(
+        &mut self,
+        ctx: &egui::Context,
+        command: EngineCommand,
+        position: Position,
+        depth: u32,
+    ) {
+        self.spawn(ctx, move |send| {
+            let request = PositionRequest {
+                fen: position.to_fen(),
+                moves: Vec::new(),
+            };
+            let answer = hunt::open_engine(&command, ENGINE_TIMEOUT)
+                .and_then(|mut engine| engine.divide(&request, depth));
+            send(match answer {
+                Ok(divide) => CheckEvent::Compared(divide),
+                Err(error) => CheckEvent::Failed(error.to_string()),
+            });
+        });
+    }
+
+    /// Walks from `root` at `depth` to the first position where the engine goes wrong, with
+    /// vkperft's divides on `threads` threads.
+    pub fn hunt(
+        &mut self,
+        ctx: &egui::Context,
+        command: EngineCommand,
+        root: Position,
+        depth: u32,
+        threads: usize,
+    ) {
+        self.spawn(ctx, move |send| {
+            let request = PositionRequest {
+                fen: root.to_fen(),
+                moves: Vec::new(),
+            };
+            let mut expected =
+                |position: &Position, depth: u32| hunt::exact_divide(position, depth, threads);
+            let walked = hunt::open_engine(&command, ENGINE_TIMEOUT).and_then(|mut engine| {
+                hunt::hunt(
+                    &root,
+                    &request,
+                    depth,
+                    engine.as_mut(),
+                    &mut expected,
+                    MAX_QUERIES,
+                    &mut |step| send(CheckEvent::Step(step.clone())),
+                )
+            });
+            send(match walked {
+                Ok(finding) => CheckEvent::Found(finding),
+                Err(error) => CheckEvent::Failed(error.to_string()),
+            });
+        });
+    }
+
+    /// Every event that has arrived, without waiting; the request is over once its last
+    /// event is taken (a worker that ended without one failed).
+    pub fn drain(&mut self) -> Vec<CheckEvent> {
+        let Some(events) = &self.events else {
+            return Vec::new();
+        };
+        let mut arrived = Vec::new();
+        let over = loop {
+            match events.try_recv() {
+                Ok(event) => {
+                    let last = !matches!(event, CheckEvent::Step(_));
+                    arrived.push(event);
+                    if last {
+                        break true;
+                    }
+                }
+                Err(TryRecvError::Empty) => break false,
+                Err(TryRecvError::Disconnected) => {
+                    arrived.push(CheckEvent::Failed("the engine check stopped".into()));
+                    break true;
+                }
+            }
+        };
+        if over {
+            self.events = None;
+        }
+        arrived
+    }
+
+    fn spawn(
+        &mut self,
+        ctx: &egui::Context,
+        work: impl FnOnce(&dyn Fn(CheckEvent)) + Send + 'static,
+    ) {
+        let (sender, events): (Sender<CheckEvent>, Receiver<CheckEvent>) =
+            crossbeam_channel::unbounded();
+        let ctx = ctx.clone();
+        let spawned = std::thread::Builder::new()
+            .name("vkperft-engine-check".into())
+            .spawn(move || {
+                let send = |event: CheckEvent| {
+                    let _ = sender.send(event);
+                    ctx.request_repaint();
+                };
+                work(&send);
+            });
+        if let Err(error) = spawned {
+            let (failed, events) = crossbeam_channel::bounded(1);
+            let _ = failed.send(CheckEvent::Failed(format!(
+                "cannot start a thread: {error}"
+            )));
+            self.events = Some(events);
+            return;
+        }
+        self.events = Some(events);
+    }
+}
