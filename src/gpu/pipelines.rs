@@ -302,8 +302,8 @@ impl Pipelines {
                     .buffer_info(info)
             })
             .collect();
-        // SAFETY: the set is not used by any pending submission (every submission is waited
-        // for), and the buffers are live.
+        // SAFETY: the set is not used by any pending submission (callers wait for every slot
+        // first), and the buffers are live.
         unsafe { self.shared.device.update_descriptor_sets(&writes, &[]) };
     }
 
@@ -317,23 +317,8 @@ impl Pipelines {
         step: &StepConstants,
         invocations: u32,
     ) {
+        self.record_bind(command_buffer, stage);
         let device = &self.shared.device;
-        // SAFETY: the command buffer is recording; the pipeline, layout and set are live.
-        unsafe {
-            device.cmd_bind_pipeline(
-                command_buffer,
-                vk::PipelineBindPoint::COMPUTE,
-                self.pipeline(stage),
-            );
-            device.cmd_bind_descriptor_sets(
-                command_buffer,
-                vk::PipelineBindPoint::COMPUTE,
-                self.layout,
-                0,
-                &[self.set],
-                &[],
-            );
-        }
         for (first_invocation, groups) in dispatch_parts(invocations, self.max_workgroups) {
             let part = StepConstants {
                 first_invocation: step.first_invocation + first_invocation,
@@ -363,27 +348,15 @@ impl Pipelines {
         step: &StepConstants,
         control: vk::Buffer,
     ) {
-        let device = &self.shared.device;
+        self.record_bind(command_buffer, stage);
         let step = StepConstants {
             first_invocation: 0,
             ..*step
         };
-        // SAFETY: the command buffer is recording; the pipeline, layout, set and control
-        // buffer are live, and the offset is that of a VkDispatchIndirectCommand in it.
+        let device = &self.shared.device;
+        // SAFETY: the command buffer is recording; the layout and the control buffer are live,
+        // and the offset is that of a VkDispatchIndirectCommand in it.
         unsafe {
-            device.cmd_bind_pipeline(
-                command_buffer,
-                vk::PipelineBindPoint::COMPUTE,
-                self.pipeline(stage),
-            );
-            device.cmd_bind_descriptor_sets(
-                command_buffer,
-                vk::PipelineBindPoint::COMPUTE,
-                self.layout,
-                0,
-                &[self.set],
-                &[],
-            );
             device.cmd_push_constants(
                 command_buffer,
                 self.layout,
@@ -398,6 +371,27 @@ impl Pipelines {
             );
         }
         self.dispatches.set(self.dispatches.get() + 1);
+    }
+
+    /// Binds `stage`'s pipeline and the descriptor set.
+    fn record_bind(&self, command_buffer: vk::CommandBuffer, stage: Stage) {
+        let device = &self.shared.device;
+        // SAFETY: the command buffer is recording; the pipeline, layout and set are live.
+        unsafe {
+            device.cmd_bind_pipeline(
+                command_buffer,
+                vk::PipelineBindPoint::COMPUTE,
+                self.pipeline(stage),
+            );
+            device.cmd_bind_descriptor_sets(
+                command_buffer,
+                vk::PipelineBindPoint::COMPUTE,
+                self.layout,
+                0,
+                &[self.set],
+                &[],
+            );
+        }
     }
 
     /// Dispatches recorded since the pipelines were created.

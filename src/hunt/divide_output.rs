@@ -3,6 +3,7 @@
 //! engines add around a divide (`info ...`, `Time: 12 ms`, `Nodes/second: ...`) are skipped;
 //! anything else is garbage, shown to the user as it was printed.
 
+use super::error::HuntError;
 use std::collections::BTreeMap;
 
 /// An engine's answer to one divide request.
@@ -27,6 +28,24 @@ pub(super) enum BadLine {
     Garbage,
     /// The move was listed before.
     Repeated(String),
+}
+
+impl BadLine {
+    /// The error for `line`, printed by `command` answering `position`.
+    pub(super) fn error(self, command: &str, line: &str, position: &str) -> HuntError {
+        match self {
+            BadLine::Garbage => HuntError::Garbage {
+                command: command.to_string(),
+                line: line.to_string(),
+                position: position.to_string(),
+            },
+            BadLine::Repeated(mv) => HuntError::RepeatedMove {
+                command: command.to_string(),
+                mv,
+                position: position.to_string(),
+            },
+        }
+    }
 }
 
 impl EngineDivide {

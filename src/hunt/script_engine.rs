@@ -2,7 +2,7 @@
 //! lines, a blank line and the total. Each call has a deadline; a script that overruns it is
 //! killed.
 
-use super::divide_output::{BadLine, EngineDivide};
+use super::divide_output::EngineDivide;
 use super::engine::{EngineUnderTest, PositionRequest};
 use super::error::HuntError;
 use std::io::Read;
@@ -94,22 +94,8 @@ impl EngineUnderTest for ScriptEngine {
         let request = position.uci_command();
         let mut divide = EngineDivide::default();
         for line in output.lines() {
-            match divide.read_line(line) {
-                Ok(_) => {}
-                Err(BadLine::Garbage) => {
-                    return Err(HuntError::Garbage {
-                        command: self.command.clone(),
-                        line: line.to_string(),
-                        position: request,
-                    })
-                }
-                Err(BadLine::Repeated(mv)) => {
-                    return Err(HuntError::RepeatedMove {
-                        command: self.command.clone(),
-                        mv,
-                        position: request,
-                    })
-                }
+            if let Err(bad) = divide.read_line(line) {
+                return Err(bad.error(&self.command, line, &request));
             }
         }
         Ok(divide)

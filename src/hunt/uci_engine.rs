@@ -2,7 +2,7 @@
 //! `isready`/`readyok` and `go perft N`, its divide read up to the total line. Every wait has
 //! a deadline, so an engine that hangs is an error, not a hang.
 
-use super::divide_output::{BadLine, EngineDivide};
+use super::divide_output::EngineDivide;
 use super::engine::{EngineUnderTest, PositionRequest};
 use super::error::HuntError;
 use crossbeam_channel::{Receiver, RecvTimeoutError};
@@ -138,20 +138,7 @@ impl EngineUnderTest for UciEngine {
             match divide.read_line(&line) {
                 Ok(true) => return Ok(divide),
                 Ok(false) => {}
-                Err(BadLine::Garbage) => {
-                    return Err(HuntError::Garbage {
-                        command: self.command.clone(),
-                        line,
-                        position: request,
-                    })
-                }
-                Err(BadLine::Repeated(mv)) => {
-                    return Err(HuntError::RepeatedMove {
-                        command: self.command.clone(),
-                        mv,
-                        position: request,
-                    })
-                }
+                Err(bad) => return Err(bad.error(&self.command, &line, &request)),
             }
         }
     }
