@@ -144,7 +144,8 @@ impl VkperftApp {
                             &mut state.settings,
                             &mut state.seed,
                             blocker.as_deref(),
-                            state.running.is_some() || state.engine_check.busy,
+                            state.running.is_some(),
+                            state.engine_check.busy,
                             comparable,
                         );
                     });

@@ -32,17 +32,21 @@ impl SeedField {
 }
 
 /// `blocker` says why Run is unavailable (an illegal position, a bad seed), if it is;
-/// `comparable`: a level with vkperft's divide is shown, which Compare can put beside the
-/// engine's.
+/// `running`: a run is in flight (Cancel stops it); `engine_busy`: the user's engine is being
+/// asked; `comparable`: a level with vkperft's divide is shown, which Compare can put beside
+/// the engine's.
 pub fn show(
     ui: &mut Ui,
     settings: &mut Settings,
     seed: &mut SeedField,
     blocker: Option<&str>,
     running: bool,
+    engine_busy: bool,
     comparable: bool,
 ) -> Option<RunAction> {
     let mut action = None;
+    let cancellable = running;
+    let running = running || engine_busy;
     ui.heading("Run");
     ui.add_enabled_ui(!running, |ui| {
         egui::Grid::new("run-settings")
@@ -140,7 +144,7 @@ pub fn show(
         }
         if ui
             .add_enabled(
-                running,
+                cancellable,
                 egui::Button::new("■ Cancel").min_size([90.0, 28.0].into()),
             )
             .clicked()
