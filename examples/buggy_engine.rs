@@ -15,8 +15,7 @@
 use std::io::{BufRead, Write};
 use vkperft::chess::attacks;
 use vkperft::chess::movegen::legal_moves;
-use vkperft::chess::position::CastlingSquares;
-use vkperft::chess::{uci, CastlingRights, Move, MoveKind, Position, Role};
+use vkperft::chess::{uci, Move, MoveKind, Position, Role};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Bug {
@@ -69,23 +68,19 @@ fn castles_through_check(pos: &Position) -> Vec<Move> {
     if pos.is_in_check(us) {
         return Vec::new();
     }
+    let chess960 = pos.notation().is_chess960();
     [true, false]
         .into_iter()
-        .filter(|&king_side| {
-            pos.castling()
-                .contains(CastlingRights::single(us, king_side))
-        })
-        .filter_map(|king_side| {
-            let squares = CastlingSquares::of(us, king_side);
-            let path = attacks::between(squares.king_from, squares.rook_from);
+        .filter_map(|king_side| pos.castling_squares(us, king_side))
+        .filter_map(|squares| {
             let passed = attacks::between(squares.king_from, squares.king_to);
             let passed_attacked = passed
                 .into_iter()
                 .any(|sq| pos.is_attacked_by(sq, them, occupied));
-            let clear = (path & occupied).is_empty();
+            let clear = (squares.must_be_empty() & occupied).is_empty();
             let lands_safe = !pos.is_attacked_by(squares.king_to, them, occupied);
             (clear && lands_safe && passed_attacked)
-                .then(|| Move::new(squares.king_from, squares.king_to, MoveKind::Castle))
+                .then(|| Move::castle(squares.king_from, squares.rook_from, chess960))
         })
         .collect()
 }

@@ -1,4 +1,7 @@
-//! Published perft values shipped with the program (`assets/perft-reference.tsv`).
+//! Published perft values shipped with the program (`assets/perft-reference.tsv`), and the
+//! Chess960 start positions ([`chess960`]).
+
+pub mod chess960;
 
 use std::sync::OnceLock;
 

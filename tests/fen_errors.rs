@@ -238,15 +238,17 @@ fn castling_right_errors() {
         PositionError::CastlingWithoutPieces { right, missing } => (right, missing),
         other => panic!("{fen}: expected CastlingWithoutPieces, got {other:?}"),
     };
-    let (right, what) = missing("4k3/8/8/8/8/8/8/R5K1 w Q - 0 1");
+    // Chess960 (X-FEN): a king on g1 may castle with the a1 rook, but not from g2.
+    assert!(Position::from_fen("4k3/8/8/8/8/8/8/R5K1 w Q - 0 1").is_ok());
+    let (right, what) = missing("4k3/8/8/8/8/8/6K1/R7 w Q - 0 1");
     assert_eq!(right, 'Q');
-    assert!(what.contains("king"), "{what}");
+    assert!(what.contains("king") && what.contains("rank 1"), "{what}");
     let (right, what) = missing("4k3/8/8/8/8/8/8/4K3 w K - 0 1");
     assert_eq!(right, 'K');
     assert!(what.contains("rook"), "{what}");
-    let (right, what) = missing("r4k2/8/8/8/8/8/8/4K3 w q - 0 1");
+    let (right, what) = missing("r7/5k2/8/8/8/8/8/4K3 w q - 0 1");
     assert_eq!(right, 'q');
-    assert!(what.contains("king") && what.contains("e8"), "{what}");
+    assert!(what.contains("king") && what.contains("rank 8"), "{what}");
     let (right, what) = missing("r3k3/8/8/8/8/8/8/4K3 w k - 0 1");
     assert_eq!(right, 'k');
     assert!(what.contains("rook") && what.contains("h8"), "{what}");

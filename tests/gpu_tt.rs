@@ -6,8 +6,8 @@
 mod common;
 
 use common::{
-    assert_consistent, config, nodes_by_move, position, random_positions, total_fast_nodes,
-    total_nodes,
+    assert_consistent, config, nodes_by_move, position, random_chess960_positions,
+    random_positions, total_fast_nodes, total_nodes, CHESS960_SHARP_FENS,
 };
 use std::sync::atomic::AtomicBool;
 use std::sync::{Mutex, MutexGuard};
@@ -227,6 +227,56 @@ fn random_positions_in_every_mode_equal_the_cpu() {
     }
 }
 
+/// Chess960 on the GPU: the 960 start positions at their published depth-4 perft, and random
+/// Chess960 games (castles of every shape) per root move, in `off` and every table mode.
+#[test]
+fn chess960_in_every_mode_equals_the_cpu() {
+    let mut gpu = backend();
+    let starts = vkperft::reference::chess960::start_positions();
+    let mut positions: Vec<Position> = starts
+        .iter()
+        .map(|start| Position::from_fen(start.xfen).expect("a start position"))
+        .collect();
+    let published = positions.len();
+    positions.extend(
+        CHESS960_SHARP_FENS
+            .iter()
+            .map(|fen| Position::from_fen(fen).expect("a test FEN")),
+    );
+    positions.extend(random_chess960_positions(0x3936_3067, 24, 30));
+    for (i, pos) in positions.iter().enumerate() {
+        let depth = if i < published { 4 } else { 3 + (i % 2) as u32 };
+        let expected = cpu_divide(pos, depth);
+        if i < published {
+            let start = &starts[i];
+            assert_eq!(
+                total_nodes(&expected),
+                u128::from(start.perft[3]),
+                "start position {}",
+                start.index
+            );
+        }
+        let (off, _) = gpu_run(
+            &mut gpu,
+            pos,
+            depth,
+            &TtConfig::new(TtMode::Off, 0),
+            &Zobrist::default(),
+            &common::silent_control(),
+        );
+        assert_eq!(
+            nodes_by_move(&off),
+            nodes_by_move(&expected),
+            "off, {}",
+            pos.to_fen()
+        );
+        for mode in TABLE_MODES {
+            let table = config(mode, MIB, DEFAULT_VERIFIER_BITS);
+            exact_gpu_run(&mut gpu, pos, depth, &table, &expected);
+        }
+    }
+}
+
 /// With a 12-bit verifier and a small table, certify counts false hits and stays exact,
 /// verified stays exact, and fast finishes (its total may drift).
 #[test]
@@ -306,7 +356,8 @@ fn tiny_tables_under_contention() {
 #[test]
 fn gpu_hashes_equal_the_cpu_zobrist_hashes() {
     let mut gpu = backend();
-    let positions = random_positions(0x6861_7368, 500, 40);
+    let mut positions = random_positions(0x6861_7368, 500, 40);
+    positions.extend(random_chess960_positions(0x6861_7369, 200, 30));
     let boards: Vec<GpuBoard> = positions
         .iter()
         .map(|pos| NybbleBoard::from_position(pos).into())
@@ -334,12 +385,13 @@ fn gpu_hashes_equal_the_cpu_zobrist_hashes() {
 fn incremental_child_hashes_equal_the_cpu_zobrist_hashes() {
     let mut gpu = backend();
     let mut positions = random_positions(0x6368_696c, 150, 60);
-    for fen in [
+    positions.extend(random_chess960_positions(0x6368_6960, 60, 30));
+    for fen in CHESS960_SHARP_FENS.iter().chain(&[
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
         "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
         "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
         "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-    ] {
+    ]) {
         positions.push(Position::from_fen(fen).expect("a test FEN"));
     }
     let zobrist = Zobrist::new(0x766b);

@@ -5,7 +5,7 @@ mod common;
 use std::collections::{HashMap, HashSet};
 use vkperft::chess::rng::SplitMix64;
 use vkperft::chess::zobrist::{DEFAULT_SEED, MAX_DEPTH_KEYS};
-use vkperft::chess::{CastlingRights, Hash128, Move, NybbleBoard, Position, Zobrist};
+use vkperft::chess::{Hash128, Move, NybbleBoard, Position, Zobrist};
 
 const SEED: u64 = 0x6b65_7973;
 
@@ -144,17 +144,10 @@ fn near_misses(pos: &Position) -> Vec<Position> {
     other_side.turn = !setup.turn;
     other_side.ep_square = None;
     variants.push(other_side);
-    for right in [
-        CastlingRights::WHITE_KING,
-        CastlingRights::WHITE_QUEEN,
-        CastlingRights::BLACK_KING,
-        CastlingRights::BLACK_QUEEN,
-    ] {
-        if setup.castling.contains(right) {
-            let mut fewer = setup.clone();
-            fewer.castling = setup.castling.without(right);
-            variants.push(fewer);
-        }
+    for rook in setup.castling_rooks {
+        let mut fewer = setup.clone();
+        fewer.castling_rooks = setup.castling_rooks.without(rook);
+        variants.push(fewer);
     }
     if setup.ep_square.is_some() {
         let mut without_ep = setup.clone();

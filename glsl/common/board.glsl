@@ -20,17 +20,11 @@ const uint WHITE = 0u;
 const uint BLACK = 1u;
 const uint NO_SQUARE = 64u;
 
-// Castling right bits as in src/chess/types.rs.
-const uint WHITE_KING_SIDE = 1u;
-const uint WHITE_QUEEN_SIDE = 2u;
-const uint BLACK_KING_SIDE = 4u;
-const uint BLACK_QUEEN_SIDE = 8u;
-
 struct Pos {
     uint64_t role[6];
     uint64_t color[2];
     uint turn;
-    uint castling;
+    uint64_t castling_rooks; // the rooks that may still castle (Chess960: any file)
     uint ep; // canonical ep square or NO_SQUARE
 };
 
@@ -97,11 +91,7 @@ Pos decode_board(GpuBoard b) {
     p.role[PAWN] |= ep_pawn;
     p.role[KING] |= king_to_move;
     toggle_side(p, p.turn, king_to_move);
-    p.castling = 0u;
-    if ((castling_rooks & square_bb(7u)) != uint64_t(0)) p.castling |= WHITE_KING_SIDE;
-    if ((castling_rooks & square_bb(0u)) != uint64_t(0)) p.castling |= WHITE_QUEEN_SIDE;
-    if ((castling_rooks & square_bb(63u)) != uint64_t(0)) p.castling |= BLACK_KING_SIDE;
-    if ((castling_rooks & square_bb(56u)) != uint64_t(0)) p.castling |= BLACK_QUEEN_SIDE;
+    p.castling_rooks = castling_rooks;
     if (ep_pawn == uint64_t(0)) {
         p.ep = NO_SQUARE;
     } else {
@@ -128,12 +118,7 @@ GpuBoard encode_board(Pos p) {
         set_code(b, p.role[r] & p.color[WHITE], r + 1u);
         set_code(b, p.role[r] & p.color[BLACK], CODE_BLACK | (r + 1u));
     }
-    uint64_t rooks = uint64_t(0);
-    if ((p.castling & WHITE_KING_SIDE) != 0u) rooks |= square_bb(7u);
-    if ((p.castling & WHITE_QUEEN_SIDE) != 0u) rooks |= square_bb(0u);
-    if ((p.castling & BLACK_KING_SIDE) != 0u) rooks |= square_bb(63u);
-    if ((p.castling & BLACK_QUEEN_SIDE) != 0u) rooks |= square_bb(56u);
-    set_code(b, rooks, CODE_CASTLING_ROOK);
+    set_code(b, p.castling_rooks, CODE_CASTLING_ROOK);
     if (p.ep != NO_SQUARE) {
         set_code(b, square_bb(p.turn == WHITE ? p.ep - 8u : p.ep + 8u), CODE_EP_PAWN);
     }

@@ -6,7 +6,7 @@
 // running in lockstep (on lavapipe, 8 per SIMD register) make their moves together however
 // their moves are spread over pieces, instead of each waiting while the others run through
 // piece kinds it has no moves for. Moves are taken group by group: the king's (castles
-// included), each piece's, en passant captures, then pawn moves by the square they land on.
+// included, as the king's moves onto its own rooks), each piece's, en passant captures, then pawn moves by the square they land on.
 // A group's set is computed when its turn comes, and the position is decoded again from
 // memory for each move, so that only the analysis and the current group are held in registers
 // while on_move runs (in the leaf, while it counts a child's moves).
@@ -91,8 +91,9 @@ void generate_moves(uint board_index) {
             break;
         }
         uint to = lsb64(targets);
+        Pos parent = generator_position(board_index, promoted >> 2u);
         uint kind = KIND_NORMAL;
-        if (group == GROUP_KING && (to == from + 2u || to + 2u == from)) {
+        if (group == GROUP_KING && (side(parent, parent.turn) & square_bb(to)) != uint64_t(0)) {
             kind = KIND_CASTLE;
         } else if (group == GROUP_EN_PASSANT) {
             kind = KIND_EN_PASSANT;
@@ -100,7 +101,7 @@ void generate_moves(uint board_index) {
             kind = KIND_DOUBLE_PUSH;
         }
         bool promotion = offset != 0 && (to >= 56u || to < 8u);
-        on_move(generator_position(board_index, promoted >> 2u), offset != 0 ? uint(int(to) - offset) : from, to,
+        on_move(parent, offset != 0 ? uint(int(to) - offset) : from, to,
                 promotion ? KIND_PROMOTE_KNIGHT + promoted : kind);
         // A promotion square is visited four times, once per piece the pawn may become.
         if (promotion && promoted < 3u) {

@@ -10,7 +10,7 @@
 const uint KIND_NORMAL = 0u;
 const uint KIND_DOUBLE_PUSH = 1u;
 const uint KIND_EN_PASSANT = 2u;
-const uint KIND_CASTLE = 3u;
+const uint KIND_CASTLE = 3u; // from the king's square to its own rook's, as on the CPU
 const uint KIND_PROMOTE_KNIGHT = 4u; // + 0..3: knight, bishop, rook, queen
 
 // Plays the ep capture on the occupancy and asks whether the king is then attacked: covers
@@ -74,7 +74,8 @@ struct Analysis {
     // Squares a move other than the king's must land on: all but ours, and when in check,
     // the checker or a square between it and the king; none in double check.
     uint64_t targets;
-    // Where the king may go, castling included (the only king move of two squares).
+    // Where the king may go, and the squares of the rooks it may castle with (the only king
+    // moves onto a square of ours).
     uint64_t king_moves;
 };
 
@@ -145,6 +146,43 @@ Threats threats_by_lookups(Pos p, inout Analysis a) {
     return t;
 }
 
+// Where the king of a castle lands, given the king's and the rook's squares: the g-file when
+// the rook is on the king side, else the c-file; the rook lands beside it, on f or d.
+uint castling_king_to(uint king, uint rook) {
+    return (king & 56u) + (rook > king ? 6u : 2u);
+}
+
+uint castling_rook_to(uint king, uint rook) {
+    return (king & 56u) + (rook > king ? 5u : 3u);
+}
+
+// The castling rooks of the side to move (not in check) that it may castle with now: the
+// squares between the king and its target and between the rook and its target empty but for
+// the two, the king's path not attacked, and (Chess960) no attack along the back rank that the
+// rook itself blocked, found by looking from the king's target with both pieces moved.
+uint64_t castles(Pos p, uint king, uint64_t attacked) {
+    uint64_t ours = side(p, p.turn);
+    uint64_t occupied = p.color[WHITE] | p.color[BLACK];
+    uint64_t their_rooks = (p.role[ROOK] | p.role[QUEEN]) & side(p, p.turn ^ 1u);
+    uint64_t rooks = p.castling_rooks & ours;
+    uint64_t allowed = uint64_t(0);
+    while (rooks != uint64_t(0)) {
+        uint rook = lsb64(rooks);
+        rooks &= rooks - uint64_t(1);
+        uint king_to = castling_king_to(king, rook);
+        uint rook_to = castling_rook_to(king, rook);
+        uint64_t movers = square_bb(king) | square_bb(rook);
+        uint64_t king_path = between_bb(king, king_to) | square_bb(king_to);
+        uint64_t must_be_empty = (king_path | between_bb(rook, rook_to) | square_bb(rook_to)) & ~movers;
+        uint64_t after = (occupied & ~movers) | square_bb(rook_to);
+        if ((occupied & must_be_empty) == uint64_t(0) && (attacked & king_path) == uint64_t(0)
+            && (rook_attacks(king_to, after) & their_rooks) == uint64_t(0)) {
+            allowed |= square_bb(rook);
+        }
+    }
+    return allowed;
+}
+
 Analysis analyze(Pos p) {
     Analysis a;
     uint us = p.turn;
@@ -164,21 +202,7 @@ Analysis analyze(Pos p) {
     a.targets = more_than_one(t.checkers) ? uint64_t(0) : ~ours & check_mask;
 
     if (t.checkers == uint64_t(0)) {
-        uint64_t occupied = ours | theirs;
-        uint base = us == WHITE ? 0u : 56u;
-        uint king_side_right = us == WHITE ? WHITE_KING_SIDE : BLACK_KING_SIDE;
-        uint queen_side_right = us == WHITE ? WHITE_QUEEN_SIDE : BLACK_QUEEN_SIDE;
-        // King side: f and g empty and not attacked.
-        if ((p.castling & king_side_right) != 0u
-            && ((occupied | t.attacked) & (uint64_t(0x60ul) << base)) == uint64_t(0)) {
-            a.king_moves |= square_bb(base + 6u);
-        }
-        // Queen side: b, c and d empty; c and d not attacked.
-        if ((p.castling & queen_side_right) != 0u
-            && (occupied & (uint64_t(0x0eul) << base)) == uint64_t(0)
-            && (t.attacked & (uint64_t(0x0cul) << base)) == uint64_t(0)) {
-            a.king_moves |= square_bb(base + 2u);
-        }
+        a.king_moves |= castles(p, a.king, t.attacked);
     }
     return a;
 }
@@ -308,20 +332,29 @@ uint count_legal(Pos p) {
     return n;
 }
 
-// Where the rook of a castle starts and lands, given where the king lands.
-uint castling_rook_from(uint king_to) {
-    return (king_to & 56u) + ((king_to & 7u) == 6u ? 7u : 0u);
-}
-
-uint castling_rook_to(uint king_to) {
-    return (king_to & 56u) + ((king_to & 7u) == 6u ? 5u : 3u);
-}
-
 // The position after a legal move (copy-make), with its canonical ep square.
 Pos play_move(Pos p, uint from, uint to, uint kind) {
     Pos c = p;
     uint us = p.turn;
     uint them = us ^ 1u;
+    if (kind == KIND_CASTLE) {
+        // King and rook are lifted before they are put down: in Chess960 either may land where
+        // the other stood.
+        uint64_t movers = square_bb(from) | square_bb(to);
+        uint64_t king_to = square_bb(castling_king_to(from, to));
+        uint64_t rook_to = square_bb(castling_rook_to(from, to));
+        c.role[KING] = (c.role[KING] & ~movers) | king_to;
+        c.role[ROOK] = (c.role[ROOK] & ~movers) | rook_to;
+        if (us == WHITE) {
+            c.color[WHITE] = (c.color[WHITE] & ~movers) | king_to | rook_to;
+        } else {
+            c.color[BLACK] = (c.color[BLACK] & ~movers) | king_to | rook_to;
+        }
+        c.castling_rooks &= ~side(p, us);
+        c.turn = them;
+        c.ep = NO_SQUARE;
+        return c;
+    }
     uint64_t from_bb = square_bb(from);
     uint64_t to_bb = square_bb(to);
     uint role = role_on(p, from_bb);
@@ -336,20 +369,13 @@ Pos play_move(Pos p, uint from, uint to, uint kind) {
         uint64_t captured = square_bb(us == WHITE ? to - 8u : to + 8u);
         c.role[PAWN] ^= captured;
         toggle_side(c, them, captured);
-    } else if (kind == KIND_CASTLE) {
-        uint64_t rook_move = square_bb(castling_rook_from(to)) | square_bb(castling_rook_to(to));
-        c.role[ROOK] ^= rook_move;
-        toggle_side(c, us, rook_move);
     } else if (kind >= KIND_PROMOTE_KNIGHT) {
         c.role[PAWN] ^= to_bb;
         toggle_role(c, KNIGHT + (kind - KIND_PROMOTE_KNIGHT), to_bb);
     }
-    // Rights lost when a king or rook leaves home or a rook is captured at home.
-    uint64_t touched = from_bb | to_bb;
-    if ((touched & (square_bb(4u) | square_bb(7u))) != uint64_t(0)) c.castling &= ~WHITE_KING_SIDE;
-    if ((touched & (square_bb(4u) | square_bb(0u))) != uint64_t(0)) c.castling &= ~WHITE_QUEEN_SIDE;
-    if ((touched & (square_bb(60u) | square_bb(63u))) != uint64_t(0)) c.castling &= ~BLACK_KING_SIDE;
-    if ((touched & (square_bb(60u) | square_bb(56u))) != uint64_t(0)) c.castling &= ~BLACK_QUEEN_SIDE;
+    // A right is lost when its rook moves or is taken, and both when the king moves.
+    c.castling_rooks &= ~(from_bb | to_bb);
+    if (role == KING) c.castling_rooks &= ~side(p, us);
     c.turn = them;
     c.ep = NO_SQUARE;
     if (kind == KIND_DOUBLE_PUSH) {

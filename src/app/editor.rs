@@ -1,8 +1,7 @@
 //! The board editor's model: an unvalidated setup, the FEN text that follows it, and why the
 //! setup is not a legal position when it is not.
 
-use crate::chess::position::CastlingSquares;
-use crate::chess::{fen, CastlingRights, Color, Piece, Position, Role, Setup, Square};
+use crate::chess::{fen, CastlingSquares, Color, Piece, Position, Role, Setup, Square};
 
 pub struct Editor {
     setup: Setup,
@@ -97,12 +96,9 @@ impl Editor {
     }
 
     fn setup_changed(&mut self) {
-        for color in Color::ALL {
-            for king_side in [true, false] {
-                if !castling_available(&self.setup, color, king_side) {
-                    let right = CastlingRights::single(color, king_side);
-                    self.setup.castling = self.setup.castling.without(right);
-                }
+        for rook in self.setup.castling_rooks {
+            if !castling_rook_stands(&self.setup, rook) {
+                self.setup.castling_rooks = self.setup.castling_rooks.without(rook);
             }
         }
         if let Some(ep) = self.setup.ep_square {
@@ -117,9 +113,21 @@ impl Editor {
 }
 
 fn castling_available(setup: &Setup, color: Color, king_side: bool) -> bool {
-    let squares = CastlingSquares::of(color, king_side);
+    let squares = CastlingSquares::standard(color, king_side);
     setup.board[squares.king_from.index()] == Some(Piece::new(color, Role::King))
         && setup.board[squares.rook_from.index()] == Some(Piece::new(color, Role::Rook))
+}
+
+/// Whether a castling right on `rook` still has its rook, and its king on the same back rank.
+fn castling_rook_stands(setup: &Setup, rook: Square) -> bool {
+    let color = match rook.rank() {
+        0 => Color::White,
+        7 => Color::Black,
+        _ => return false,
+    };
+    let king = Some(Piece::new(color, Role::King));
+    setup.board[rook.index()] == Some(Piece::new(color, Role::Rook))
+        && (0..8).any(|file| setup.board[Square::from_coords(file, rook.rank()).index()] == king)
 }
 
 fn ep_candidates(setup: &Setup) -> Vec<Square> {

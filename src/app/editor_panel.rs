@@ -4,7 +4,7 @@
 use super::board::{self, BoardEdit};
 use super::editor::Editor;
 use super::pieces;
-use crate::chess::{CastlingRights, Color, Piece, Position, Role, Setup, Square};
+use crate::chess::{CastlingSquares, Color, Piece, Position, Role, Setup, Square};
 use crate::reference;
 use egui::{Color32, Id, RichText, Sense, Ui, Vec2};
 
@@ -161,18 +161,18 @@ fn castling(ui: &mut Ui, editor: &mut Editor) -> bool {
         (Color::Black, true, "k"),
         (Color::Black, false, "q"),
     ] {
-        let right = CastlingRights::single(color, king_side);
+        let rook = CastlingSquares::standard(color, king_side).rook_from;
         let available = editor.castling_available(color, king_side);
-        let mut granted = editor.setup().castling.contains(right);
+        let mut granted = editor.setup().castling_rooks.contains(rook);
         let response = ui
             .add_enabled(available, egui::Checkbox::new(&mut granted, letter))
             .on_disabled_hover_text("The king and rook are not on their squares");
         if response.changed() {
             editor.edit(|setup| {
-                setup.castling = if granted {
-                    setup.castling.with(right)
+                setup.castling_rooks = if granted {
+                    setup.castling_rooks.with(rook)
                 } else {
-                    setup.castling.without(right)
+                    setup.castling_rooks.without(rook)
                 };
             });
             changed = true;

@@ -48,7 +48,8 @@ impl EngineCheck {
                 fen: position.to_fen(),
                 moves: Vec::new(),
             };
-            let answer = hunt::open_engine(&command, ENGINE_TIMEOUT)
+            let chess960 = position.notation().is_chess960();
+            let answer = hunt::open_engine(&command, ENGINE_TIMEOUT, chess960)
                 .and_then(|mut engine| engine.divide(&request, depth));
             send(match answer {
                 Ok(divide) => CheckEvent::Compared(divide),
@@ -74,17 +75,19 @@ impl EngineCheck {
             };
             let mut expected =
                 |position: &Position, depth: u32| hunt::exact_divide(position, depth, threads);
-            let walked = hunt::open_engine(&command, ENGINE_TIMEOUT).and_then(|mut engine| {
-                hunt::hunt(
-                    &root,
-                    &request,
-                    depth,
-                    engine.as_mut(),
-                    &mut expected,
-                    MAX_QUERIES,
-                    &mut |step| send(CheckEvent::Step(step.clone())),
-                )
-            });
+            let chess960 = root.notation().is_chess960();
+            let walked =
+                hunt::open_engine(&command, ENGINE_TIMEOUT, chess960).and_then(|mut engine| {
+                    hunt::hunt(
+                        &root,
+                        &request,
+                        depth,
+                        engine.as_mut(),
+                        &mut expected,
+                        MAX_QUERIES,
+                        &mut |step| send(CheckEvent::Step(step.clone())),
+                    )
+                });
             send(match walked {
                 Ok(finding) => CheckEvent::Found(finding),
                 Err(error) => CheckEvent::Failed(error.to_string()),

@@ -3,10 +3,12 @@
 //! The four mandatory fields must be present; the halfmove clock and fullmove number may be
 //! omitted (they default to 0 and 1). Every error names the field and the problem.
 
+use super::bitboard::Bitboard;
+use super::castling::CastlingNotation;
 use super::position::Position;
 use super::setup::Setup;
 use super::square::Square;
-use super::types::{CastlingRights, Color, Piece};
+use super::types::{Color, Piece, Role};
 use std::fmt::Write;
 use thiserror::Error;
 
@@ -28,7 +30,10 @@ pub enum FenError {
     BadPieceLetter { rank: u8, letter: char },
     #[error("side to move field: '{0}', expected 'w' or 'b'")]
     BadSide(String),
-    #[error("castling field: bad letter '{0}', expected a subset of KQkq or '-'")]
+    #[error(
+        "castling field: bad letter '{0}', expected KQkq, rook files (A-H for white, a-h for \
+         black) or '-'"
+    )]
     BadCastlingLetter(char),
     #[error("castling field: '{0}' repeats a right")]
     RepeatedCastlingRight(String),
@@ -64,7 +69,7 @@ pub fn parse(fen: &str) -> Result<Setup, FenError> {
         "b" => Color::Black,
         other => return Err(FenError::BadSide(other.to_string())),
     };
-    setup.castling = parse_castling(fields[2])?;
+    (setup.castling_rooks, setup.castling_notation) = parse_castling(fields[2], &setup)?;
     setup.ep_square = parse_ep(fields[3], setup.turn)?;
     if let Some(field) = fields.get(4) {
         setup.halfmove_clock =
@@ -126,25 +131,124 @@ fn parse_placement(field: &str, setup: &mut Setup) -> Result<(), FenError> {
     Ok(())
 }
 
-fn parse_castling(field: &str) -> Result<CastlingRights, FenError> {
+/// The castling rooks a castling field names, and the notation it is written in. `KQkq` name the
+/// outermost rook on that side of the king (X-FEN); a letter `A`-`H` (`a`-`h` for black) names
+/// the rook on that file (Shredder-FEN, or X-FEN for an inner rook). A right whose rook is not
+/// there names the standard corner, and validation says what is missing.
+fn parse_castling(field: &str, setup: &Setup) -> Result<(Bitboard, CastlingNotation), FenError> {
     if field == "-" {
-        return Ok(CastlingRights::NONE);
+        return Ok((Bitboard::EMPTY, CastlingNotation::Standard));
     }
-    let mut rights = CastlingRights::NONE;
+    let mut rooks = Bitboard::EMPTY;
+    let (mut side_letters, mut file_letters) = (0, 0);
     for c in field.chars() {
-        let right = match c {
-            'K' => CastlingRights::WHITE_KING,
-            'Q' => CastlingRights::WHITE_QUEEN,
-            'k' => CastlingRights::BLACK_KING,
-            'q' => CastlingRights::BLACK_QUEEN,
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let rank = match color {
+            Color::White => 0,
+            Color::Black => 7,
+        };
+        let rook = match c.to_ascii_lowercase() {
+            'k' | 'q' => {
+                side_letters += 1;
+                outermost_rook(setup, color, c.eq_ignore_ascii_case(&'k'))
+            }
+            file @ 'a'..='h' => {
+                file_letters += 1;
+                Square::from_coords(file as u8 - b'a', rank)
+            }
             _ => return Err(FenError::BadCastlingLetter(c)),
         };
-        if rights.contains(right) {
+        if rooks.contains(rook) {
             return Err(FenError::RepeatedCastlingRight(field.to_string()));
         }
-        rights = rights.with(right);
+        rooks = rooks.with(rook);
     }
-    Ok(rights)
+    let notation = match (side_letters, file_letters) {
+        (_, 0) => CastlingNotation::Standard,
+        (0, _) => CastlingNotation::Shredder,
+        _ => CastlingNotation::XFen,
+    };
+    Ok((rooks, notation))
+}
+
+/// The rook of `color` farthest from its king on one side, on the king's back rank; the
+/// standard corner when there is none.
+fn outermost_rook(setup: &Setup, color: Color, king_side: bool) -> Square {
+    let rank = match color {
+        Color::White => 0,
+        Color::Black => 7,
+    };
+    let king = Piece::new(color, Role::King);
+    let rook = Piece::new(color, Role::Rook);
+    let on_rank = |file: u8| setup.board[Square::from_coords(file, rank).index()];
+    let corner = Square::from_coords(if king_side { 7 } else { 0 }, rank);
+    let Some(king_file) = (0..8).find(|&file| on_rank(file) == Some(king)) else {
+        return corner;
+    };
+    let mut files: Vec<u8> = if king_side {
+        (king_file + 1..8).rev().collect()
+    } else {
+        (0..king_file).collect()
+    };
+    files.retain(|&file| on_rank(file) == Some(rook));
+    files
+        .first()
+        .map_or(corner, |&file| Square::from_coords(file, rank))
+}
+
+/// The color of the castling rook on `rook` and whether it is on its king's king side (for a
+/// rook whose king is not on its rank, whether it is on the half of the king side).
+fn castling_side(setup: &Setup, rook: Square) -> (Color, bool) {
+    let color = if rook.rank() == 0 {
+        Color::White
+    } else {
+        Color::Black
+    };
+    let king = Piece::new(color, Role::King);
+    let king_file = (0..8)
+        .find(|&file| setup.board[Square::from_coords(file, rook.rank()).index()] == Some(king));
+    (
+        color,
+        king_file.map_or(rook.file() >= 4, |file| rook.file() > file),
+    )
+}
+
+/// The letter of the castling field for the right of the rook on `rook`: its file in
+/// Shredder-FEN, else `K`/`Q` by its side of the king, or its file where X-FEN needs one (a rook
+/// beyond it on the same side); upper case for white.
+pub(crate) fn castling_letter(setup: &Setup, rook: Square) -> char {
+    let (color, king_side) = castling_side(setup, rook);
+    let file_letter = char::from(b'a' + rook.file());
+    let letter = match setup.castling_notation {
+        CastlingNotation::Shredder => file_letter,
+        _ if outermost_rook(setup, color, king_side) != rook => file_letter,
+        _ if king_side => 'k',
+        _ => 'q',
+    };
+    match color {
+        Color::White => letter.to_ascii_uppercase(),
+        Color::Black => letter,
+    }
+}
+
+/// The castling field: `-`, or white's rights then black's, each color's king side first.
+fn castling_field(setup: &Setup) -> String {
+    if setup.castling_rooks.is_empty() {
+        return "-".to_string();
+    }
+    let mut rooks: Vec<Square> = setup.castling_rooks.into_iter().collect();
+    rooks.sort_by_key(|&rook| {
+        let (color, king_side) = castling_side(setup, rook);
+        (color.index(), !king_side)
+    });
+    rooks
+        .into_iter()
+        .map(|rook| castling_letter(setup, rook))
+        .collect()
 }
 
 fn parse_ep(field: &str, turn: Color) -> Result<Option<Square>, FenError> {
@@ -202,7 +306,7 @@ pub fn format_setup(setup: &Setup) -> String {
         fen,
         " {} {} {} {} {}",
         setup.turn.char(),
-        setup.castling,
+        castling_field(setup),
         ep,
         setup.halfmove_clock,
         setup.fullmove_number

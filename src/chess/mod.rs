@@ -2,6 +2,7 @@
 
 pub mod attacks;
 pub mod bitboard;
+pub mod castling;
 pub mod fen;
 pub mod magic_search;
 pub mod movegen;
@@ -17,6 +18,7 @@ pub mod uci;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
+pub use castling::{CastlingNotation, CastlingSquares};
 pub use fen::FenError;
 pub use moves::{Move, MoveKind, MoveList};
 pub use nybble::NybbleBoard;

@@ -4,9 +4,9 @@
 use super::attacks;
 use super::bitboard::Bitboard;
 use super::moves::{Move, MoveKind, MoveList};
-use super::position::{CastlingSquares, Position};
+use super::position::Position;
 use super::square::Square;
-use super::types::{CastlingRights, Color, Role};
+use super::types::{Color, Role};
 
 /// Receives generated moves; the two implementations are monomorphized so that counting
 /// compiles down to popcounts.
@@ -203,7 +203,7 @@ fn generate<S: MoveSink, const WHITE: bool>(pos: &Position, sink: &mut S) {
 
     generate_pawn_moves::<S, WHITE>(pos, sink, king, pinned, check_mask);
 
-    if checkers.is_empty() {
+    if checkers.is_empty() && pos.castling_rooks().any() {
         generate_castling::<S, WHITE>(pos, sink, occupied, attacked);
     }
 }
@@ -273,6 +273,10 @@ fn generate_pawn_moves<S: MoveSink, const WHITE: bool>(
     }
 }
 
+/// Castles of the side to move, which is not in check. Besides the empty and unattacked
+/// squares, a Chess960 castle must not uncover an attack along the back rank that its own rook
+/// blocked (king d1 castling with the rook on b1, their rook on a1: the king lands on c1 in
+/// check once b1 is vacated). `attacked` was computed with the rook in place.
 #[inline]
 fn generate_castling<S: MoveSink, const WHITE: bool>(
     pos: &Position,
@@ -281,26 +285,23 @@ fn generate_castling<S: MoveSink, const WHITE: bool>(
     attacked: Bitboard,
 ) {
     let us = side(WHITE);
+    let theirs = pos.by_color(!us);
+    let their_rook_movers = (pos.by_role(Role::Rook) | pos.by_role(Role::Queen)) & theirs;
+    let chess960 = pos.notation().is_chess960();
     for king_side in [true, false] {
-        if !pos
-            .castling()
-            .contains(CastlingRights::single(us, king_side))
-        {
+        let Some(squares) = pos.castling_squares(us, king_side) else {
+            continue;
+        };
+        if (squares.must_be_empty() & occupied).any() || (squares.king_path() & attacked).any() {
             continue;
         }
-        let squares = CastlingSquares::of(us, king_side);
-        if (attacks::between(squares.king_from, squares.rook_from) & occupied).any() {
+        let after = occupied
+            .without(squares.king_from)
+            .without(squares.rook_from)
+            .with(squares.rook_to);
+        if (attacks::rook(squares.king_to, after) & their_rook_movers).any() {
             continue;
         }
-        // The king must not pass through or land on an attacked square (it is not in check,
-        // so no ray through its square matters).
-        let path = attacks::between(squares.king_from, squares.king_to).with(squares.king_to);
-        if (path & attacked).is_empty() {
-            sink.single(Move::new(
-                squares.king_from,
-                squares.king_to,
-                MoveKind::Castle,
-            ));
-        }
+        sink.single(Move::castle(squares.king_from, squares.rook_from, chess960));
     }
 }

@@ -1,8 +1,12 @@
 //! A move in 16 bits and a fixed-capacity move list.
 //!
-//! Layout of [`Move`]: bits 0-5 origin square, bits 6-11 target square, bits 12-14 [`MoveKind`].
-//! Castling is stored as the king's move (e1g1), as UCI writes it.
+//! Layout of [`Move`]: bits 0-5 origin square, bits 6-11 target square, bits 12-14 [`MoveKind`],
+//! bit 15 set on a castle written in Chess960 notation. A castle is stored as the king taking its
+//! own rook (origin the king's square, target the rook's), which names every Chess960 castle,
+//! even one where the king does not move; bit 15 says whether UCI writes it so (`e1h1`, as
+//! engines do with `UCI_Chess960`) or as the king's two-square step (`e1g1`).
 
+use super::castling::CastlingSquares;
 use super::square::Square;
 use super::types::Role;
 use std::fmt;
@@ -62,6 +66,14 @@ impl Move {
         Move(from.to_u8() as u16 | (to.to_u8() as u16) << 6 | (kind as u16) << 12)
     }
 
+    /// The castle of the king on `king` with the rook on `rook`, written king-to-rook when
+    /// `chess960`.
+    #[inline]
+    pub const fn castle(king: Square, rook: Square, chess960: bool) -> Move {
+        let m = Move::new(king, rook, MoveKind::Castle);
+        Move(m.0 | (chess960 as u16) << CHESS960_BIT)
+    }
+
     #[inline]
     pub const fn from(self) -> Square {
         Square::new((self.0 & 63) as u8)
@@ -81,12 +93,32 @@ impl Move {
     pub const fn bits(self) -> u16 {
         self.0
     }
+
+    /// The same move, a castle written in the other notation (see [`Move::castle`]).
+    pub const fn with_chess960_notation(self, chess960: bool) -> Move {
+        match self.kind() {
+            MoveKind::Castle => Move::castle(self.from(), self.to(), chess960),
+            _ => self,
+        }
+    }
+
+    /// Where UCI puts the move: the king's landing square for a castle in standard notation,
+    /// else the target.
+    fn uci_target(self) -> Square {
+        if matches!(self.kind(), MoveKind::Castle) && self.0 >> CHESS960_BIT == 0 {
+            CastlingSquares::new(self.from(), self.to()).king_to
+        } else {
+            self.to()
+        }
+    }
 }
 
+const CHESS960_BIT: u16 = 15;
+
 impl fmt::Display for Move {
-    /// UCI notation: `e2e4`, `e7e8q`, `e1g1`.
+    /// UCI notation: `e2e4`, `e7e8q`, a castle as `e1g1` (standard) or `e1h1` (Chess960).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.from(), self.to())?;
+        write!(f, "{}{}", self.from(), self.uci_target())?;
         if let Some(role) = self.kind().promotion() {
             write!(f, "{}", role.char())?;
         }

@@ -8,7 +8,7 @@
 //! |------|---------|
 //! | 0 | empty |
 //! | 1-6 | white pawn, knight, bishop, rook, queen, king |
-//! | 7 | rook that still has its castling right (color from its corner: rank 1 white) |
+//! | 7 | rook that still has its castling right (color from its back rank: rank 1 white) |
 //! | 8 | pawn that can be taken en passant (color from its rank: rank 4 white) |
 //! | 9-14 | black pawn, knight, bishop, rook, queen, king |
 //! | 15 | king of the side to move (its color is the other king's opposite) |
@@ -20,7 +20,7 @@ use super::bitboard::Bitboard;
 use super::position::{Position, PositionError};
 use super::setup::Setup;
 use super::square::Square;
-use super::types::{CastlingRights, Color, Piece, Role};
+use super::types::{Color, Piece, Role};
 
 pub use super::nybble_codes::{
     CODE_BLACK, CODE_CASTLING_ROOK, CODE_EMPTY, CODE_EP_PAWN, CODE_KING_TO_MOVE,
@@ -39,17 +39,6 @@ pub const fn piece_code(piece: Piece) -> u8 {
     ((piece.color as u8) * CODE_BLACK) | (piece.role as u8 + 1)
 }
 
-/// Castling rights whose rook stands on `sq` (a1 = white queen side, ...).
-fn corner_right(sq: Square) -> Option<CastlingRights> {
-    match sq {
-        Square::A1 => Some(CastlingRights::WHITE_QUEEN),
-        Square::H1 => Some(CastlingRights::WHITE_KING),
-        Square::A8 => Some(CastlingRights::BLACK_QUEEN),
-        Square::H8 => Some(CastlingRights::BLACK_KING),
-        _ => None,
-    }
-}
-
 impl NybbleBoard {
     pub fn from_position(pos: &Position) -> NybbleBoard {
         let mut board = NybbleBoard::default();
@@ -58,10 +47,8 @@ impl NybbleBoard {
                 board.set_all(pos.pieces(color, role), piece_code(Piece::new(color, role)));
             }
         }
-        for sq in [Square::A1, Square::H1, Square::A8, Square::H8] {
-            if corner_right(sq).is_some_and(|right| pos.castling().contains(right)) {
-                board.set(sq, CODE_CASTLING_ROOK);
-            }
+        for sq in pos.castling_rooks() {
+            board.set(sq, CODE_CASTLING_ROOK);
         }
         if let Some(ep) = pos.ep_square() {
             let pawn = match pos.turn() {
@@ -128,9 +115,7 @@ impl NybbleBoard {
                     } else {
                         Color::Black
                     };
-                    if let Some(right) = corner_right(sq) {
-                        setup.castling = setup.castling.with(right);
-                    }
+                    setup.castling_rooks = setup.castling_rooks.with(sq);
                     Some(Piece::new(color, Role::Rook))
                 }
                 CODE_EP_PAWN => {

@@ -2,12 +2,13 @@
 //!
 //! Invariants upheld by [`Position::from_setup`] and [`Position::play`]: one king per side, no
 //! pawns on the back ranks, no more pieces than promotions can give, the side not to move is not
-//! in check, every castling right has its king and rook on their home squares, and the en passant
-//! square is set only when an en passant capture is legal (canonical en passant: a useless ep
-//! square would split one position in two).
+//! in check, every castling rook stands on its side's back rank with its king, at most one on
+//! each side of that king, and the en passant square is set only when an en passant capture is
+//! legal (canonical en passant: a useless ep square would split one position in two).
 
 use super::attacks;
 use super::bitboard::Bitboard;
+use super::castling::{CastlingNotation, CastlingSquares};
 use super::fen::{self, FenError};
 use super::moves::{Move, MoveKind};
 use super::setup::Setup;
@@ -36,6 +37,15 @@ pub enum PositionError {
     OpponentInCheck(Color),
     #[error("castling right '{right}' without {missing}")]
     CastlingWithoutPieces { right: char, missing: String },
+    #[error(
+        "{color} has two castling rooks on the {side} side of its king ({first} and {second})"
+    )]
+    CastlingRooksOnOneSide {
+        color: Color,
+        side: &'static str,
+        first: Square,
+        second: Square,
+    },
     #[error("en passant square {square}: {reason}")]
     InvalidEpSquare { square: Square, reason: String },
 }
@@ -68,51 +78,13 @@ pub struct Position {
     by_role: [Bitboard; 6],
     by_color: [Bitboard; 2],
     turn: Color,
-    castling: CastlingRights,
+    /// The rooks that may still castle, each with the king of its color.
+    castling_rooks: Bitboard,
     ep_square: Option<Square>,
     halfmove_clock: u32,
     fullmove_number: u32,
-}
-
-/// Castling rights lost by a move touching each square (a king or rook leaving home, or a rook
-/// being captured on its home square).
-const CASTLING_LOST: [CastlingRights; 64] = {
-    let mut lost = [CastlingRights::NONE; 64];
-    lost[Square::A1.index()] = CastlingRights::WHITE_QUEEN;
-    lost[Square::E1.index()] = CastlingRights::WHITE_KING.with(CastlingRights::WHITE_QUEEN);
-    lost[Square::H1.index()] = CastlingRights::WHITE_KING;
-    lost[Square::A8.index()] = CastlingRights::BLACK_QUEEN;
-    lost[Square::E8.index()] = CastlingRights::BLACK_KING.with(CastlingRights::BLACK_QUEEN);
-    lost[Square::H8.index()] = CastlingRights::BLACK_KING;
-    lost
-};
-
-/// King and rook squares of one castling right.
-pub struct CastlingSquares {
-    pub king_from: Square,
-    pub king_to: Square,
-    pub rook_from: Square,
-    pub rook_to: Square,
-}
-
-impl CastlingSquares {
-    pub const fn of(color: Color, king_side: bool) -> CastlingSquares {
-        let (kf, kt, rf, rt) = if king_side {
-            (4, 6, 7, 5)
-        } else {
-            (4, 2, 0, 3)
-        };
-        let base = match color {
-            Color::White => 0,
-            Color::Black => 56,
-        };
-        CastlingSquares {
-            king_from: Square::new(base + kf),
-            king_to: Square::new(base + kt),
-            rook_from: Square::new(base + rf),
-            rook_to: Square::new(base + rt),
-        }
-    }
+    /// How castling is written; not part of the perft state.
+    notation: CastlingNotation,
 }
 
 impl Position {
@@ -134,10 +106,11 @@ impl Position {
             by_role: [Bitboard::EMPTY; 6],
             by_color: [Bitboard::EMPTY; 2],
             turn: setup.turn,
-            castling: setup.castling,
+            castling_rooks: setup.castling_rooks,
             ep_square: None,
             halfmove_clock: setup.halfmove_clock,
             fullmove_number: setup.fullmove_number,
+            notation: setup.castling_notation,
         };
         for sq in Square::all() {
             if let Some(piece) = setup.board[sq.index()] {
@@ -164,6 +137,9 @@ impl Position {
             return Err(PositionError::OpponentInCheck(!pos.turn));
         }
         pos.validate_castling()?;
+        if pos.notation == CastlingNotation::Standard && !pos.castling_is_standard() {
+            pos.notation = CastlingNotation::XFen;
+        }
         if let Some(ep) = setup.ep_square {
             pos.validate_ep(ep)?;
             if pos.ep_capture_is_legal(ep) {
@@ -196,30 +172,65 @@ impl Position {
         Ok(())
     }
 
+    /// Each castling rook stands on its side's back rank with its king, at most one on each
+    /// side of that king.
     fn validate_castling(&self) -> Result<(), PositionError> {
+        for rook in self.castling_rooks {
+            let color = match rook.rank() {
+                0 => Color::White,
+                7 => Color::Black,
+                _ => {
+                    return Err(PositionError::CastlingWithoutPieces {
+                        right: char::from(b'a' + rook.file()),
+                        missing: format!("a rook on a back rank (it is on {rook})"),
+                    })
+                }
+            };
+            let king = self.king(color);
+            let letter = fen::castling_letter(&self.to_setup(), rook);
+            if self.piece_at(rook) != Some(Piece::new(color, Role::Rook)) {
+                return Err(PositionError::CastlingWithoutPieces {
+                    right: letter,
+                    missing: format!("a {color} rook on {rook}"),
+                });
+            }
+            if king.rank() != rook.rank() {
+                return Err(PositionError::CastlingWithoutPieces {
+                    right: letter,
+                    missing: format!("the {color} king on rank {}", rook.rank() + 1),
+                });
+            }
+        }
         for color in Color::ALL {
             for king_side in [true, false] {
-                let right = CastlingRights::single(color, king_side);
-                if !self.castling.contains(right) {
-                    continue;
-                }
-                let squares = CastlingSquares::of(color, king_side);
-                let letter = right.to_string().chars().next().unwrap_or('-');
-                if self.piece_at(squares.king_from) != Some(Piece::new(color, Role::King)) {
-                    return Err(PositionError::CastlingWithoutPieces {
-                        right: letter,
-                        missing: format!("the {color} king on {}", squares.king_from),
-                    });
-                }
-                if self.piece_at(squares.rook_from) != Some(Piece::new(color, Role::Rook)) {
-                    return Err(PositionError::CastlingWithoutPieces {
-                        right: letter,
-                        missing: format!("a {color} rook on {}", squares.rook_from),
+                let rooks = self.castling_rooks_on(color, king_side);
+                if rooks.more_than_one() {
+                    let first = rooks.lsb();
+                    return Err(PositionError::CastlingRooksOnOneSide {
+                        color,
+                        side: if king_side { "king" } else { "queen" },
+                        first,
+                        second: rooks.without(first).lsb(),
                     });
                 }
             }
         }
         Ok(())
+    }
+
+    /// Whether every castling right is one of standard chess (king on the e-file, rook in the
+    /// corner).
+    fn castling_is_standard(&self) -> bool {
+        self.castling_rooks.into_iter().all(|rook| {
+            let color = if rook.rank() == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let king_side = rook.file() > self.king(color).file();
+            CastlingSquares::standard(color, king_side)
+                == CastlingSquares::new(self.king(color), rook)
+        })
     }
 
     /// The ep square must sit behind an enemy pawn that could just have double-pushed.
@@ -260,9 +271,68 @@ impl Position {
         self.turn
     }
 
-    #[inline]
+    /// The sides on which each color may still castle.
     pub fn castling(&self) -> CastlingRights {
-        self.castling
+        let mut rights = CastlingRights::NONE;
+        for color in Color::ALL {
+            for king_side in [true, false] {
+                if self.castling_rook(color, king_side).is_some() {
+                    rights = rights.with(CastlingRights::single(color, king_side));
+                }
+            }
+        }
+        rights
+    }
+
+    /// The rooks that may still castle.
+    #[inline]
+    pub fn castling_rooks(&self) -> Bitboard {
+        self.castling_rooks
+    }
+
+    /// The castling rooks of `color` on one side of its king.
+    #[inline]
+    fn castling_rooks_on(&self, color: Color, king_side: bool) -> Bitboard {
+        let king = self.king(color);
+        let rooks =
+            self.castling_rooks & self.by_color[color.index()] & Bitboard::rank(king.rank());
+        let beyond_king = if king_side {
+            Bitboard(!0u64 << king.index() << 1)
+        } else {
+            Bitboard((1u64 << king.index()) - 1)
+        };
+        rooks & beyond_king
+    }
+
+    /// The rook with which `color` may castle on one side.
+    #[inline]
+    pub fn castling_rook(&self, color: Color, king_side: bool) -> Option<Square> {
+        self.castling_rooks_on(color, king_side).single_square()
+    }
+
+    /// The squares of the castle `color` may still make on one side.
+    pub fn castling_squares(&self, color: Color, king_side: bool) -> Option<CastlingSquares> {
+        self.castling_rook(color, king_side)
+            .map(|rook| CastlingSquares::new(self.king(color), rook))
+    }
+
+    /// How castling is written for this position (FEN and UCI moves).
+    #[inline]
+    pub fn notation(&self) -> CastlingNotation {
+        self.notation
+    }
+
+    /// The same position, castling written as `notation` says; a Chess960 castle (a king off
+    /// the e-file or a rook out of its corner) cannot be written in standard notation and keeps
+    /// X-FEN.
+    pub fn with_notation(&self, notation: CastlingNotation) -> Position {
+        let mut pos = *self;
+        pos.notation = if notation == CastlingNotation::Standard && !self.castling_is_standard() {
+            CastlingNotation::XFen
+        } else {
+            notation
+        };
+        pos
     }
 
     /// The canonical en passant square: set only when an ep capture is legal.
@@ -330,7 +400,8 @@ impl Position {
             setup.board[sq.index()] = self.piece_at(sq);
         }
         setup.turn = self.turn;
-        setup.castling = self.castling;
+        setup.castling_rooks = self.castling_rooks;
+        setup.castling_notation = self.notation;
         setup.ep_square = self.ep_square;
         setup.halfmove_clock = self.halfmove_clock;
         setup.fullmove_number = self.fullmove_number;
@@ -422,6 +493,9 @@ impl Position {
         let them = !us;
         let from = m.from();
         let to = m.to();
+        if m.kind() == MoveKind::Castle {
+            return self.play_castle(CastlingSquares::new(from, to));
+        }
         let from_to = Bitboard::from_square(from) | Bitboard::from_square(to);
         let role = self.role_at(from).unwrap_or(Role::Pawn);
         let to_bb = Bitboard::from_square(to);
@@ -447,13 +521,6 @@ impl Position {
                 next.by_role[Role::Pawn.index()] ^= bb;
                 next.by_color[them.index()] ^= bb;
             }
-            MoveKind::Castle => {
-                let squares = CastlingSquares::of(us, to.file() == 6);
-                let rook_bb = Bitboard::from_square(squares.rook_from)
-                    | Bitboard::from_square(squares.rook_to);
-                next.by_role[Role::Rook.index()] ^= rook_bb;
-                next.by_color[us.index()] ^= rook_bb;
-            }
             kind => {
                 if let Some(promoted) = kind.promotion() {
                     next.by_role[Role::Pawn.index()] ^= to_bb;
@@ -462,22 +529,14 @@ impl Position {
             }
         }
 
-        next.castling = self
-            .castling
-            .without(CASTLING_LOST[from.index()])
-            .without(CASTLING_LOST[to.index()]);
+        // A right is lost when its rook moves or is taken, and both when the king moves.
+        next.castling_rooks = self.castling_rooks.without(from).without(to);
+        if role == Role::King {
+            next.castling_rooks &= !self.by_color[us.index()];
+        }
         next.turn = them;
         next.ep_square = None;
-        // The counters stop at the largest value a FEN can hold instead of wrapping: a
-        // fullmove number of 0 would not parse.
-        next.halfmove_clock = if role == Role::Pawn || is_capture {
-            0
-        } else {
-            self.halfmove_clock.saturating_add(1)
-        };
-        if us == Color::Black {
-            next.fullmove_number = self.fullmove_number.saturating_add(1);
-        }
+        next.count_move(self, role == Role::Pawn || is_capture);
         if m.kind() == MoveKind::DoublePush {
             let ep = Square::new((from.to_u8() + to.to_u8()) / 2);
             if (attacks::pawn(us, ep) & next.pieces(them, Role::Pawn)).any()
@@ -489,13 +548,48 @@ impl Position {
         next
     }
 
+    /// The position after castling: king and rook are lifted before they are put down, since
+    /// in Chess960 either may land where the other stood.
+    fn play_castle(&self, squares: CastlingSquares) -> Position {
+        let mut next = *self;
+        let us = self.turn;
+        let king = &mut next.by_role[Role::King.index()];
+        *king = king.without(squares.king_from).with(squares.king_to);
+        let rooks = &mut next.by_role[Role::Rook.index()];
+        *rooks = rooks.without(squares.rook_from).with(squares.rook_to);
+        let ours = &mut next.by_color[us.index()];
+        *ours = ours
+            .without(squares.king_from)
+            .without(squares.rook_from)
+            .with(squares.king_to)
+            .with(squares.rook_to);
+        next.castling_rooks &= !self.by_color[us.index()];
+        next.turn = !us;
+        next.ep_square = None;
+        next.count_move(self, false);
+        next
+    }
+
+    /// Advances the move counters past a move of `parent`. They stop at the largest value a
+    /// FEN can hold instead of wrapping: a fullmove number of 0 would not parse.
+    fn count_move(&mut self, parent: &Position, resets_clock: bool) {
+        self.halfmove_clock = if resets_clock {
+            0
+        } else {
+            parent.halfmove_clock.saturating_add(1)
+        };
+        if parent.turn == Color::Black {
+            self.fullmove_number = parent.fullmove_number.saturating_add(1);
+        }
+    }
+
     /// Placement, side to move, castling rights and (canonical) ep square are equal: the
     /// positions have the same perft subtree. Move counters are ignored.
     pub fn same_perft_state(&self, other: &Position) -> bool {
         self.by_role == other.by_role
             && self.by_color == other.by_color
             && self.turn == other.turn
-            && self.castling == other.castling
+            && self.castling_rooks == other.castling_rooks
             && self.ep_square == other.ep_square
     }
 }

@@ -1,13 +1,18 @@
 //! An unvalidated position: what a FEN or the board editor describes before it is checked.
 
+use super::bitboard::Bitboard;
+use super::castling::CastlingNotation;
 use super::square::Square;
-use super::types::{CastlingRights, Color, Piece};
+use super::types::{Color, Piece};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Setup {
     pub board: [Option<Piece>; 64],
     pub turn: Color,
-    pub castling: CastlingRights,
+    /// The rooks that may castle, by square.
+    pub castling_rooks: Bitboard,
+    /// How the FEN wrote castling, so that it is written back the same way.
+    pub castling_notation: CastlingNotation,
     pub ep_square: Option<Square>,
     pub halfmove_clock: u32,
     pub fullmove_number: u32,
@@ -18,7 +23,8 @@ impl Setup {
         Setup {
             board: [None; 64],
             turn: Color::White,
-            castling: CastlingRights::NONE,
+            castling_rooks: Bitboard::EMPTY,
+            castling_notation: CastlingNotation::Standard,
             ep_square: None,
             halfmove_clock: 0,
             fullmove_number: 1,

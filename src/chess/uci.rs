@@ -1,4 +1,6 @@
-//! UCI move notation: `e2e4`, `e7e8q` (promotion letter in either case), castling as `e1g1`.
+//! UCI move notation: `e2e4`, `e7e8q` (promotion letter in either case), castling as `e1g1` in
+//! standard chess and as king-to-rook `e1h1` in Chess960 (see [`super::moves`]). Either form of a
+//! castle is accepted where it names no other move.
 
 use super::movegen::legal_moves;
 use super::moves::Move;
@@ -13,7 +15,9 @@ pub enum UciMoveError {
     Illegal { mv: String, fen: String },
 }
 
-/// The legal move that `text` names in `pos`.
+/// The legal move that `text` names in `pos`: in the position's notation, or a castle in the
+/// other notation when no move of the position's notation is written so (in Chess960, `f1g1`
+/// is a king step, not the castle of a king on f1).
 pub fn parse_move(pos: &Position, text: &str) -> Result<Move, UciMoveError> {
     let normalized = text.to_ascii_lowercase();
     let well_formed = matches!(normalized.len(), 4 | 5)
@@ -24,10 +28,16 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, UciMoveError> {
     if !well_formed {
         return Err(UciMoveError::Syntax(text.to_string()));
     }
-    legal_moves(pos)
-        .iter()
-        .copied()
-        .find(|m| m.to_string() == normalized)
+    let moves = legal_moves(pos);
+    let written_as = |chess960: bool| {
+        moves
+            .iter()
+            .copied()
+            .find(|m| m.with_chess960_notation(chess960).to_string() == normalized)
+    };
+    let chess960 = pos.notation().is_chess960();
+    written_as(chess960)
+        .or_else(|| written_as(!chess960))
         .ok_or_else(|| UciMoveError::Illegal {
             mv: text.to_string(),
             fen: pos.to_fen(),

@@ -2,10 +2,14 @@
 //!
 //! Two independent seeds give two independent hash functions: `--cross-check` repeats a run
 //! with another seed. The key covers placement, side to move, castling rights and the
-//! canonical ep file. Remaining depth enters TT keys by XOR of [`Zobrist::depth_key`].
+//! canonical ep file. A castling right is keyed by its rook's square (16 keys: white's back rank,
+//! then black's), so that two Chess960 positions that differ only in which rook may castle
+//! differ in their keys. Remaining depth enters TT keys by XOR of [`Zobrist::depth_key`].
 
+use super::bitboard::Bitboard;
+use super::castling::CastlingSquares;
 use super::moves::{Move, MoveKind};
-use super::position::{CastlingSquares, Position};
+use super::position::Position;
 use super::rng::SplitMix64;
 use super::square::Square;
 use super::types::{Color, Piece, Role};
@@ -45,6 +49,7 @@ pub struct Zobrist {
     seed: u64,
     pieces: [[Hash128; 64]; 12],
     black_to_move: Hash128,
+    /// By castling rook: a1..h1, then a8..h8.
     castling: [Hash128; 16],
     ep_file: [Hash128; 8],
     depth: [Hash128; MAX_DEPTH_KEYS],
@@ -65,7 +70,7 @@ impl Zobrist {
         }
         let black_to_move = next();
         let mut castling = [Hash128::default(); 16];
-        for key in castling.iter_mut().skip(1) {
+        for key in castling.iter_mut() {
             *key = next();
         }
         let mut ep_file = [Hash128::default(); 8];
@@ -91,7 +96,7 @@ impl Zobrist {
     }
 
     /// Every key in one list, for the GPU: the 12 x 64 piece keys (white pawn..king, then
-    /// black, each by square), black to move, the 16 castling-rights keys, the 8 ep-file keys
+    /// black, each by square), black to move, the 16 castling-rook keys, the 8 ep-file keys
     /// and the per-depth keys.
     pub fn key_table(&self) -> Vec<Hash128> {
         let mut keys: Vec<Hash128> = self.pieces.iter().flatten().copied().collect();
@@ -105,6 +110,16 @@ impl Zobrist {
     #[inline]
     fn piece(&self, color: Color, role: Role, sq: Square) -> Hash128 {
         self.pieces[Piece::new(color, role).index()][sq.index()]
+    }
+
+    /// The keys of the castling rooks on `rooks` (back-rank squares only).
+    #[inline]
+    fn castling(&self, rooks: Bitboard) -> Hash128 {
+        let mut h = Hash128::default();
+        for rook in rooks {
+            h ^= self.castling[usize::from(rook.rank() / 7) * 8 + usize::from(rook.file())];
+        }
+        h
     }
 
     /// The key XORed into a position's hash to make the TT key for `depth` plies remaining.
@@ -126,7 +141,7 @@ impl Zobrist {
         if pos.turn() == Color::Black {
             h ^= self.black_to_move;
         }
-        h ^= self.castling[pos.castling().bits() as usize];
+        h ^= self.castling(pos.castling_rooks());
         if let Some(ep) = pos.ep_square() {
             h ^= self.ep_file[ep.file() as usize];
         }
@@ -139,8 +154,22 @@ impl Zobrist {
         let us = parent.turn();
         let them = !us;
         let (from, to) = (m.from(), m.to());
+        let mut d = self.black_to_move
+            ^ self.castling(parent.castling_rooks())
+            ^ self.castling(child.castling_rooks());
+        if m.kind() == MoveKind::Castle {
+            let squares = CastlingSquares::new(from, to);
+            return d
+                ^ self.piece(us, Role::King, squares.king_from)
+                ^ self.piece(us, Role::King, squares.king_to)
+                ^ self.piece(us, Role::Rook, squares.rook_from)
+                ^ self.piece(us, Role::Rook, squares.rook_to)
+                ^ parent
+                    .ep_square()
+                    .map_or_else(Hash128::default, |ep| self.ep_file[ep.file() as usize]);
+        }
         let role = parent.role_at(from).unwrap_or(Role::Pawn);
-        let mut d = self.black_to_move ^ self.piece(us, role, from);
+        d ^= self.piece(us, role, from);
         d ^= match m.kind().promotion() {
             Some(promoted) => self.piece(us, promoted, to),
             None => self.piece(us, role, to),
@@ -148,20 +177,10 @@ impl Zobrist {
         if let Some(captured) = parent.role_at(to) {
             d ^= self.piece(them, captured, to);
         }
-        match m.kind() {
-            MoveKind::EnPassant => {
-                let captured = Square::from_coords(to.file(), from.rank());
-                d ^= self.piece(them, Role::Pawn, captured);
-            }
-            MoveKind::Castle => {
-                let squares = CastlingSquares::of(us, to.file() == 6);
-                d ^= self.piece(us, Role::Rook, squares.rook_from)
-                    ^ self.piece(us, Role::Rook, squares.rook_to);
-            }
-            _ => {}
+        if m.kind() == MoveKind::EnPassant {
+            let captured = Square::from_coords(to.file(), from.rank());
+            d ^= self.piece(them, Role::Pawn, captured);
         }
-        d ^= self.castling[parent.castling().bits() as usize]
-            ^ self.castling[child.castling().bits() as usize];
         if let Some(ep) = parent.ep_square() {
             d ^= self.ep_file[ep.file() as usize];
         }

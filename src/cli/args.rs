@@ -122,9 +122,15 @@ pub struct PositionArgs {
     /// Position to start from (default: the start position).
     #[arg(long)]
     pub fen: Option<String>,
-    /// Moves in UCI notation played from the FEN first.
+    /// Moves in UCI notation played from the FEN first (a castle as e1g1 or e1h1).
     #[arg(long, num_args = 1..)]
     pub moves: Vec<String>,
+    /// Chess960 notation: castling written king-to-rook (e1h1), as engines with UCI_Chess960
+    /// expect, and FENs in Shredder form (HAha). Without it, a FEN whose castling rights need
+    /// Chess960 (a king off the e-file or a rook out of its corner, or Shredder-FEN letters)
+    /// switches to it.
+    #[arg(long)]
+    pub chess960: bool,
 }
 
 #[derive(Args, Debug)]
@@ -154,6 +160,9 @@ pub struct PerftreeArgs {
     pub fen: String,
     /// Space-separated UCI moves in one argument; may be empty.
     pub moves: Option<String>,
+    /// Chess960 notation for castling (e1h1), as with `perft --chess960`.
+    #[arg(long)]
+    pub chess960: bool,
 }
 
 #[derive(Args, Debug)]

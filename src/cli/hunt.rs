@@ -4,12 +4,12 @@
 use super::args::PositionArgs;
 use super::error::CliError;
 use super::output;
-use super::perft::start_position;
+use super::perft::{root_position, start_position};
 use super::CliResult;
 use clap::{ArgGroup, Args};
 use std::time::Duration;
 use vkperft::chess::fen::START_FEN;
-use vkperft::chess::Position;
+use vkperft::chess::{uci, Position};
 use vkperft::count::thousands;
 use vkperft::hunt::{self, Difference, EngineCommand, Finding, HuntError, PositionRequest, Step};
 
@@ -58,7 +58,7 @@ pub fn run(args: &HuntArgs) -> CliResult {
             .fen
             .clone()
             .unwrap_or_else(|| START_FEN.to_string()),
-        moves: args.position.moves.clone(),
+        moves: moves_as_written(&args.position)?,
     };
     let command = match (&args.uci, &args.script) {
         (Some(uci), _) => EngineCommand::Uci(uci.clone()),
@@ -66,7 +66,8 @@ pub fn run(args: &HuntArgs) -> CliResult {
         (None, None) => unreachable!("clap requires one of --uci and --script"),
     };
     let timeout = Duration::from_secs(args.timeout_s.max(1));
-    let mut engine = hunt::open_engine(&command, timeout).map_err(engine_error)?;
+    let chess960 = root.notation().is_chess960();
+    let mut engine = hunt::open_engine(&command, timeout, chess960).map_err(engine_error)?;
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut expected =
         |position: &Position, depth: u32| hunt::exact_divide(position, depth, threads);
@@ -97,6 +98,20 @@ pub fn run(args: &HuntArgs) -> CliResult {
     } else {
         Err(CliError::DifferenceFound)
     }
+}
+
+/// The `--moves` as the engine reads them: each in the run's notation (a castle typed `e1g1`
+/// goes to the engine as `e1h1` in Chess960).
+fn moves_as_written(args: &PositionArgs) -> Result<Vec<String>, CliError> {
+    let fen = args.fen.as_deref().unwrap_or(START_FEN);
+    let mut position = root_position(fen, args.chess960, [])?;
+    let mut written = Vec::with_capacity(args.moves.len());
+    for text in &args.moves {
+        let m = uci::parse_move(&position, text).map_err(CliError::input)?;
+        written.push(m.to_string());
+        position = position.play(m);
+    }
+    Ok(written)
 }
 
 /// The engine failed (exit 1); a limit the user set was too low (exit 2).

@@ -12,7 +12,7 @@ use std::collections::HashSet;
 use std::time::{Duration, Instant};
 use vkperft::chess::fen::START_FEN;
 use vkperft::chess::rng::SplitMix64;
-use vkperft::chess::{uci, Position};
+use vkperft::chess::{uci, CastlingNotation, Position};
 use vkperft::engine::{BackendChoice, Engine, Event, JobSpec, PerftResult, Progress};
 use vkperft::tt::TtMode;
 
@@ -64,7 +64,7 @@ fn independent_seed(seed: u64) -> u64 {
 
 pub fn run_perftree(args: &PerftreeArgs) -> CliResult {
     let moves = args.moves.as_deref().unwrap_or("");
-    let position = root_position(&args.fen, moves.split_whitespace())?;
+    let position = root_position(&args.fen, args.chess960, moves.split_whitespace())?;
     // Exact and with nothing to allocate: perftree calls this once per step of a bug hunt.
     let spec = JobSpec {
         backend: BackendChoice::Cpu,
@@ -78,15 +78,20 @@ pub fn run_perftree(args: &PerftreeArgs) -> CliResult {
 /// The position a command's `--fen` and `--moves` give.
 pub fn start_position(args: &PositionArgs) -> Result<Position, CliError> {
     let fen = args.fen.as_deref().unwrap_or(START_FEN);
-    root_position(fen, args.moves.iter().map(String::as_str))
+    root_position(fen, args.chess960, args.moves.iter().map(String::as_str))
 }
 
-/// The position `moves` lead to from `fen`.
+/// The position `moves` lead to from `fen`, in Chess960 notation (Shredder-FEN, king-to-rook
+/// castles) when `chess960`.
 pub fn root_position<'a>(
     fen: &str,
+    chess960: bool,
     moves: impl IntoIterator<Item = &'a str>,
 ) -> Result<Position, CliError> {
-    let start = Position::from_fen(fen).map_err(CliError::input)?;
+    let mut start = Position::from_fen(fen).map_err(CliError::input)?;
+    if chess960 {
+        start = start.with_notation(CastlingNotation::Shredder);
+    }
     uci::play_moves(&start, moves).map_err(CliError::input)
 }
 

@@ -39,7 +39,7 @@ pub const SLIDERS_BY_FILLS: u32 = 0;
 pub const SLIDERS_BY_LOOKUPS: u32 = 1;
 
 /// Layout of the Zobrist key buffer, in 128-bit keys (`Zobrist::key_table`): 12 x 64 piece
-/// keys (white pawn..king, black pawn..king), black to move, 16 castling-rights keys, 8 ep-file
+/// keys (white pawn..king, black pawn..king), black to move, 16 castling-rook keys, 8 ep-file
 /// keys, then the per-depth keys.
 pub const ZOBRIST_PIECES: u32 = 0;
 pub const ZOBRIST_BLACK_TO_MOVE: u32 = ZOBRIST_PIECES + 12 * 64;

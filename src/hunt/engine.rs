@@ -40,13 +40,16 @@ pub trait EngineUnderTest {
         -> Result<EngineDivide, HuntError>;
 }
 
-/// Starts the engine `command` names; each request may take at most `timeout`.
+/// Starts the engine `command` names; each request may take at most `timeout`. A UCI engine is
+/// told `UCI_Chess960` when `chess960`, so that it writes castles king-to-rook as vkperft then
+/// does (a perftree script reads the notation from the FEN it is given).
 pub fn open_engine(
     command: &EngineCommand,
     timeout: Duration,
+    chess960: bool,
 ) -> Result<Box<dyn EngineUnderTest + Send>, HuntError> {
     Ok(match command {
-        EngineCommand::Uci(command) => Box::new(UciEngine::start(command, timeout)?),
+        EngineCommand::Uci(command) => Box::new(UciEngine::start(command, timeout, chess960)?),
         EngineCommand::Script(command) => Box::new(ScriptEngine::new(command, timeout)),
     })
 }

@@ -20,8 +20,9 @@ pub struct UciEngine {
 }
 
 impl UciEngine {
-    /// Starts `command` (a shell command line) and completes the UCI handshake.
-    pub fn start(command: &str, timeout: Duration) -> Result<UciEngine, HuntError> {
+    /// Starts `command` (a shell command line) and completes the UCI handshake, then sets
+    /// `UCI_Chess960` when `chess960`.
+    pub fn start(command: &str, timeout: Duration, chess960: bool) -> Result<UciEngine, HuntError> {
         let start_error = |reason: String| HuntError::Start {
             command: command.to_string(),
             reason,
@@ -59,7 +60,14 @@ impl UciEngine {
         };
         let handshake = engine
             .send("uci", "uci")
-            .and_then(|()| engine.read_until("uci", |line| line == "uciok"));
+            .and_then(|()| engine.read_until("uci", |line| line == "uciok"))
+            .and_then(|()| {
+                if chess960 {
+                    engine.send("setoption name UCI_Chess960 value true", "uci")
+                } else {
+                    Ok(())
+                }
+            });
         match handshake {
             Ok(()) => Ok(engine),
             Err(err) => Err(HuntError::Handshake {

@@ -38,6 +38,21 @@ pub const SHARP_FENS: &[&str] = &[
     "R3r1k1/8/8/8/8/Q2n4/8/4K3 w - - 0 1",
 ];
 
+/// Chess960 positions (Shredder-FEN) where castling is where generators break: the king that
+/// does not move, the rook that jumps over the king, the king landing where its rook stood,
+/// an inner rook holding the right beside an outer one, and the rook that shields the king's
+/// target along the back rank (king d1, rook b1, their rook a1: castling is illegal).
+pub const CHESS960_SHARP_FENS: &[&str] = &[
+    "4k3/8/8/8/8/8/8/rR1K4 w B - 0 1",
+    "4k3/8/8/8/8/8/8/6KR w H - 0 1",
+    "4k3/8/8/8/8/8/8/1KR5 w C - 0 1",
+    "r5kr/8/8/8/8/8/8/RK5R w HAha - 0 1",
+    "1r2k1rr/ppppppp1/8/8/8/8/1PPPPPPP/1R2K1RR w GBgb - 0 1",
+    "rk4r1/pppq1ppp/8/8/8/8/PPP1QPPP/RK4R1 b GAga - 0 1",
+    "2r1kr2/8/8/3b4/8/8/8/2R1KR2 w FCfc - 0 1",
+    "1rk4r/8/8/8/8/8/8/1RK1r2R w HB - 0 1",
+];
+
 /// The published positions followed by [`SHARP_FENS`].
 pub fn start_positions() -> Vec<Position> {
     reference::positions()
@@ -126,6 +141,42 @@ pub fn random_positions(seed: u64, count: usize, max_plies: usize) -> Vec<Positi
             });
             if !rare.is_empty() && rng.below(2) == 0 {
                 rare[rng.below(rare.len() as u64) as usize]
+            } else {
+                end
+            }
+        })
+        .collect()
+}
+
+/// `count` Chess960 positions from fresh walks of 0..=`max_plies` plies, each from a random
+/// start position (or one of [`CHESS960_SHARP_FENS`]). A walk yields its last position, or half
+/// the time one it passed where a castle is legal: walks that prefer sharp moves castle at once,
+/// so their ends alone would seldom offer one. Castles are written in Chess960 notation, also
+/// from the start positions whose king and rooks stand where standard chess has them.
+pub fn random_chess960_positions(seed: u64, count: usize, max_plies: usize) -> Vec<Position> {
+    let starts: Vec<Position> = reference::chess960::start_positions()
+        .iter()
+        .map(|start| start.shredder_fen)
+        .chain(CHESS960_SHARP_FENS.iter().copied())
+        .map(|fen| Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}")))
+        .collect();
+    let mut rng = SplitMix64::new(seed);
+    (0..count)
+        .map(|_| {
+            let start = starts[rng.below(starts.len() as u64) as usize];
+            let plies = rng.below(max_plies as u64 + 1) as usize;
+            let sharp_percent = [0, 50, 90][rng.below(3) as usize];
+            let mut castling = Vec::new();
+            let end = walk(&mut rng, &start, plies, sharp_percent, |_, _, child| {
+                if legal_moves(child)
+                    .iter()
+                    .any(|m| m.kind() == MoveKind::Castle)
+                {
+                    castling.push(*child);
+                }
+            });
+            if !castling.is_empty() && rng.below(2) == 0 {
+                castling[rng.below(castling.len() as u64) as usize]
             } else {
                 end
             }

@@ -6,8 +6,9 @@
 use proptest::prelude::*;
 use proptest::sample::Index;
 use vkperft::chess::movegen::legal_moves;
-use vkperft::chess::position::CastlingSquares;
-use vkperft::chess::{CastlingRights, Color, Piece, Position, Role, Setup, Square};
+use vkperft::chess::{
+    Bitboard, CastlingRights, CastlingSquares, Color, Piece, Position, Role, Setup, Square,
+};
 
 /// A move counter: mostly small, sometimes the largest a FEN holds.
 fn counter(min: u32) -> impl Strategy<Value = u32> {
@@ -69,7 +70,7 @@ pub fn setups() -> impl Strategy<Value = Setup> {
                 } else {
                     Color::White
                 };
-                setup.castling = available_castling(
+                setup.castling_rooks = available_castling(
                     &setup,
                     CastlingRights::from_bits(castling).expect("four bits"),
                 );
@@ -94,22 +95,22 @@ pub fn positions_with_moves() -> impl Strategy<Value = Position> {
     positions().prop_filter("no legal move", |pos| !legal_moves(pos).is_empty())
 }
 
-/// The rights among `wanted` whose king and rook stand on their home squares.
-fn available_castling(setup: &Setup, wanted: CastlingRights) -> CastlingRights {
-    let mut rights = CastlingRights::NONE;
+/// The rooks of the rights among `wanted` whose king and rook stand on their home squares.
+fn available_castling(setup: &Setup, wanted: CastlingRights) -> Bitboard {
+    let mut rooks = Bitboard::EMPTY;
     for color in Color::ALL {
         for king_side in [true, false] {
             let right = CastlingRights::single(color, king_side);
-            let squares = CastlingSquares::of(color, king_side);
+            let squares = CastlingSquares::standard(color, king_side);
             if wanted.contains(right)
                 && setup.board[squares.king_from.index()] == Some(Piece::new(color, Role::King))
                 && setup.board[squares.rook_from.index()] == Some(Piece::new(color, Role::Rook))
             {
-                rights = rights.with(right);
+                rooks = rooks.with(squares.rook_from);
             }
         }
     }
-    rights
+    rooks
 }
 
 /// Makes the side not to move have just double-pushed a pawn on `file`, with a pawn of the side
