@@ -9,13 +9,15 @@
 //!
 //! Move-generation bugs: `none`, `no-en-passant`, `no-underpromotion`, `castle-through-check`
 //! (castling while the king passes an attacked square), `pinned-knight` (a pinned knight
-//! moves). Failures: `hang` (never answers `go perft`), `crash` (exits on `go perft`), `garbage`
-//! (prints a line that is no divide).
+//! moves), `rook-shield` (a Chess960 castle whose own rook shielded the king's target square
+//! along the back rank). Failures: `hang` (never answers `go perft`), `crash` (exits on `go
+//! perft`), `garbage` (prints a line that is no divide). Over UCI it takes `UCI_Chess960` and
+//! then writes castles king-to-rook, as Stockfish does.
 
 use std::io::{BufRead, Write};
 use vkperft::chess::attacks;
 use vkperft::chess::movegen::legal_moves;
-use vkperft::chess::{uci, Move, MoveKind, Position, Role};
+use vkperft::chess::{uci, CastlingNotation, Move, MoveKind, Position, Role};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Bug {
@@ -24,6 +26,7 @@ enum Bug {
     NoUnderpromotion,
     CastleThroughCheck,
     PinnedKnight,
+    RookShield,
     Hang,
     Crash,
     Garbage,
@@ -37,6 +40,7 @@ impl Bug {
             "no-underpromotion" => Bug::NoUnderpromotion,
             "castle-through-check" => Bug::CastleThroughCheck,
             "pinned-knight" => Bug::PinnedKnight,
+            "rook-shield" => Bug::RookShield,
             "hang" => Bug::Hang,
             "crash" => Bug::Crash,
             "garbage" => Bug::Garbage,
@@ -54,6 +58,7 @@ fn moves(pos: &Position, bug: Bug) -> Vec<Move> {
             moves.retain(|m| m.kind().promotion().is_none() || m.kind() == MoveKind::PromoteQueen)
         }
         Bug::CastleThroughCheck => moves.extend(castles_through_check(pos)),
+        Bug::RookShield => moves.extend(castles_into_a_shielded_check(pos)),
         Bug::PinnedKnight => moves.extend(pinned_knight_moves(pos, &moves)),
         _ => {}
     }
@@ -82,6 +87,33 @@ fn castles_through_check(pos: &Position) -> Vec<Move> {
             (clear && lands_safe && passed_attacked)
                 .then(|| Move::castle(squares.king_from, squares.rook_from, chess960))
         })
+        .collect()
+}
+
+/// Castles that are illegal only because the castling rook stood between the king's target and
+/// an enemy rook or queen on the back rank: the squares are empty and the king's path is not
+/// attacked with the rook still in place.
+fn castles_into_a_shielded_check(pos: &Position) -> Vec<Move> {
+    let us = pos.turn();
+    let them = !us;
+    let occupied = pos.occupied();
+    if pos.is_in_check(us) {
+        return Vec::new();
+    }
+    let legal = legal_moves(pos);
+    let chess960 = pos.notation().is_chess960();
+    [true, false]
+        .into_iter()
+        .filter_map(|king_side| pos.castling_squares(us, king_side))
+        .filter(|squares| {
+            (squares.must_be_empty() & occupied).is_empty()
+                && !squares
+                    .king_path()
+                    .into_iter()
+                    .any(|sq| pos.is_attacked_by(sq, them, occupied))
+        })
+        .map(|squares| Move::castle(squares.king_from, squares.rook_from, chess960))
+        .filter(|m| !legal.as_slice().contains(m))
         .collect()
 }
 
@@ -147,18 +179,22 @@ fn answer(pos: &Position, depth: u32, bug: Bug, separator: &str) -> String {
     }
 }
 
-/// `position fen F [moves ...]` or `position startpos [moves ...]`.
-fn parse_position(line: &str) -> Option<Position> {
+/// `position fen F [moves ...]` or `position startpos [moves ...]`; castles written king-to-rook
+/// when `chess960`.
+fn parse_position(line: &str, chess960: bool) -> Option<Position> {
     let rest = line.strip_prefix("position")?.trim();
     let (base, moves) = match rest.split_once(" moves ") {
         Some((base, moves)) => (base.trim(), moves),
         None => (rest.trim_end_matches(" moves"), ""),
     };
-    let start = if base == "startpos" {
+    let mut start = if base == "startpos" {
         Position::startpos()
     } else {
         Position::from_fen(base.strip_prefix("fen")?.trim()).ok()?
     };
+    if chess960 {
+        start = start.with_notation(CastlingNotation::Shredder);
+    }
     uci::play_moves(&start, moves.split_whitespace()).ok()
 }
 
@@ -166,15 +202,23 @@ fn uci_loop(bug: Bug) {
     let stdin = std::io::stdin();
     let mut out = std::io::stdout();
     let mut position = Position::startpos();
+    let mut chess960 = false;
     for line in stdin.lock().lines() {
         let Ok(line) = line else { return };
         let line = line.trim();
         let reply = match line {
-            "uci" => "id name buggy_engine\nuciok\n".to_string(),
+            "uci" => {
+                "id name buggy_engine\noption name UCI_Chess960 type check default false\nuciok\n"
+                    .to_string()
+            }
             "isready" => "readyok\n".to_string(),
             "quit" => return,
+            "setoption name UCI_Chess960 value true" => {
+                chess960 = true;
+                continue;
+            }
             _ if line.starts_with("position") => {
-                position = parse_position(line).unwrap_or(position);
+                position = parse_position(line, chess960).unwrap_or(position);
                 continue;
             }
             _ if line.starts_with("go perft") => {
@@ -198,7 +242,7 @@ fn main() {
     let mut bug = Bug::None;
     if args.first().map(String::as_str) == Some("--bug") {
         let Some(parsed) = args.get(1).and_then(|name| Bug::parse(name)) else {
-            eprintln!("buggy_engine: --bug takes none, no-en-passant, no-underpromotion, castle-through-check, pinned-knight, hang, crash or garbage");
+            eprintln!("buggy_engine: --bug takes none, no-en-passant, no-underpromotion, castle-through-check, pinned-knight, rook-shield, hang, crash or garbage");
             std::process::exit(2);
         };
         bug = parsed;

@@ -307,3 +307,53 @@ fn bad_input_is_refused() {
         run.stderr
     );
 }
+
+/// In Chess960 the engine is told `UCI_Chess960` and castles are compared king-to-rook:
+/// Stockfish agrees on Chess960 positions (Shredder-FEN and X-FEN) and on a standard position
+/// given `--chess960`, and so does a correct engine that honours the option.
+#[test]
+fn stockfish_and_a_correct_engine_agree_in_chess960() {
+    for fen in [
+        "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+        "2nnrbkr/p1qppppp/8/1ppb4/6PP/3PP3/PPP2P2/BQNNRBKR w HEhe - 1 9",
+        "r5kr/8/8/8/8/8/8/RK5R w KQkq - 0 1",
+        "4k3/8/8/8/8/8/8/rR1K4 w B - 0 1",
+    ] {
+        let (run, json) = hunt(&["--uci", STOCKFISH, "--depth", "4", "--fen", fen]);
+        assert_eq!(run.code, 0, "{fen}: {}", run.stderr);
+        assert_eq!(json["agrees"], true, "{fen}");
+    }
+    let standard = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+    let correct = format!("{} --bug none", buggy_engine());
+    for engine in [STOCKFISH, correct.as_str()] {
+        let (run, json) = hunt(&[
+            "--uci",
+            engine,
+            "--depth",
+            "3",
+            "--fen",
+            standard,
+            "--chess960",
+            "--moves",
+            "e1g1",
+        ]);
+        assert_eq!(run.code, 0, "{engine}: {}", run.stderr);
+        assert_eq!(json["agrees"], true, "{engine}");
+    }
+}
+
+/// A Chess960 castling bug (castling when the castling rook shielded the king's target along
+/// the back rank) is found two plies down, and the extra move is written king-to-rook.
+#[test]
+fn a_chess960_castling_bug_is_found() {
+    let fen = "r3k3/8/8/8/8/8/7P/1R1K4 w B - 0 1";
+    let command = format!("{} --bug rook-shield", buggy_engine());
+    let (run, json) = hunt(&["--uci", &command, "--depth", "3", "--fen", fen]);
+    assert_eq!(run.code, 5, "{}", run.stderr);
+    assert_eq!(json["difference"], "moves", "{json}");
+    let path = strings(&json["path"]);
+    assert_eq!(path.len(), 2, "{path:?}");
+    assert_eq!(path[1], "a8a1");
+    assert_eq!(strings(&json["extra"]), ["d1b1"]);
+    assert!(strings(&json["missing"]).is_empty());
+}

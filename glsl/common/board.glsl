@@ -24,7 +24,9 @@ struct Pos {
     uint64_t role[6];
     uint64_t color[2];
     uint turn;
-    uint64_t castling_rooks; // the rooks that may still castle (Chess960: any file)
+    // The files of the rooks that may still castle (Chess960: any file): bits 0-7 white's on
+    // rank 1, bits 8-15 black's on rank 8. Files, not squares, keep a Pos one register smaller.
+    uint castling_files;
     uint ep; // canonical ep square or NO_SQUARE
 };
 
@@ -69,6 +71,16 @@ uint64_t code_squares(GpuBoard b, uint code) {
     return squares;
 }
 
+// The squares of the castling rooks whose files `castling_files` holds (see Pos).
+uint64_t castling_rooks(uint castling_files) {
+    return uint64_t(castling_files & 0xffu) | (uint64_t(castling_files >> 8u) << 56u);
+}
+
+// The bits of Pos.castling_files for the back-rank squares among `squares`.
+uint castling_files_of(uint64_t squares) {
+    return uint(squares & RANK_1) | (uint(squares >> 56) << 8u);
+}
+
 Pos decode_board(GpuBoard b) {
     Pos p;
     for (uint r = 0u; r < 6u; r++) {
@@ -80,18 +92,18 @@ Pos decode_board(GpuBoard b) {
         p.color[WHITE] |= code_squares(b, r + 1u);
         p.color[BLACK] |= code_squares(b, CODE_BLACK | (r + 1u));
     }
-    uint64_t castling_rooks = code_squares(b, CODE_CASTLING_ROOK);
+    uint64_t castling_rook_squares = code_squares(b, CODE_CASTLING_ROOK);
     uint64_t ep_pawn = code_squares(b, CODE_EP_PAWN);
     uint64_t king_to_move = code_squares(b, CODE_KING_TO_MOVE);
     // The other king keeps its ordinary code; its color says who is not to move.
     p.turn = (p.role[KING] & p.color[WHITE]) != uint64_t(0) ? BLACK : WHITE;
-    p.role[ROOK] |= castling_rooks;
-    p.color[WHITE] |= (castling_rooks & RANK_1) | (ep_pawn & RANK_4);
-    p.color[BLACK] |= (castling_rooks & RANK_8) | (ep_pawn & RANK_5);
+    p.role[ROOK] |= castling_rook_squares;
+    p.color[WHITE] |= (castling_rook_squares & RANK_1) | (ep_pawn & RANK_4);
+    p.color[BLACK] |= (castling_rook_squares & RANK_8) | (ep_pawn & RANK_5);
     p.role[PAWN] |= ep_pawn;
     p.role[KING] |= king_to_move;
     toggle_side(p, p.turn, king_to_move);
-    p.castling_rooks = castling_rooks;
+    p.castling_files = castling_files_of(castling_rook_squares);
     if (ep_pawn == uint64_t(0)) {
         p.ep = NO_SQUARE;
     } else {
@@ -118,7 +130,7 @@ GpuBoard encode_board(Pos p) {
         set_code(b, p.role[r] & p.color[WHITE], r + 1u);
         set_code(b, p.role[r] & p.color[BLACK], CODE_BLACK | (r + 1u));
     }
-    set_code(b, p.castling_rooks, CODE_CASTLING_ROOK);
+    set_code(b, castling_rooks(p.castling_files), CODE_CASTLING_ROOK);
     if (p.ep != NO_SQUARE) {
         set_code(b, square_bb(p.turn == WHITE ? p.ep - 8u : p.ep + 8u), CODE_EP_PAWN);
     }

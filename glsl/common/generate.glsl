@@ -5,8 +5,9 @@
 // It is one loop that visits one move per turn, so on_move has a single call site: invocations
 // running in lockstep (on lavapipe, 8 per SIMD register) make their moves together however
 // their moves are spread over pieces, instead of each waiting while the others run through
-// piece kinds it has no moves for. Moves are taken group by group: the king's (castles
-// included, as the king's moves onto its own rooks), each piece's, en passant captures, then pawn moves by the square they land on.
+// piece kinds it has no moves for. Moves are taken group by group: the king's steps, its
+// castles (its moves onto its own rooks), each piece's, en passant captures, then pawn moves
+// by the square they land on.
 // A group's set is computed when its turn comes, and the position is decoded again from
 // memory for each move, so that only the analysis and the current group are held in registers
 // while on_move runs (in the leaf, while it counts a child's moves).
@@ -14,12 +15,13 @@
 #define GENERATE_GLSL
 
 const uint GROUP_KING = 0u;
-const uint GROUP_KNIGHTS = 1u;
-const uint GROUP_BISHOP_MOVERS = 2u;
-const uint GROUP_ROOK_MOVERS = 3u;
-const uint GROUP_EN_PASSANT = 4u;
+const uint GROUP_CASTLES = 1u;
+const uint GROUP_KNIGHTS = 2u;
+const uint GROUP_BISHOP_MOVERS = 3u;
+const uint GROUP_ROOK_MOVERS = 4u;
+const uint GROUP_EN_PASSANT = 5u;
 // The pawn groups, PAWN_PUSHES to PAWN_CAPTURES_WEST from this one on.
-const uint GROUP_PAWNS = 5u;
+const uint GROUP_PAWNS = 6u;
 const uint GROUP_COUNT = GROUP_PAWNS + 4u;
 
 // The position, read again where it is needed rather than held in registers. `salt` is 0, but
@@ -31,7 +33,8 @@ Pos generator_position(uint board_index, uint salt) {
 }
 
 void generate_moves(uint board_index) {
-    Analysis a = analyze(generator_position(board_index, 0u));
+    Pos first = generator_position(board_index, 0u);
+    Analysis a = analyze(first);
 
     uint group = GROUP_KING;
     // Pieces of the group whose moves are still to come; each one's targets are found when
@@ -39,7 +42,8 @@ void generate_moves(uint board_index) {
     uint64_t pieces = uint64_t(0);
     // Squares the current piece or group still moves to; a move starts on `from`, or, for
     // pawn groups, `to - offset`.
-    uint64_t targets = a.king_moves;
+    // The king's steps first; its moves onto its own rooks are its castles, the next group.
+    uint64_t targets = a.king_moves & ~side(first, first.turn);
     uint from = a.king;
     int offset = 0;
     uint promoted = 0u;
@@ -69,7 +73,9 @@ void generate_moves(uint board_index) {
                 group = GROUP_COUNT;
                 break;
             }
-            if (group == GROUP_KNIGHTS) {
+            if (group == GROUP_CASTLES) {
+                targets = a.king_moves & ours;
+            } else if (group == GROUP_KNIGHTS) {
                 pieces = p.role[KNIGHT] & ours & ~a.pinned;
             } else if (group == GROUP_BISHOP_MOVERS) {
                 pieces = (p.role[BISHOP] | p.role[QUEEN]) & ours;
@@ -91,9 +97,8 @@ void generate_moves(uint board_index) {
             break;
         }
         uint to = lsb64(targets);
-        Pos parent = generator_position(board_index, promoted >> 2u);
         uint kind = KIND_NORMAL;
-        if (group == GROUP_KING && (side(parent, parent.turn) & square_bb(to)) != uint64_t(0)) {
+        if (group == GROUP_CASTLES) {
             kind = KIND_CASTLE;
         } else if (group == GROUP_EN_PASSANT) {
             kind = KIND_EN_PASSANT;
@@ -101,7 +106,7 @@ void generate_moves(uint board_index) {
             kind = KIND_DOUBLE_PUSH;
         }
         bool promotion = offset != 0 && (to >= 56u || to < 8u);
-        on_move(parent, offset != 0 ? uint(int(to) - offset) : from, to,
+        on_move(generator_position(board_index, promoted >> 2u), offset != 0 ? uint(int(to) - offset) : from, to,
                 promotion ? KIND_PROMOTE_KNIGHT + promoted : kind);
         // A promotion square is visited four times, once per piece the pawn may become.
         if (promotion && promoted < 3u) {

@@ -159,26 +159,23 @@ uint castling_rook_to(uint king, uint rook) {
 // The castling rooks of the side to move (not in check) that it may castle with now: the
 // squares between the king and its target and between the rook and its target empty but for
 // the two, the king's path not attacked, and (Chess960) no attack along the back rank that the
-// rook itself blocked, found by looking from the king's target with both pieces moved.
+// rook itself blocked, found by looking from the king's target with both pieces moved. Few
+// values are live at once: this runs inside the leaf's count of each child.
 uint64_t castles(Pos p, uint king, uint64_t attacked) {
-    uint64_t ours = side(p, p.turn);
-    uint64_t occupied = p.color[WHITE] | p.color[BLACK];
-    uint64_t their_rooks = (p.role[ROOK] | p.role[QUEEN]) & side(p, p.turn ^ 1u);
-    uint64_t rooks = p.castling_rooks & ours;
+    uint base = king & 56u;
+    uint files = (p.castling_files >> (p.turn == WHITE ? 0u : 8u)) & 0xffu;
     uint64_t allowed = uint64_t(0);
-    while (rooks != uint64_t(0)) {
-        uint rook = lsb64(rooks);
-        rooks &= rooks - uint64_t(1);
+    while (files != 0u) {
+        uint rook = base + findLSB(files);
+        files &= files - 1u;
         uint king_to = castling_king_to(king, rook);
         uint rook_to = castling_rook_to(king, rook);
-        uint64_t movers = square_bb(king) | square_bb(rook);
-        uint64_t king_path = between_bb(king, king_to) | square_bb(king_to);
-        uint64_t must_be_empty = (king_path | between_bb(rook, rook_to) | square_bb(rook_to)) & ~movers;
-        uint64_t after = (occupied & ~movers) | square_bb(rook_to);
-        if ((occupied & must_be_empty) == uint64_t(0) && (attacked & king_path) == uint64_t(0)
-            && (rook_attacks(king_to, after) & their_rooks) == uint64_t(0)) {
-            allowed |= square_bb(rook);
-        }
+        uint64_t others = (p.color[WHITE] | p.color[BLACK]) ^ square_bb(king) ^ square_bb(rook);
+        bool legal = ((between_bb(king, king_to) | square_bb(king_to)) & (others | attacked)) == uint64_t(0)
+            && ((between_bb(rook, rook_to) | square_bb(rook_to)) & others) == uint64_t(0)
+            && (rook_attacks(king_to, others | square_bb(rook_to)) & (p.role[ROOK] | p.role[QUEEN])
+                & side(p, p.turn ^ 1u)) == uint64_t(0);
+        if (legal) allowed |= square_bb(rook);
     }
     return allowed;
 }
@@ -337,24 +334,6 @@ Pos play_move(Pos p, uint from, uint to, uint kind) {
     Pos c = p;
     uint us = p.turn;
     uint them = us ^ 1u;
-    if (kind == KIND_CASTLE) {
-        // King and rook are lifted before they are put down: in Chess960 either may land where
-        // the other stood.
-        uint64_t movers = square_bb(from) | square_bb(to);
-        uint64_t king_to = square_bb(castling_king_to(from, to));
-        uint64_t rook_to = square_bb(castling_rook_to(from, to));
-        c.role[KING] = (c.role[KING] & ~movers) | king_to;
-        c.role[ROOK] = (c.role[ROOK] & ~movers) | rook_to;
-        if (us == WHITE) {
-            c.color[WHITE] = (c.color[WHITE] & ~movers) | king_to | rook_to;
-        } else {
-            c.color[BLACK] = (c.color[BLACK] & ~movers) | king_to | rook_to;
-        }
-        c.castling_rooks &= ~side(p, us);
-        c.turn = them;
-        c.ep = NO_SQUARE;
-        return c;
-    }
     uint64_t from_bb = square_bb(from);
     uint64_t to_bb = square_bb(to);
     uint role = role_on(p, from_bb);
@@ -363,8 +342,17 @@ Pos play_move(Pos p, uint from, uint to, uint kind) {
         for (uint r = 0u; r < 6u; r++) c.role[r] &= ~to_bb;
         toggle_side(c, them, to_bb);
     }
-    toggle_role(c, role, from_bb | to_bb);
-    toggle_side(c, us, from_bb | to_bb);
+    if (kind == KIND_CASTLE) {
+        // The king takes its own rook in the move's encoding: the rook goes to its side of
+        // the king's target, and the king to its target, by XOR so that a piece that stays
+        // (or lands where the other stood) comes out right.
+        uint64_t rook_move = to_bb ^ square_bb(castling_rook_to(from, to));
+        c.role[ROOK] ^= rook_move;
+        toggle_side(c, us, rook_move);
+        to_bb = square_bb(castling_king_to(from, to));
+    }
+    toggle_role(c, role, from_bb ^ to_bb);
+    toggle_side(c, us, from_bb ^ to_bb);
     if (kind == KIND_EN_PASSANT) {
         uint64_t captured = square_bb(us == WHITE ? to - 8u : to + 8u);
         c.role[PAWN] ^= captured;
@@ -374,8 +362,8 @@ Pos play_move(Pos p, uint from, uint to, uint kind) {
         toggle_role(c, KNIGHT + (kind - KIND_PROMOTE_KNIGHT), to_bb);
     }
     // A right is lost when its rook moves or is taken, and both when the king moves.
-    c.castling_rooks &= ~(from_bb | to_bb);
-    if (role == KING) c.castling_rooks &= ~side(p, us);
+    c.castling_files &= ~castling_files_of(from_bb | to_bb);
+    if (role == KING) c.castling_files &= us == WHITE ? 0xff00u : 0x00ffu;
     c.turn = them;
     c.ep = NO_SQUARE;
     if (kind == KIND_DOUBLE_PUSH) {

@@ -62,13 +62,13 @@ u64vec2 add128(u64vec2 a, u64vec2 b) {
     return u64vec2(low, a.y + b.y + (low < a.x ? uint64_t(1) : uint64_t(0)));
 }
 
-// The keys of the castling rooks on `rooks`: one per back-rank square, a1..h1 then a8..h8.
-u64vec2 castling_keys(uint64_t rooks) {
+// The keys of the castling rooks (Pos.castling_files): one per back-rank square, a1..h1 then
+// a8..h8, the order of the bits.
+u64vec2 castling_keys(uint castling_files) {
     u64vec2 keys = u64vec2(0);
-    while (rooks != uint64_t(0)) {
-        uint sq = lsb64(rooks);
-        rooks &= rooks - uint64_t(1);
-        keys ^= zobrist[ZOBRIST_CASTLING + (sq < 8u ? sq : sq - 48u)];
+    while (castling_files != 0u) {
+        keys ^= zobrist[ZOBRIST_CASTLING + findLSB(castling_files)];
+        castling_files &= castling_files - 1u;
     }
     return keys;
 }
@@ -91,7 +91,7 @@ u64vec2 tt_hash(Pos p, uint depth) {
     if (p.turn == BLACK) {
         hash ^= zobrist[ZOBRIST_BLACK_TO_MOVE];
     }
-    hash ^= castling_keys(p.castling_rooks);
+    hash ^= castling_keys(p.castling_files);
     if (p.ep != NO_SQUARE) {
         hash ^= zobrist[ZOBRIST_EP_FILE + (p.ep & 7u)];
     }
@@ -116,21 +116,23 @@ u64vec2 tt_move_hash(u64vec2 hash, Pos p, uint from, uint to, uint kind, uint de
     hash ^= zobrist[ZOBRIST_DEPTH + depth % ZOBRIST_DEPTH_KEYS]
         ^ zobrist[ZOBRIST_DEPTH + (depth - 1u) % ZOBRIST_DEPTH_KEYS]
         ^ zobrist[ZOBRIST_BLACK_TO_MOVE]
-        ^ castling_keys(p.castling_rooks);
+        ^ castling_keys(p.castling_files);
     if (p.ep != NO_SQUARE) {
         hash ^= zobrist[ZOBRIST_EP_FILE + (p.ep & 7u)];
     }
-    if (kind == KIND_CASTLE) {
-        return hash ^ piece_key(us, KING, from) ^ piece_key(us, KING, castling_king_to(from, to))
-            ^ piece_key(us, ROOK, to) ^ piece_key(us, ROOK, castling_rook_to(from, to));
-    }
     uint moved = role_on(p, square_bb(from));
+    if (kind == KIND_CASTLE) {
+        // The king takes its own rook in the move's encoding; both land beside each other.
+        hash ^= piece_key(us, ROOK, to) ^ piece_key(us, ROOK, castling_rook_to(from, to));
+        to = castling_king_to(from, to);
+    } else {
+        uint captured = role_on(p, square_bb(to));
+        if (captured != NO_ROLE) {
+            hash ^= piece_key(them, captured, to);
+        }
+    }
     uint landed = kind >= KIND_PROMOTE_KNIGHT ? KNIGHT + (kind - KIND_PROMOTE_KNIGHT) : moved;
     hash ^= piece_key(us, moved, from) ^ piece_key(us, landed, to);
-    uint captured = role_on(p, square_bb(to));
-    if (captured != NO_ROLE) {
-        hash ^= piece_key(them, captured, to);
-    }
     if (kind == KIND_EN_PASSANT) {
         hash ^= piece_key(them, PAWN, us == WHITE ? to - 8u : to + 8u);
     }
@@ -139,7 +141,7 @@ u64vec2 tt_move_hash(u64vec2 hash, Pos p, uint from, uint to, uint kind, uint de
 
 // `tt_hash(c, depth - 1)` for the child `c` whose move gave `move_hash`.
 u64vec2 tt_child_hash(u64vec2 move_hash, Pos c) {
-    move_hash ^= castling_keys(c.castling_rooks);
+    move_hash ^= castling_keys(c.castling_files);
     if (c.ep != NO_SQUARE) {
         move_hash ^= zobrist[ZOBRIST_EP_FILE + (c.ep & 7u)];
     }
