@@ -54,11 +54,42 @@ pub fn positions() -> Vec<(&'static str, &'static str)> {
 
 /// The published value for a position (compared by the first four FEN fields) and depth.
 pub fn lookup(fen: &str, depth: u32) -> Option<&'static ReferenceValue> {
-    let key = |f: &str| f.split_whitespace().take(4).collect::<Vec<_>>().join(" ");
-    let wanted = key(fen);
+    let wanted = position_key(fen);
     values()
         .iter()
-        .find(|v| v.depth == depth && key(v.fen) == wanted)
+        .find(|v| v.depth == depth && position_key(v.fen) == wanted)
+}
+
+/// A published perft value from either shipped table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Published {
+    /// What the position is called: its name in the table, or its Chess960 start number.
+    pub name: String,
+    pub depth: u32,
+    pub nodes: u128,
+}
+
+/// The published value for a position and depth: a named position of the reference table or a
+/// Chess960 start position (in X-FEN or Shredder-FEN).
+pub fn published(fen: &str, depth: u32) -> Option<Published> {
+    if let Some(value) = lookup(fen, depth) {
+        return Some(Published {
+            name: value.name.to_string(),
+            depth,
+            nodes: value.nodes,
+        });
+    }
+    let start = chess960::lookup(fen)?;
+    Some(Published {
+        name: start.name(),
+        depth,
+        nodes: u128::from(start.nodes(depth)?),
+    })
+}
+
+/// The first four FEN fields (placement, side, castling, en passant), which name a position.
+pub(crate) fn position_key(fen: &str) -> String {
+    fen.split_whitespace().take(4).collect::<Vec<_>>().join(" ")
 }
 
 #[cfg(test)]
@@ -75,5 +106,24 @@ mod tests {
             Some(2_015_099_950_053_364_471_960)
         );
         assert!(lookup(start, 16).is_none());
+    }
+
+    #[test]
+    fn published_values_include_the_chess960_start_positions() {
+        let shredder = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1";
+        let xfen = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 4 7";
+        let expected = Published {
+            name: "Chess960 start position 0".to_string(),
+            depth: 3,
+            nodes: 9006,
+        };
+        assert_eq!(published(shredder, 3), Some(expected.clone()));
+        assert_eq!(published(xfen, 3), Some(expected));
+        assert_eq!(published(shredder, 6), None);
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        assert_eq!(
+            published(start, 3).map(|p| p.name),
+            Some("startpos".to_string())
+        );
     }
 }

@@ -391,3 +391,142 @@ fn compare_shows_the_engine_column() {
     assert_eq!(engine.total(), 8_902);
     assert!(shows(&harness, "Engine: 8,902, agrees"));
 }
+
+const CASTLES_BOTH_WAYS: &str = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+
+fn checkbox<'h>(
+    harness: &'h Harness<'static, VkperftApp>,
+    label: &'h str,
+) -> egui_kittest::Node<'h> {
+    harness.get_by_role_and_label(Role::CheckBox, label)
+}
+
+/// The Chess960 toggle writes castling rights by the rooks' files and castles as the king
+/// taking its rook, in the FEN field and in the divide table.
+#[test]
+fn the_chess960_toggle_writes_shredder_fen_and_king_to_rook_castles() {
+    let mut harness = harness(Settings {
+        fen: CASTLES_BOTH_WAYS.to_string(),
+        ..test_settings(1)
+    });
+    checkbox(&harness, "Chess960").click();
+    harness.step();
+    harness.step();
+    let shredder = "r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1";
+    assert_eq!(harness.state().state().editor.fen_text(), shredder);
+    assert_eq!(
+        harness.get_by_label("FEN").value().as_deref(),
+        Some(shredder)
+    );
+    harness.get_by_label("▶ Run").click();
+    step_until(&mut harness, "the result", |h| {
+        idle(h) && h.state().state().history.len() == 1
+    });
+    assert_eq!(harness.state().state().history[0].nodes, 26);
+    for castle in ["e1h1", "e1a1"] {
+        assert_eq!(harness.query_all_by_label(castle).count(), 1, "{castle}");
+    }
+    for castle in ["e1g1", "e1c1"] {
+        assert_eq!(harness.query_all_by_label(castle).count(), 0, "{castle}");
+    }
+
+    checkbox(&harness, "Chess960").click();
+    harness.step();
+    harness.step();
+    assert_eq!(harness.state().state().editor.fen_text(), CASTLES_BOTH_WAYS);
+}
+
+/// A start position loads by its number, in Shredder-FEN, and a run of it is marked with its
+/// published perft.
+#[test]
+fn a_960_start_position_loads_by_number_and_matches_its_published_perft() {
+    let mut harness = harness(test_settings(2));
+    harness.get_by_label("960 start").set_value_accesskit(0.0);
+    harness.step();
+    harness.get_by_role_and_label(Role::Button, "Load").click();
+    harness.step();
+    harness.step();
+    let expected = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1";
+    assert_eq!(harness.state().state().editor.fen_text(), expected);
+    assert_eq!(
+        harness.get_by_label("FEN").value().as_deref(),
+        Some(expected)
+    );
+    assert!(harness.state().state().editor.chess960());
+    harness.get_by_label("▶ Run").click();
+    step_until(&mut harness, "the result", |h| {
+        idle(h) && h.state().state().history.len() == 1
+    });
+    assert_eq!(harness.state().state().history[0].nodes, 400);
+    assert_eq!(
+        harness.state().state().history[0].matches_reference,
+        Some(true)
+    );
+    harness.get_by_label("✔ published");
+}
+
+/// In Chess960 each rook beside its king has its own checkbox, named by its file.
+#[test]
+fn per_rook_checkboxes_grant_and_revoke_the_right_of_their_rook() {
+    let mut harness = harness(Settings {
+        fen: "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1".to_string(),
+        ..test_settings(1)
+    });
+    harness.step();
+    let castling = |h: &Harness<'static, VkperftApp>| {
+        h.state()
+            .state()
+            .editor
+            .fen_text()
+            .split_whitespace()
+            .nth(2)
+            .map(str::to_string)
+    };
+    checkbox(&harness, "H").click();
+    harness.step();
+    assert_eq!(castling(&harness).as_deref(), Some("Fhf"));
+    checkbox(&harness, "f").click();
+    harness.step();
+    assert_eq!(castling(&harness).as_deref(), Some("Fh"));
+    checkbox(&harness, "H").click();
+    harness.step();
+    assert_eq!(castling(&harness).as_deref(), Some("HFh"));
+    assert_eq!(harness.query_all_by_label("K").count(), 0);
+
+    // Granting a second rook on the same side of the king takes the right from the first.
+    replace_fen(&mut harness, "4k3/8/8/8/8/8/8/1RK2RR1 w GB - 0 1");
+    checkbox(&harness, "F").click();
+    harness.step();
+    assert_eq!(
+        harness.state().state().editor.fen_text(),
+        "4k3/8/8/8/8/8/8/1RK2RR1 w FB - 0 1"
+    );
+    assert!(harness.state().state().editor.error().is_none());
+}
+
+#[test]
+fn random_loads_a_960_start_position() {
+    let mut harness = harness(test_settings(1));
+    harness
+        .get_by_role_and_label(Role::Button, "Random")
+        .click();
+    harness.step();
+    harness.step();
+    let app = harness.state().state();
+    let fen = app.editor.fen_text();
+    assert!(
+        vkperft::reference::chess960::start_positions()
+            .iter()
+            .any(|start| start.shredder_fen == fen),
+        "{fen}"
+    );
+    assert!(app.editor.error().is_none());
+    assert!(app.editor.chess960());
+
+    // Clearing the board to set up another Chess960 position keeps the notation.
+    harness.get_by_role_and_label(Role::Button, "Clear").click();
+    harness.step();
+    let editor = &harness.state().state().editor;
+    assert_eq!(editor.fen_text(), "8/8/8/8/8/8/8/8 w - - 0 1");
+    assert!(editor.chess960());
+}

@@ -1,7 +1,9 @@
 //! The board editor's model: an unvalidated setup, the FEN text that follows it, and why the
 //! setup is not a legal position when it is not.
 
-use crate::chess::{fen, CastlingSquares, Color, Piece, Position, Role, Setup, Square};
+use crate::chess::{
+    fen, CastlingNotation, CastlingSquares, Color, Piece, Position, Role, Setup, Square,
+};
 
 pub struct Editor {
     setup: Setup,
@@ -89,6 +91,72 @@ impl Editor {
         castling_available(&self.setup, color, king_side)
     }
 
+    /// Whether castling is written as in Chess960 (Shredder-FEN, king-to-rook moves): chosen, or
+    /// needed by a castling right that standard notation cannot write.
+    pub fn chess960(&self) -> bool {
+        self.setup.castling_notation.is_chess960() || self.castling_needs_chess960()
+    }
+
+    /// Whether a castling right is not a standard castle: its king is off the e-file or its
+    /// rook out of the corner.
+    pub fn castling_needs_chess960(&self) -> bool {
+        self.setup.castling_rooks.into_iter().any(|rook| {
+            rook_color(rook).is_some_and(|color| {
+                king_file(&self.setup, color, rook.rank()).is_some_and(|file| {
+                    CastlingSquares::new(Square::from_coords(file, rook.rank()), rook)
+                        != CastlingSquares::standard(color, rook.file() > file)
+                })
+            })
+        })
+    }
+
+    /// Writes castling in Shredder-FEN and king-to-rook moves, or in standard notation.
+    pub fn set_chess960(&mut self, on: bool) {
+        self.edit(|setup| {
+            setup.castling_notation = if on {
+                CastlingNotation::Shredder
+            } else {
+                CastlingNotation::Standard
+            };
+        });
+    }
+
+    /// The rooks of `color` that could hold a castling right: on its back rank with its king,
+    /// by file.
+    pub fn castling_candidates(&self, color: Color) -> Vec<Square> {
+        (0..8)
+            .map(|file| Square::from_coords(file, back_rank(color)))
+            .filter(|&square| castling_rook_stands(&self.setup, square))
+            .collect()
+    }
+
+    /// The rook holding the castling right on the same side of its king as `rook`, other than
+    /// `rook`: the one a grant on `rook` replaces.
+    pub fn castling_rival(&self, rook: Square) -> Option<Square> {
+        let color = rook_color(rook)?;
+        let king = king_file(&self.setup, color, rook.rank())?;
+        let king_side = rook.file() > king;
+        self.setup.castling_rooks.into_iter().find(|&other| {
+            other != rook && other.rank() == rook.rank() && (other.file() > king) == king_side
+        })
+    }
+
+    /// Grants or revokes the castling right of the rook on `rook`. A king castles with one rook
+    /// on each side, so a grant takes the right from the other rook on that side.
+    pub fn set_castling_right(&mut self, rook: Square, granted: bool) {
+        let rival = self.castling_rival(rook);
+        self.edit(|setup| {
+            if granted {
+                if let Some(rival) = rival {
+                    setup.castling_rooks = setup.castling_rooks.without(rival);
+                }
+                setup.castling_rooks = setup.castling_rooks.with(rook);
+            } else {
+                setup.castling_rooks = setup.castling_rooks.without(rook);
+            }
+        });
+    }
+
     /// Squares that can be the en passant square: behind an enemy pawn that could just have
     /// double-pushed, with the square it passed and the one it came from empty.
     pub fn ep_candidates(&self) -> Vec<Square> {
@@ -120,14 +188,32 @@ fn castling_available(setup: &Setup, color: Color, king_side: bool) -> bool {
 
 /// Whether a castling right on `rook` still has its rook, and its king on the same back rank.
 fn castling_rook_stands(setup: &Setup, rook: Square) -> bool {
-    let color = match rook.rank() {
-        0 => Color::White,
-        7 => Color::Black,
-        _ => return false,
-    };
+    rook_color(rook).is_some_and(|color| {
+        setup.board[rook.index()] == Some(Piece::new(color, Role::Rook))
+            && king_file(setup, color, rook.rank()).is_some()
+    })
+}
+
+/// The color whose castling rook may stand on `square`: the one whose back rank it is on.
+fn rook_color(square: Square) -> Option<Color> {
+    match square.rank() {
+        0 => Some(Color::White),
+        7 => Some(Color::Black),
+        _ => None,
+    }
+}
+
+fn back_rank(color: Color) -> u8 {
+    match color {
+        Color::White => 0,
+        Color::Black => 7,
+    }
+}
+
+/// The file of the king of `color` on `rank`, if it stands there.
+fn king_file(setup: &Setup, color: Color, rank: u8) -> Option<u8> {
     let king = Some(Piece::new(color, Role::King));
-    setup.board[rook.index()] == Some(Piece::new(color, Role::Rook))
-        && (0..8).any(|file| setup.board[Square::from_coords(file, rook.rank()).index()] == king)
+    (0..8).find(|&file| setup.board[Square::from_coords(file, rank).index()] == king)
 }
 
 fn ep_candidates(setup: &Setup) -> Vec<Square> {
@@ -181,6 +267,60 @@ mod tests {
         assert!(editor
             .error()
             .is_some_and(|e| e.contains("black has no king")));
+    }
+
+    #[test]
+    fn the_chess960_toggle_rewrites_castling_in_shredder_fen() {
+        let mut editor = Editor::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+        assert!(!editor.chess960());
+        editor.set_chess960(true);
+        assert!(editor.chess960());
+        assert_eq!(editor.fen_text(), "r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1");
+        editor.set_chess960(false);
+        assert_eq!(editor.fen_text(), "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    }
+
+    #[test]
+    fn a_king_off_the_e_file_with_castling_rights_needs_chess960() {
+        let mut editor = Editor::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+        editor.edit(|setup| {
+            setup.board[Square::E1.index()] = None;
+            setup.board[Square::F1.index()] = Some(Piece::new(Color::White, Role::King));
+        });
+        assert!(editor.castling_needs_chess960());
+        assert!(editor.chess960());
+        assert_eq!(
+            editor.position().map(|p| p.notation()),
+            Some(CastlingNotation::XFen)
+        );
+        editor.set_castling_right(Square::H1, false);
+        editor.set_castling_right(Square::A1, false);
+        assert!(!editor.chess960());
+    }
+
+    #[test]
+    fn castling_candidates_are_the_rooks_beside_their_king() {
+        let editor = Editor::from_fen("1r2k1r1/8/8/8/8/8/R7/1RK2RR1 w - - 0 1");
+        assert_eq!(
+            editor.castling_candidates(Color::White),
+            vec![Square::B1, Square::F1, Square::G1]
+        );
+        assert_eq!(
+            editor.castling_candidates(Color::Black),
+            vec![Square::B8, Square::G8]
+        );
+    }
+
+    #[test]
+    fn a_grant_replaces_the_right_on_the_same_side_of_the_king() {
+        let mut editor = Editor::from_fen("4k3/8/8/8/8/8/8/1RK2RR1 w GB - 0 1");
+        assert_eq!(editor.castling_rival(Square::F1), Some(Square::G1));
+        assert_eq!(editor.castling_rival(Square::B1), None);
+        editor.set_castling_right(Square::F1, true);
+        assert_eq!(editor.fen_text(), "4k3/8/8/8/8/8/8/1RK2RR1 w FB - 0 1");
+        assert!(editor.position().is_some());
+        editor.set_castling_right(Square::B1, false);
+        assert_eq!(editor.fen_text(), "4k3/8/8/8/8/8/8/1RK2RR1 w F - 0 1");
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! The editor around the board: the piece palette, clear / start / flip, side to move,
-//! castling rights, the en passant square, the FEN field with its error, and the presets.
+//! castling rights, the en passant square, the Chess960 controls, the FEN field with its error,
+//! and the presets.
 
 use super::board::{self, BoardEdit};
+use super::chess960_controls;
 use super::editor::Editor;
 use super::pieces;
 use crate::chess::{CastlingSquares, Color, Piece, Position, Role, Setup, Square};
@@ -9,11 +11,22 @@ use crate::reference;
 use egui::{Color32, Id, RichText, Sense, Ui, Vec2};
 
 /// What the editor's controls remember between frames.
-#[derive(Default)]
 pub struct EditorControls {
     /// The palette piece a click on the board places.
     pub selected: Option<Piece>,
     pub flipped: bool,
+    /// The Chess960 start position the picker shows.
+    pub start_index: u16,
+}
+
+impl Default for EditorControls {
+    fn default() -> Self {
+        EditorControls {
+            selected: None,
+            flipped: false,
+            start_index: chess960_controls::STANDARD_START,
+        }
+    }
 }
 
 /// Draws the editor; returns true when the user changed the position.
@@ -46,7 +59,13 @@ pub fn show(
     ui.add_space(4.0);
     ui.horizontal(|ui| {
         if ui.button("Clear").clicked() {
-            editor.edit(|setup| *setup = Setup::empty());
+            // An empty board keeps the castling notation: Chess960 setups often start here.
+            editor.edit(|setup| {
+                *setup = Setup {
+                    castling_notation: setup.castling_notation,
+                    ..Setup::empty()
+                }
+            });
             changed = true;
         }
         if ui.button("Start position").clicked() {
@@ -77,7 +96,14 @@ pub fn show(
         ui.separator();
         changed |= en_passant(ui, editor);
     });
-    ui.horizontal(|ui| changed |= castling(ui, editor));
+    ui.horizontal(|ui| changed |= chess960_controls::show(ui, editor, &mut controls.start_index));
+    ui.horizontal(|ui| {
+        changed |= if editor.chess960() {
+            chess960_controls::castling_per_rook(ui, editor)
+        } else {
+            castling(ui, editor)
+        }
+    });
     changed |= fen_field(ui, editor);
     changed
 }

@@ -24,8 +24,8 @@ pub struct HistoryRow {
 impl HistoryRow {
     pub fn of(result: &PerftResult) -> HistoryRow {
         let fen = result.position.to_fen();
-        let matches_reference =
-            reference::lookup(&fen, result.depth).map(|value| value.nodes == result.counts.nodes);
+        let matches_reference = reference::published(&fen, result.depth)
+            .map(|value| value.nodes == result.counts.nodes);
         HistoryRow {
             depth: result.depth,
             backend: result.ran_on(),
@@ -94,17 +94,17 @@ pub fn show(ui: &mut Ui, history: &[HistoryRow]) {
         });
 }
 
-/// A reference position's name, or the start of the FEN.
+/// A reference position's name, a Chess960 start position's number, or the start of the FEN.
 fn short_position(fen: &str) -> String {
     let placement = |f: &str| f.split_whitespace().take(4).collect::<Vec<_>>().join(" ");
     let wanted = placement(fen);
-    reference::positions()
+    let named = reference::positions()
         .into_iter()
         .find(|(_, known)| placement(known) == wanted)
-        .map_or_else(
-            || format!("{}…", fen.chars().take(14).collect::<String>()),
-            |(name, _)| name.to_string(),
-        )
+        .map(|(name, _)| name.to_string());
+    named
+        .or_else(|| reference::chess960::lookup(fen).map(|start| format!("960 #{}", start.index)))
+        .unwrap_or_else(|| format!("{}…", fen.chars().take(14).collect::<String>()))
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 
 mod backend;
 mod board;
+mod chess960_controls;
 mod editor;
 mod editor_panel;
 mod engine_check;

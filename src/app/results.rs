@@ -307,7 +307,7 @@ fn summary(ui: &mut Ui, result: &PerftResult) {
 }
 
 fn reference_mark(ui: &mut Ui, fen: &str, result: &PerftResult) {
-    let Some(published) = reference::lookup(fen, result.depth) else {
+    let Some(published) = reference::published(fen, result.depth) else {
         return;
     };
     if published.nodes == result.counts.nodes {

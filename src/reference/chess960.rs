@@ -1,6 +1,7 @@
 //! The 960 Chess960 start positions with their perft to depth 5, shipped with the program
 //! (`assets/chess960-perft.tsv`, computed by Stockfish with `UCI_Chess960`).
 
+use super::position_key;
 use std::sync::OnceLock;
 
 const CHESS960_TSV: &str = include_str!("../../assets/chess960-perft.tsv");
@@ -26,6 +27,10 @@ impl StartPosition {
         let index = usize::try_from(depth.checked_sub(1)?).ok()?;
         self.perft.get(index).copied()
     }
+
+    pub fn name(&self) -> String {
+        format!("Chess960 start position {}", self.index)
+    }
 }
 
 /// Every start position, by index 0 to 959.
@@ -47,6 +52,15 @@ pub fn start_positions() -> &'static [StartPosition] {
 /// The start position numbered `index`.
 pub fn start_position(index: u16) -> Option<&'static StartPosition> {
     start_positions().get(usize::from(index))
+}
+
+/// The start position a FEN describes, compared by the first four fields with both its X-FEN and
+/// its Shredder-FEN.
+pub fn lookup(fen: &str) -> Option<&'static StartPosition> {
+    let wanted = position_key(fen);
+    start_positions().iter().find(|start| {
+        position_key(start.xfen) == wanted || position_key(start.shredder_fen) == wanted
+    })
 }
 
 fn parse_line(line: &'static str) -> Option<StartPosition> {
