@@ -247,3 +247,51 @@ fn bench_kills_a_running_peer_on_sigint() {
         pid.trim()
     );
 }
+
+/// A stand-in for a peer run once per position (`--peer-bin`) that never ends its count.
+fn sleeping_peer(dir: &Path) -> (PathBuf, PathBuf) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::create_dir_all(dir).expect("a scratch directory");
+    let pid_file = dir.join("peer-bin.pid");
+    let script = dir.join("sleeping-peer");
+    let text = format!(
+        "#!/bin/sh\necho $$ > '{}'\nexec sleep 30\n",
+        pid_file.display()
+    );
+    std::fs::write(&script, text).expect("the script is written");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755))
+        .expect("the script is executable");
+    (script, pid_file)
+}
+
+#[test]
+fn bench_kills_a_running_peer_bin_on_sigint() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = std::env::temp_dir().join(format!("vkperft-interrupt-bin-{}", std::process::id()));
+    let (peer, pid_file) = sleeping_peer(&dir);
+    let peer = format!("mperft={}", peer.to_str().expect("a UTF-8 path"));
+    let args = [
+        "bench",
+        "--backend",
+        "cpu",
+        "--quick",
+        "--position",
+        "startpos",
+        "--peer-bin",
+        &peer,
+    ];
+    let run = interrupt(&args, CPU_START);
+    assert_interrupted(&args, &run);
+    let pid = std::fs::read_to_string(&pid_file).expect("the peer started");
+    let alive = Command::new("kill")
+        .args(["-0", pid.trim()])
+        .stderr(Stdio::null())
+        .status()
+        .expect("kill runs");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        !alive.success(),
+        "the peer (pid {}) is still running",
+        pid.trim()
+    );
+}

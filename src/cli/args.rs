@@ -1,5 +1,6 @@
 //! Arguments of every subcommand.
 
+use super::peer::PeerBin;
 use clap::builder::PossibleValue;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use vkperft::chess::Position;
@@ -173,6 +174,11 @@ pub struct BenchArgs {
     /// `stockfish` (found on PATH or in /usr/games) or a path to a Stockfish binary.
     #[arg(long)]
     pub peer: Option<String>,
+    /// Also run this peer program, by path: NAME one of stockfish, gigantua, ellxor, mperft
+    /// (repeatable, one column group each). Peers run one thread without a hash table, but
+    /// ellxor, which uses every online CPU: pin the run (`taskset -c 0`) to compare one thread.
+    #[arg(long = "peer-bin", value_name = "NAME=PATH")]
+    pub peer_bins: Vec<PeerBin>,
     /// Shallower depths (a quick smoke run, not a measurement).
     #[arg(long)]
     pub quick: bool,

@@ -4,11 +4,11 @@
 use super::args::{BenchArgs, TtArg};
 use super::error::CliError;
 use super::output;
-use super::peer::Stockfish;
+use super::peer::Peer;
 use super::perft::Runner;
 use super::CliResult;
 use anyhow::anyhow;
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 use std::time::Duration;
 use vkperft::chess::Position;
 use vkperft::engine::event::nodes_per_second;
@@ -64,11 +64,29 @@ struct Row {
     off: Timing,
     /// One timing per benchmarked TT mode, in the order of [`Bench::modes`].
     modes: Vec<Timing>,
-    peer: Option<Timing>,
+    /// One timing per peer, in the order of [`Bench::peers`]; `None` where the peer cannot
+    /// count the position (or, in the total, missed one).
+    peers: Vec<Option<Timing>>,
 }
 
 struct Bench {
     modes: Vec<TtArg>,
+    peers: Vec<Peer>,
+}
+
+/// A right-aligned column at least `width` wide, wider for a longer title.
+fn column(title: &str, width: usize, cell: &str) -> String {
+    format!(" {cell:>0$}", width.max(title.len()))
+}
+
+/// The ratio of `timing` to each peer, by peer name.
+fn vs_peers(timing: Timing, peers: &[Peer], peer_timings: &[Option<Timing>]) -> Value {
+    let mut ratios = Map::new();
+    for (peer, peer_timing) in peers.iter().zip(peer_timings) {
+        let ratio = peer_timing.map(|p| timing.nps() / p.nps());
+        ratios.insert(peer.name().to_string(), json!(ratio));
+    }
+    Value::Object(ratios)
 }
 
 impl Bench {
@@ -80,19 +98,24 @@ impl Bench {
         for (mode, timing) in self.modes.iter().zip(&row.modes) {
             let mut entry = timing.json();
             entry["vs_off"] = json!(timing.nps() / row.off.nps());
-            if let Some(peer) = row.peer {
-                entry["vs_peer"] = json!(timing.nps() / peer.nps());
+            if !self.peers.is_empty() {
+                entry["vs_peers"] = vs_peers(*timing, &self.peers, &row.peers);
             }
             value[mode.0.name()] = entry;
         }
-        if let Some(peer) = row.peer {
-            value["peer"] = peer.json();
-            value["off"]["vs_peer"] = json!(row.off.nps() / peer.nps());
+        if !self.peers.is_empty() {
+            value["off"]["vs_peers"] = vs_peers(row.off, &self.peers, &row.peers);
+            let mut peers = Map::new();
+            for (peer, timing) in self.peers.iter().zip(&row.peers) {
+                let entry = timing.map_or(Value::Null, Timing::json);
+                peers.insert(peer.name().to_string(), entry);
+            }
+            value["peers"] = Value::Object(peers);
         }
         value
     }
 
-    fn header(&self, args: &BenchArgs, peer: Option<&Stockfish>) -> String {
+    fn header(&self, args: &BenchArgs) -> String {
         let mut text = format!(
             "vkperft bench: backend {}, {} thread(s), TT {} MiB; times in seconds, rates in Mnodes/s\n",
             args.run.backend.0.name(),
@@ -112,15 +135,18 @@ impl Bench {
                 "vs off"
             );
         }
-        if let Some(peer) = peer {
-            text += &format!(
-                " {:>11} {:>9} {:>8}",
-                format!("{} s", peer.name()),
-                "peer Mnps",
-                "off/peer"
-            );
+        for peer in &self.peers {
+            let name = peer.name();
+            for title in [
+                format!("{name} s"),
+                format!("{name} Mnps"),
+                format!("off/{name}"),
+            ] {
+                text += &column(&title, 8, &title);
+            }
             for mode in &self.modes {
-                text += &format!(" {:>13}", format!("{}/peer", mode.0.name()));
+                let title = format!("{}/{name}", mode.0.name());
+                text += &column(&title, 8, &title);
             }
         }
         text + "\n"
@@ -144,19 +170,53 @@ impl Bench {
                 timing.nps() / row.off.nps()
             );
         }
-        if let Some(peer) = row.peer {
-            line += &format!(
-                " {:>11.3} {:>9.1} {:>7.2}x",
-                peer.elapsed.as_secs_f64(),
-                peer.nps() / 1e6,
-                row.off.nps() / peer.nps()
+        for (peer, timing) in self.peers.iter().zip(&row.peers) {
+            let name = peer.name();
+            let cells = |show: &dyn Fn(Timing) -> String| timing.map_or("—".to_string(), show);
+            line += &column(
+                &format!("{name} s"),
+                8,
+                &cells(&|p| format!("{:.3}", p.elapsed.as_secs_f64())),
             );
-            for timing in &row.modes {
-                line += &format!(" {:>12.2}x", timing.nps() / peer.nps());
+            line += &column(
+                &format!("{name} Mnps"),
+                8,
+                &cells(&|p| format!("{:.1}", p.nps() / 1e6)),
+            );
+            line += &column(
+                &format!("off/{name}"),
+                8,
+                &cells(&|p| format!("{:.2}x", row.off.nps() / p.nps())),
+            );
+            for (mode, mode_timing) in self.modes.iter().zip(&row.modes) {
+                line += &column(
+                    &format!("{}/{name}", mode.0.name()),
+                    8,
+                    &cells(&|p| format!("{:.2}x", mode_timing.nps() / p.nps())),
+                );
             }
         }
         line + "\n"
     }
+}
+
+/// Starts the peers of `--peer` and `--peer-bin`, each name at most once.
+fn start_peers(args: &BenchArgs) -> Result<Vec<Peer>, CliError> {
+    let mut peers: Vec<Peer> = Vec::new();
+    if let Some(spec) = &args.peer {
+        peers.push(Peer::stockfish(spec)?);
+    }
+    for bin in &args.peer_bins {
+        if let Some(earlier) = peers.iter().find(|peer| peer.kind == bin.kind) {
+            return Err(CliError::input(anyhow!(
+                "--peer-bin {bin}: {} is already a peer ({})",
+                bin.kind.name(),
+                earlier.flag()
+            )));
+        }
+        peers.push(Peer::start(bin)?);
+    }
+    Ok(peers)
 }
 
 pub fn run(args: &BenchArgs) -> CliResult {
@@ -164,9 +224,6 @@ pub fn run(args: &BenchArgs) -> CliResult {
         vec![args.run.tt]
     } else {
         args.modes.clone()
-    };
-    let bench = Bench {
-        modes: modes.into_iter().filter(|m| m.0 != TtMode::Off).collect(),
     };
     let selected: Vec<(&str, u32)> = BENCH_DEPTHS
         .into_iter()
@@ -179,16 +236,18 @@ pub fn run(args: &BenchArgs) -> CliResult {
             names.join(", ")
         )));
     }
-    let mut peer = match &args.peer {
-        Some(spec) => Some(Stockfish::start(spec)?),
-        None => None,
+    let mut bench = Bench {
+        modes: modes.into_iter().filter(|m| m.0 != TtMode::Off).collect(),
+        peers: start_peers(args)?,
     };
     if !args.json {
-        output::write_stdout(&bench.header(args, peer.as_ref()))?;
+        output::write_stdout(&bench.header(args))?;
     }
     let positions = reference::positions();
     let mut rows = Vec::new();
     let mut runner = Runner::new();
+    // Each peer's first position it cannot count, said once at the end.
+    let mut skipped: Vec<Option<String>> = vec![None; bench.peers.len()];
     for (name, usual_depth) in selected {
         let depth = match args.depth {
             Some(depth) => depth,
@@ -218,34 +277,40 @@ pub fn run(args: &BenchArgs) -> CliResult {
             .iter()
             .map(|mode| time(mode.0))
             .collect::<Result<Vec<_>, _>>()?;
-        let peer_timing = match peer.as_mut() {
-            Some(peer) => {
-                let (nodes, elapsed) = peer.perft(fen, depth)?;
-                Some(Timing { nodes, elapsed })
-            }
-            None => None,
-        };
-        let others = bench
-            .modes
-            .iter()
-            .map(|mode| format!("with --tt {}", mode.0.name()))
-            .zip(mode_timings.iter().copied())
-            .chain(peer_timing.map(|t| ("by the peer".to_string(), t)));
-        for (who, timing) in others {
+        for (mode, timing) in bench.modes.iter().zip(&mode_timings) {
             if timing.nodes != off.nodes {
                 return Err(CliError::runtime(anyhow!(
-                    "{name} depth {depth}: {} nodes without a table but {} {who}",
+                    "{name} depth {depth}: {} nodes without a table but {} with --tt {}",
                     off.nodes,
-                    timing.nodes
+                    timing.nodes,
+                    mode.0.name()
                 )));
             }
+        }
+        let mut peer_timings = Vec::new();
+        for (peer, skip) in bench.peers.iter_mut().zip(&mut skipped) {
+            if let Some(reason) = peer.unsupported(depth) {
+                skip.get_or_insert_with(|| format!("{name} depth {depth}: {reason}"));
+                peer_timings.push(None);
+                continue;
+            }
+            let (nodes, elapsed) = peer.perft(fen, depth)?;
+            if nodes != off.nodes {
+                return Err(CliError::Mismatch(anyhow!(
+                    "{name} depth {depth}: vkperft counts {} nodes but {} counts {nodes} ({})",
+                    off.nodes,
+                    peer.name(),
+                    peer.flag()
+                )));
+            }
+            peer_timings.push(Some(Timing { nodes, elapsed }));
         }
         let row = Row {
             name,
             depth: Some(depth),
             off,
             modes: mode_timings,
-            peer: peer_timing,
+            peers: peer_timings,
         };
         if !args.json {
             output::write_stdout(&bench.row_text(&row))?;
@@ -264,19 +329,33 @@ pub fn run(args: &BenchArgs) -> CliResult {
                     .fold(Timing::default(), |sum, row| sum.plus(row.modes[i]))
             })
             .collect(),
-        peer: peer.as_ref().map(|_| {
-            rows.iter()
-                .filter_map(|row| row.peer)
-                .fold(Timing::default(), Timing::plus)
-        }),
+        // A peer that skipped a position has no total to compare.
+        peers: (0..bench.peers.len())
+            .map(|i| {
+                rows.iter()
+                    .try_fold(Timing::default(), |sum, row| Some(sum.plus(row.peers[i]?)))
+            })
+            .collect(),
     };
+    for (peer, skip) in bench.peers.iter().zip(&skipped) {
+        if let Some(skip) = skip {
+            output::write_stderr(&format!(
+                "note: {}: — where it cannot count, first at {skip}\n",
+                peer.name()
+            ));
+        }
+    }
     if args.json {
         let value = json!({
             "backend": args.run.backend.0.name(),
             "threads": args.run.thread_count(),
             "tt_mb": args.run.tt_mb,
             "modes": bench.modes.iter().map(|m| m.0.name()).collect::<Vec<_>>(),
-            "peer": peer.as_ref().map(|p| p.path.display().to_string()),
+            "peers": bench.peers.iter().zip(&skipped).map(|(peer, skip)| json!({
+                "name": peer.name(),
+                "path": peer.path.display().to_string(),
+                "skipped": skip,
+            })).collect::<Vec<_>>(),
             "positions": rows.iter().map(|row| bench.row_json(row)).collect::<Vec<_>>(),
             "total": bench.row_json(&total),
         });

@@ -1,10 +1,10 @@
-//! A peer perft program run beside vkperft in benchmarks: Stockfish's `go perft`.
+//! Stockfish as a peer: `go perft` over UCI, one process for the whole run.
 //!
 //! Its output is read on a thread of its own, so that waiting for it can notice Ctrl-C: the
 //! peer is then killed (Stockfish does not stop a `go perft` for `quit`).
 
-use super::error::CliError;
-use super::interrupt;
+use crate::cli::error::CliError;
+use crate::cli::interrupt;
 use anyhow::{anyhow, Context};
 use crossbeam_channel::{Receiver, RecvTimeoutError};
 use std::io::{BufRead, BufReader, Write};
@@ -17,11 +17,11 @@ pub struct Stockfish {
     stdin: ChildStdin,
     /// The peer's stdout, line by line; disconnected at its end.
     lines: Receiver<String>,
-    pub path: PathBuf,
+    path: PathBuf,
 }
 
 /// Finds the program: a path as given, or `stockfish` on PATH or in /usr/games (Debian).
-fn locate(spec: &str) -> anyhow::Result<PathBuf> {
+pub fn locate(spec: &str) -> anyhow::Result<PathBuf> {
     if spec.contains('/') {
         return Ok(PathBuf::from(spec));
     }
@@ -40,8 +40,8 @@ fn locate(spec: &str) -> anyhow::Result<PathBuf> {
 impl Stockfish {
     /// Starts the peer and waits for its UCI handshake. A peer that cannot be found or started
     /// is bad input.
-    pub fn start(spec: &str) -> Result<Stockfish, CliError> {
-        let path = locate(spec).map_err(CliError::input)?;
+    pub fn start(path: &Path) -> Result<Stockfish, CliError> {
+        let path = path.to_path_buf();
         let mut child = Command::new(&path)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -144,12 +144,6 @@ impl Stockfish {
             .with_context(|| format!("unexpected peer output: {line}"))
             .map_err(CliError::runtime)?;
         Ok((nodes, elapsed))
-    }
-
-    pub fn name(&self) -> String {
-        Path::new(&self.path)
-            .file_name()
-            .map_or_else(|| "peer".to_string(), |n| n.to_string_lossy().into_owned())
     }
 
     /// Ends the peer at once, whatever it is doing.

@@ -1,0 +1,216 @@
+//! Peer perft programs run beside vkperft in `bench`, on the same positions in the same run.
+//!
+//! Stockfish stays up for the whole run and is asked over UCI; its time runs from `go perft` to
+//! its total. The others are started once per position with the FEN and depth on the command
+//! line, and timed as the wall time of that whole process, as their authors publish them.
+
+mod ellxor;
+mod gigantua;
+mod mperft;
+mod process;
+mod stockfish;
+
+use super::error::CliError;
+use anyhow::anyhow;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::time::Duration;
+use stockfish::Stockfish;
+
+/// A program that counts one perft per process: how to ask it, and where its total is.
+trait Program: Sync {
+    fn arguments(&self, fen: &str, depth: u32) -> Vec<String>;
+    /// The total for `depth` in the program's standard output, if it printed one.
+    fn total(&self, stdout: &str, depth: u32) -> Option<u128>;
+    /// Why the program cannot count at `depth`, if it cannot.
+    fn unsupported(&self, _depth: u32) -> Option<&'static str> {
+        None
+    }
+}
+
+/// The peers `bench` knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PeerKind {
+    Stockfish,
+    Gigantua,
+    Ellxor,
+    Mperft,
+}
+
+impl PeerKind {
+    const ALL: [PeerKind; 4] = [
+        PeerKind::Stockfish,
+        PeerKind::Gigantua,
+        PeerKind::Ellxor,
+        PeerKind::Mperft,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            PeerKind::Stockfish => "stockfish",
+            PeerKind::Gigantua => "gigantua",
+            PeerKind::Ellxor => "ellxor",
+            PeerKind::Mperft => "mperft",
+        }
+    }
+
+    fn program(self) -> Option<&'static dyn Program> {
+        match self {
+            PeerKind::Stockfish => None,
+            PeerKind::Gigantua => Some(&gigantua::Gigantua),
+            PeerKind::Ellxor => Some(&ellxor::Ellxor),
+            PeerKind::Mperft => Some(&mperft::Mperft),
+        }
+    }
+}
+
+/// `--peer-bin NAME=PATH`: which peer, and its executable.
+#[derive(Clone, Debug)]
+pub struct PeerBin {
+    pub kind: PeerKind,
+    pub path: PathBuf,
+}
+
+impl FromStr for PeerBin {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<PeerBin, String> {
+        let names = || {
+            PeerKind::ALL
+                .iter()
+                .map(|kind| kind.name())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let (name, path) = text
+            .split_once('=')
+            .ok_or_else(|| format!("expected NAME=PATH, NAME one of {}", names()))?;
+        let kind = PeerKind::ALL
+            .into_iter()
+            .find(|kind| kind.name() == name)
+            .ok_or_else(|| format!("unknown peer '{name}'; choose one of {}", names()))?;
+        if path.is_empty() {
+            return Err(format!("no path after '{name}='"));
+        }
+        Ok(PeerBin {
+            kind,
+            path: PathBuf::from(path),
+        })
+    }
+}
+
+impl fmt::Display for PeerBin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}={}", self.kind.name(), self.path.display())
+    }
+}
+
+enum Adapter {
+    Uci(Stockfish),
+    Process(&'static dyn Program),
+}
+
+/// One peer of a bench run.
+pub struct Peer {
+    pub kind: PeerKind,
+    pub path: PathBuf,
+    /// The option that named the peer, for messages.
+    flag: String,
+    adapter: Adapter,
+}
+
+impl Peer {
+    /// `--peer SPEC`: Stockfish, found on PATH or in /usr/games unless SPEC is a path.
+    pub fn stockfish(spec: &str) -> Result<Peer, CliError> {
+        let path = stockfish::locate(spec).map_err(CliError::input)?;
+        let adapter = Adapter::Uci(Stockfish::start(&path)?);
+        Ok(Peer {
+            kind: PeerKind::Stockfish,
+            path,
+            flag: format!("--peer {spec}"),
+            adapter,
+        })
+    }
+
+    /// `--peer-bin NAME=PATH`: the path must be an executable file.
+    pub fn start(bin: &PeerBin) -> Result<Peer, CliError> {
+        let flag = format!("--peer-bin {bin}");
+        executable(&bin.path).map_err(|err| CliError::input(anyhow!("{flag}: {err}")))?;
+        let adapter = match bin.kind.program() {
+            Some(program) => Adapter::Process(program),
+            None => Adapter::Uci(Stockfish::start(&bin.path).map_err(|err| naming(err, &flag))?),
+        };
+        Ok(Peer {
+            kind: bin.kind,
+            path: bin.path.clone(),
+            flag,
+            adapter,
+        })
+    }
+
+    pub fn name(&self) -> &'static str {
+        self.kind.name()
+    }
+
+    /// Why this peer cannot count at `depth`, if it cannot.
+    pub fn unsupported(&self, depth: u32) -> Option<&'static str> {
+        match &self.adapter {
+            Adapter::Uci(_) => None,
+            Adapter::Process(program) => program.unsupported(depth),
+        }
+    }
+
+    /// The peer's count of `fen` at `depth` and its time.
+    pub fn perft(&mut self, fen: &str, depth: u32) -> Result<(u128, Duration), CliError> {
+        let flag = &self.flag;
+        match &mut self.adapter {
+            Adapter::Uci(stockfish) => stockfish.perft(fen, depth).map_err(|err| naming(err, flag)),
+            Adapter::Process(program) => {
+                let run = process::run(&self.path, &program.arguments(fen, depth))
+                    .map_err(|err| naming(err, flag))?;
+                let at = format!("{flag}: at depth {depth} of {fen}");
+                if !run.status.success() {
+                    return Err(CliError::runtime(anyhow!(
+                        "{at}: the peer failed ({}){}",
+                        run.status,
+                        process::last_words(&run.stderr)
+                    )));
+                }
+                let nodes = program.total(&run.stdout, depth).ok_or_else(|| {
+                    CliError::runtime(anyhow!(
+                        "{at}: the peer printed no total{}",
+                        process::last_words(&run.stdout)
+                    ))
+                })?;
+                Ok((nodes, run.elapsed))
+            }
+        }
+    }
+
+    /// The option that named the peer, e.g. `--peer-bin mperft=/opt/mperft`.
+    pub fn flag(&self) -> &str {
+        &self.flag
+    }
+}
+
+/// An error of the peer named by `flag`, saying so (an interruption stays as it is).
+fn naming(err: CliError, flag: &str) -> CliError {
+    match err {
+        CliError::Input(err) => CliError::Input(err.context(flag.to_string())),
+        CliError::Runtime(err) => CliError::Runtime(err.context(flag.to_string())),
+        other => other,
+    }
+}
+
+fn executable(path: &Path) -> anyhow::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let metadata = std::fs::metadata(path).map_err(|err| anyhow!("{}: {err}", path.display()))?;
+    if !metadata.is_file() {
+        return Err(anyhow!("{} is not a file", path.display()));
+    }
+    if metadata.permissions().mode() & 0o111 == 0 {
+        return Err(anyhow!("{} is not executable", path.display()));
+    }
+    Ok(())
+}

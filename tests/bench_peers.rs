@@ -1,0 +1,332 @@
+//! `vkperft bench --peer-bin NAME=PATH`: stand-ins that print each peer's output format, the
+//! columns and JSON fields they fill, and the errors of a peer that is missing, wrong, crashes
+//! or prints no total.
+
+mod common;
+
+use common::{run_vkperft, Run};
+use serde_json::Value;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use vkperft::reference;
+
+/// A scratch directory of this test process and test.
+fn scratch(test: &str) -> PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("vkperft-bench-peers-{}-{test}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    dir
+}
+
+/// A shell function `count FEN DEPTH` that prints the published perft, 1 at depth 0, or 0.
+fn count_function() -> String {
+    let mut text = String::from("count() {\n  case \"$1|$2\" in\n    *'|0') echo 1 ;;\n");
+    for value in reference::values().iter().filter(|v| v.depth <= 4) {
+        text += &format!(
+            "    '{}|{}') echo {} ;;\n",
+            value.fen, value.depth, value.nodes
+        );
+    }
+    text + "    *) echo 0 ;;\n  esac\n}\n"
+}
+
+fn script(dir: &Path, name: &str, body: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{}{body}", count_function())).expect("written");
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    path.to_str().expect("a UTF-8 path").to_string()
+}
+
+/// Gigantua: every depth from 1, then a prompt that waits for a key.
+const GIGANTUA: &str = r#"echo "Depth: $2 - $1"
+i=1
+while [ "$i" -le "$2" ]; do
+  echo "Perft $i: $(count "$1" "$i") 3ms 2.96733 MNodes/s"
+  i=$((i + 1))
+done
+printf '\nPress any key to exit...'
+read -r key || true
+"#;
+
+/// ellxor/perft, multi-threaded from depth 3.
+const ELLXOR: &str = r#"[ "$2" -ge 3 ] && printf 'Running multi-threaded perft on 2 threads.\n\n'
+echo "Result:            $(count "$1" "$2")"
+echo "Time taken:        0.001 seconds."
+echo "Nodes per second:  9 million."
+"#;
+
+/// MPerft 2.0 with `--fen FEN --depth N --bulk`.
+const MPERFT: &str = r#"fen=$2 depth=$4
+echo
+echo "Magic Perft (c) version 2.0 Richard Delorme - 2026"
+echo "Bitboard move generation based on magic (pext) bitboards"
+echo "Perft setting: no hashing; with bulk counting;"
+echo "  a b c d e f g h"
+printf 'perft %2d : %15d leaves in %10.3f s %12.0f leaves/s\n' "$depth" "$(count "$fen" "$depth")" 0.001 8902000
+echo "full time:      0.001 s"
+"#;
+
+/// Stockfish over UCI.
+const STOCKFISH: &str = r#"while read -r line; do
+  case "$line" in
+    uci) echo 'id name Stockfish 15.1'; echo uciok ;;
+    isready) echo readyok ;;
+    'position fen '*) fen=${line#position fen } ;;
+    'go perft '*) echo; echo "Nodes searched: $(count "$fen" "${line#go perft }")"; echo ;;
+    quit) exit 0 ;;
+  esac
+done
+"#;
+
+struct Peers {
+    gigantua: String,
+    ellxor: String,
+    mperft: String,
+    stockfish: String,
+}
+
+fn peers(dir: &Path) -> Peers {
+    Peers {
+        gigantua: script(dir, "gigantua", GIGANTUA),
+        ellxor: script(dir, "ellxor", ELLXOR),
+        mperft: script(dir, "mperft", MPERFT),
+        stockfish: script(dir, "stockfish", STOCKFISH),
+    }
+}
+
+fn bench(extra: &[&str]) -> Run {
+    let mut args = vec!["bench", "--threads", "1", "--tt", "off"];
+    args.extend_from_slice(extra);
+    run_vkperft(&args, &[])
+}
+
+fn all_peers(peers: &Peers) -> Vec<String> {
+    [
+        ("stockfish", &peers.stockfish),
+        ("gigantua", &peers.gigantua),
+        ("ellxor", &peers.ellxor),
+        ("mperft", &peers.mperft),
+    ]
+    .iter()
+    .flat_map(|(name, path)| ["--peer-bin".to_string(), format!("{name}={path}")])
+    .collect()
+}
+
+#[test]
+fn every_peer_gets_its_columns_in_text() {
+    let dir = scratch("text");
+    let peers = peers(&dir);
+    let flags = all_peers(&peers);
+    let mut args = vec!["--position", "kiwipete", "--depth", "3"];
+    args.extend(flags.iter().map(String::as_str));
+    let run = bench(&args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    let (header, row) = (lines[1], lines[2]);
+    for name in ["stockfish", "gigantua", "ellxor", "mperft"] {
+        // Columns are right-aligned: a cell ends where its title ends.
+        let title = format!("off/{name}");
+        let end = header
+            .find(&title)
+            .unwrap_or_else(|| panic!("no {title} in {header}"));
+        let ratio = row[..end + title.len()]
+            .split_whitespace()
+            .last()
+            .expect("a cell");
+        assert!(ratio.ends_with('x'), "{name}: {ratio} in {row}");
+        let ratio: f64 = ratio.trim_end_matches('x').parse().expect("a ratio");
+        assert!(ratio > 0.0 && ratio.is_finite(), "{name}: {ratio}");
+    }
+    let row: Vec<&str> = row.split_whitespace().collect();
+    assert_eq!(row[0], "kiwipete");
+    assert_eq!(row[2], "97862");
+    assert!(lines[3].starts_with("total"), "{}", run.stdout);
+    assert_eq!(lines[3].matches('x').count(), 4, "{}", lines[3]);
+}
+
+#[test]
+fn every_peer_gets_its_fields_in_json() {
+    let dir = scratch("json");
+    let peers = peers(&dir);
+    let flags = all_peers(&peers);
+    let mut args = vec!["--depth", "3", "--json"];
+    args.extend(flags.iter().map(String::as_str));
+    let run = bench(&args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let value: Value = serde_json::from_str(run.stdout.trim()).expect("JSON");
+    let names: Vec<&str> = value["peers"]
+        .as_array()
+        .expect("peers")
+        .iter()
+        .map(|peer| peer["name"].as_str().expect("a name"))
+        .collect();
+    assert_eq!(names, ["stockfish", "gigantua", "ellxor", "mperft"]);
+    assert_eq!(value["peers"][1]["path"], peers.gigantua.as_str());
+    assert_eq!(value["peers"][1]["skipped"], Value::Null);
+    let positions = value["positions"].as_array().expect("positions");
+    assert_eq!(positions.len(), 6);
+    for row in positions.iter().chain([&value["total"]]) {
+        for name in names.iter().copied() {
+            assert_eq!(
+                row["peers"][name]["nodes"], row["off"]["nodes"],
+                "{name}: {row}"
+            );
+            assert!(row["peers"][name]["elapsed_s"].as_f64().expect("seconds") > 0.0);
+            let ratio = row["off"]["vs_peers"][name].as_f64().expect("a ratio");
+            let expected = row["off"]["nps"].as_f64().expect("nps")
+                / row["peers"][name]["nps"].as_f64().expect("nps");
+            assert!((ratio - expected).abs() <= 1e-9 * expected, "{name}: {row}");
+        }
+    }
+}
+
+#[test]
+fn peer_stockfish_still_runs_stockfish() {
+    let dir = scratch("stockfish");
+    let peers = peers(&dir);
+    let run = bench(&[
+        "--position",
+        "startpos",
+        "--depth",
+        "3",
+        "--peer",
+        &peers.stockfish,
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("stockfish s"), "{}", run.stdout);
+    assert!(run.stdout.contains("off/stockfish"), "{}", run.stdout);
+    let run = bench(&[
+        "--position",
+        "startpos",
+        "--depth",
+        "3",
+        "--peer",
+        &peers.stockfish,
+        "--peer-bin",
+        &format!("stockfish={}", peers.stockfish),
+    ]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("already a peer"), "{}", run.stderr);
+}
+
+#[test]
+fn a_depth_a_peer_cannot_count_shows_a_dash() {
+    let dir = scratch("dash");
+    let peers = peers(&dir);
+    let gigantua = format!("gigantua={}", peers.gigantua);
+    let mperft = format!("mperft={}", peers.mperft);
+    let run = bench(&[
+        "--position",
+        "startpos",
+        "--depth",
+        "0",
+        "--peer-bin",
+        &gigantua,
+        "--peer-bin",
+        &mperft,
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let row = run.stdout.lines().nth(2).expect("a row");
+    assert_eq!(row.matches('—').count(), 3, "{row}");
+    assert!(row.contains('x'), "mperft's ratio: {row}");
+    assert_eq!(
+        run.stderr.matches("note: gigantua").count(),
+        1,
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("depth 1"), "{}", run.stderr);
+}
+
+/// A failed run: the exit code, and a message that names the flag and `words`.
+fn fails(dir: &Path, name: &str, body: &str, code: i32, words: &[&str]) {
+    let path = script(dir, name, body);
+    let flag = format!("{name}={path}");
+    let run = bench(&[
+        "--position",
+        "startpos",
+        "--depth",
+        "3",
+        "--peer-bin",
+        &flag,
+    ]);
+    assert_eq!(run.code, code, "{name}: {}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains(&format!("--peer-bin {flag}")),
+        "{}",
+        run.stderr
+    );
+    for word in words {
+        assert!(run.stderr.contains(word), "{word}: {}", run.stderr);
+    }
+}
+
+#[test]
+fn a_peer_that_counts_otherwise_is_a_mismatch() {
+    let dir = scratch("wrong");
+    let wrong = ELLXOR.replace("$(count \"$1\" \"$2\")", "8903");
+    fails(&dir, "ellxor", &wrong, 3, &["startpos", "8902", "8903"]);
+}
+
+#[test]
+fn a_peer_that_crashes_or_prints_no_total_fails() {
+    let dir = scratch("crash");
+    fails(
+        &dir,
+        "gigantua",
+        "echo 'Depth: 3'\nkill -SEGV $$\n",
+        1,
+        &["failed", "signal"],
+    );
+    fails(
+        &dir,
+        "mperft",
+        "echo starting\necho oops >&2\nexit 7\n",
+        1,
+        &["failed", "oops"],
+    );
+    fails(
+        &dir,
+        "ellxor",
+        "echo 'Time taken: 0.001 seconds.'\n",
+        1,
+        &["no total"],
+    );
+    fails(&dir, "stockfish", "read -r line\nexit 0\n", 2, &["exited"]);
+}
+
+#[test]
+fn a_bad_peer_bin_is_bad_input() {
+    let dir = scratch("bad");
+    let peers = peers(&dir);
+    let not_executable = dir.join("not-executable");
+    std::fs::write(&not_executable, "#!/bin/sh\n").expect("written");
+    let cases = [
+        (
+            format!("frobnicate={}", peers.mperft),
+            "unknown peer 'frobnicate'",
+        ),
+        (peers.mperft.clone(), "NAME=PATH"),
+        ("mperft=".to_string(), "no path"),
+        (format!("mperft={}/absent", dir.display()), "absent"),
+        (
+            format!("mperft={}", not_executable.display()),
+            "not executable",
+        ),
+        (format!("mperft={}", dir.display()), "not a file"),
+    ];
+    for (value, words) in cases {
+        let run = bench(&[
+            "--position",
+            "startpos",
+            "--depth",
+            "1",
+            "--peer-bin",
+            &value,
+        ]);
+        assert_eq!(run.code, 2, "{value}: {}{}", run.stdout, run.stderr);
+        assert_eq!(run.stdout, "", "{value}");
+        assert!(run.stderr.contains("--peer-bin"), "{value}: {}", run.stderr);
+        assert!(run.stderr.contains(words), "{value}: {}", run.stderr);
+    }
+}
