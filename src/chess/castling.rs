@@ -7,7 +7,6 @@
 //! on the f- or d-file, every square between either piece and its target must be empty but for
 //! the two, and the king may not be in check, pass an attacked square or land on one.
 
-use super::attacks;
 use super::bitboard::Bitboard;
 use super::square::Square;
 use super::types::Color;
@@ -57,20 +56,55 @@ impl CastlingSquares {
     }
 
     /// Squares that must be empty, the castling king and rook aside.
+    #[inline]
     pub fn must_be_empty(&self) -> Bitboard {
-        (attacks::between(self.king_from, self.king_to)
-            | attacks::between(self.rook_from, self.rook_to))
-        .with(self.king_to)
-        .with(self.rook_to)
-        .without(self.king_from)
-        .without(self.rook_from)
+        self.on_rank(RANK_MASKS[self.king_from.file() as usize][self.rook_from.file() as usize].0)
     }
 
     /// Squares the king passes or lands on; none may be attacked.
+    #[inline]
     pub fn king_path(&self) -> Bitboard {
-        attacks::between(self.king_from, self.king_to).with(self.king_to)
+        self.on_rank(RANK_MASKS[self.king_from.file() as usize][self.rook_from.file() as usize].1)
+    }
+
+    /// The squares of the castle's rank whose files are the bits of `files`.
+    #[inline]
+    fn on_rank(&self, files: u8) -> Bitboard {
+        Bitboard(u64::from(files) << (8 * self.king_from.rank()))
     }
 }
+
+/// Files strictly between `a` and `b`, as bits of one rank.
+const fn files_between(a: u8, b: u8) -> u8 {
+    let (low, high) = if a < b { (a, b) } else { (b, a) };
+    let mut bits = 0u8;
+    let mut file = low + 1;
+    while file < high {
+        bits |= 1 << file;
+        file += 1;
+    }
+    bits
+}
+
+/// By king file and rook file: the files that must be empty (the king and rook aside) and the
+/// files of the king's path. Castling is checked at every node where a right remains, and two
+/// lookups here are cheaper than working the squares out each time.
+const RANK_MASKS: [[(u8, u8); 8]; 8] = {
+    let mut masks = [[(0u8, 0u8); 8]; 8];
+    let mut king = 0u8;
+    while king < 8 {
+        let mut rook = 0u8;
+        while rook < 8 {
+            let (king_to, rook_to) = if rook > king { (6, 5) } else { (2, 3) };
+            let path = files_between(king, king_to) | 1 << king_to;
+            let spans = path | files_between(rook, rook_to) | 1 << rook_to;
+            masks[king as usize][rook as usize] = (spans & !(1 << king) & !(1 << rook), path);
+            rook += 1;
+        }
+        king += 1;
+    }
+    masks
+};
 
 /// How castling is written, in the FEN castling field and in UCI moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]

@@ -3,6 +3,7 @@
 
 use super::attacks;
 use super::bitboard::Bitboard;
+use super::castling::CastlingSquares;
 use super::moves::{Move, MoveKind, MoveList};
 use super::position::Position;
 use super::square::Square;
@@ -203,8 +204,11 @@ fn generate<S: MoveSink, const WHITE: bool>(pos: &Position, sink: &mut S) {
 
     generate_pawn_moves::<S, WHITE>(pos, sink, king, pinned, check_mask);
 
-    if checkers.is_empty() && pos.castling_rooks().any() {
-        generate_castling::<S, WHITE>(pos, sink, occupied, attacked);
+    if checkers.is_empty() {
+        let castling_rooks = pos.castling_rooks() & ours;
+        if castling_rooks.any() {
+            generate_castling::<S, WHITE>(pos, sink, king, castling_rooks, attacked);
+        }
     }
 }
 
@@ -273,35 +277,36 @@ fn generate_pawn_moves<S: MoveSink, const WHITE: bool>(
     }
 }
 
-/// Castles of the side to move, which is not in check. Besides the empty and unattacked
-/// squares, a Chess960 castle must not uncover an attack along the back rank that its own rook
-/// blocked (king d1 castling with the rook on b1, their rook on a1: the king lands on c1 in
-/// check once b1 is vacated). `attacked` was computed with the rook in place.
+/// Castles of the side to move, which is not in check, with its `castling_rooks`. Besides the
+/// empty and unattacked squares, a Chess960 castle must not uncover an attack along the back
+/// rank that its own rook blocked (king d1 castling with the rook on b1, their rook on a1: the
+/// king lands on c1 in check once b1 is vacated). `attacked` was computed with the rook in
+/// place.
 #[inline]
 fn generate_castling<S: MoveSink, const WHITE: bool>(
     pos: &Position,
     sink: &mut S,
-    occupied: Bitboard,
+    king: Square,
+    castling_rooks: Bitboard,
     attacked: Bitboard,
 ) {
     let us = side(WHITE);
-    let theirs = pos.by_color(!us);
-    let their_rook_movers = (pos.by_role(Role::Rook) | pos.by_role(Role::Queen)) & theirs;
+    let occupied = pos.occupied();
+    let back_rank = Bitboard::rank(king.rank());
+    let their_rank_sliders =
+        (pos.by_role(Role::Rook) | pos.by_role(Role::Queen)) & pos.by_color(!us) & back_rank;
     let chess960 = pos.notation().is_chess960();
-    for king_side in [true, false] {
-        let Some(squares) = pos.castling_squares(us, king_side) else {
-            continue;
-        };
+    for rook in castling_rooks {
+        let squares = CastlingSquares::new(king, rook);
         if (squares.must_be_empty() & occupied).any() || (squares.king_path() & attacked).any() {
             continue;
         }
-        let after = occupied
-            .without(squares.king_from)
-            .without(squares.rook_from)
-            .with(squares.rook_to);
-        if (attacks::rook(squares.king_to, after) & their_rook_movers).any() {
-            continue;
+        if their_rank_sliders.any() {
+            let after = occupied.without(king).without(rook).with(squares.rook_to);
+            if (attacks::rook(squares.king_to, after) & their_rank_sliders).any() {
+                continue;
+            }
         }
-        sink.single(Move::castle(squares.king_from, squares.rook_from, chess960));
+        sink.single(Move::castle(king, rook, chess960));
     }
 }

@@ -493,7 +493,8 @@ impl Position {
         let them = !us;
         let from = m.from();
         let to = m.to();
-        if m.kind() == MoveKind::Castle {
+        let kind = m.kind();
+        if kind == MoveKind::Castle {
             return self.play_castle(CastlingSquares::new(from, to));
         }
         let from_to = Bitboard::from_square(from) | Bitboard::from_square(to);
@@ -511,7 +512,7 @@ impl Position {
         next.by_role[role.index()] ^= from_to;
         next.by_color[us.index()] ^= from_to;
 
-        match m.kind() {
+        match kind {
             MoveKind::EnPassant => {
                 let captured = match us {
                     Color::White => Square::new(to.to_u8() - 8),
@@ -530,14 +531,14 @@ impl Position {
         }
 
         // A right is lost when its rook moves or is taken, and both when the king moves.
-        next.castling_rooks = self.castling_rooks.without(from).without(to);
+        next.castling_rooks = self.castling_rooks & !from_to;
         if role == Role::King {
             next.castling_rooks &= !self.by_color[us.index()];
         }
         next.turn = them;
         next.ep_square = None;
         next.count_move(self, role == Role::Pawn || is_capture);
-        if m.kind() == MoveKind::DoublePush {
+        if kind == MoveKind::DoublePush {
             let ep = Square::new((from.to_u8() + to.to_u8()) / 2);
             if (attacks::pawn(us, ep) & next.pieces(them, Role::Pawn)).any()
                 && next.ep_capture_is_legal(ep)
@@ -572,6 +573,7 @@ impl Position {
 
     /// Advances the move counters past a move of `parent`. They stop at the largest value a
     /// FEN can hold instead of wrapping: a fullmove number of 0 would not parse.
+    #[inline]
     fn count_move(&mut self, parent: &Position, resets_clock: bool) {
         self.halfmove_clock = if resets_clock {
             0

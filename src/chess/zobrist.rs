@@ -154,9 +154,9 @@ impl Zobrist {
         let us = parent.turn();
         let them = !us;
         let (from, to) = (m.from(), m.to());
-        let mut d = self.black_to_move
-            ^ self.castling(parent.castling_rooks())
-            ^ self.castling(child.castling_rooks());
+        // Keys of rooks that keep their right cancel out: only the rights the move lost count.
+        let mut d =
+            self.black_to_move ^ self.castling(parent.castling_rooks() ^ child.castling_rooks());
         if m.kind() == MoveKind::Castle {
             let squares = CastlingSquares::new(from, to);
             return d
