@@ -3,9 +3,8 @@
 
 mod common;
 
-use common::{random_chess960_positions, CHESS960_SHARP_FENS};
-use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, Position as _};
+use common::{random_chess960_positions, shakmaty_divide, shakmaty_position, CHESS960_SHARP_FENS};
+use shakmaty::{CastlingMode, Position as _};
 use std::collections::BTreeMap;
 use vkperft::chess::movegen::legal_moves;
 use vkperft::chess::{uci, CastlingNotation, MoveKind, NybbleBoard, Position, Zobrist};
@@ -20,27 +19,6 @@ fn divide_by_text(pos: &Position, depth: u32) -> BTreeMap<String, u128> {
     reference::divide(pos, depth)
         .into_iter()
         .map(|(m, nodes)| (m.to_string(), nodes))
-        .collect()
-}
-
-fn shakmaty_position(fen: &str) -> Chess {
-    fen.parse::<Fen>()
-        .unwrap_or_else(|e| panic!("shakmaty cannot read {fen}: {e}"))
-        .into_position(CastlingMode::Chess960)
-        .unwrap_or_else(|e| panic!("shakmaty rejects {fen}: {e}"))
-}
-
-fn shakmaty_divide(pos: &Chess, depth: u32) -> BTreeMap<String, u128> {
-    pos.legal_moves()
-        .iter()
-        .map(|m| {
-            let mut child = pos.clone();
-            child.play_unchecked(m);
-            (
-                m.to_uci(CastlingMode::Chess960).to_string(),
-                u128::from(shakmaty::perft(&child, depth - 1)),
-            )
-        })
         .collect()
 }
 
@@ -92,7 +70,7 @@ fn random_chess960_games_equal_shakmaty() {
         let fen = pos.to_fen();
         let reparsed = position(&fen);
         assert!(reparsed.same_perft_state(&pos), "FEN round trip of {fen}");
-        let theirs = shakmaty_position(&fen);
+        let theirs = shakmaty_position(&fen, CastlingMode::Chess960);
         let mut ours: Vec<String> = legal_moves(&pos).iter().map(|m| m.to_string()).collect();
         ours.sort();
         let mut expected: Vec<String> = theirs
@@ -105,7 +83,7 @@ fn random_chess960_games_equal_shakmaty() {
         for depth in 1..=3 {
             assert_eq!(
                 divide_by_text(&pos, depth),
-                shakmaty_divide(&theirs, depth),
+                shakmaty_divide(&theirs, depth, CastlingMode::Chess960),
                 "divide({depth}) of {fen}"
             );
         }
@@ -144,7 +122,11 @@ fn the_sharp_positions_equal_shakmaty_to_depth_4() {
         let pos = position(fen);
         assert_eq!(
             divide_by_text(&pos, 4),
-            shakmaty_divide(&shakmaty_position(fen), 4),
+            shakmaty_divide(
+                &shakmaty_position(fen, CastlingMode::Chess960),
+                4,
+                CastlingMode::Chess960
+            ),
             "{fen}"
         );
     }

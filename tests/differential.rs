@@ -3,8 +3,8 @@
 
 mod common;
 
-use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, EnPassantMode, Position as _};
+use common::{shakmaty_divide, shakmaty_position};
+use shakmaty::{CastlingMode, EnPassantMode, Position as _};
 use std::collections::BTreeMap;
 use vkperft::chess::movegen::legal_moves;
 use vkperft::chess::{MoveKind, Position};
@@ -20,29 +20,6 @@ fn sample() -> Vec<Position> {
     common::random_positions(SEED, SAMPLE, MAX_PLIES)
 }
 
-fn shakmaty_position(fen: &str) -> Chess {
-    let parsed: Fen = fen
-        .parse()
-        .unwrap_or_else(|e| panic!("shakmaty rejects {fen}: {e}"));
-    parsed
-        .into_position(CastlingMode::Standard)
-        .unwrap_or_else(|e| panic!("shakmaty rejects {fen}: {e}"))
-}
-
-fn shakmaty_divide(pos: &Chess, depth: u32) -> BTreeMap<String, u128> {
-    pos.legal_moves()
-        .iter()
-        .map(|m| {
-            let mut child = pos.clone();
-            child.play_unchecked(m);
-            (
-                m.to_uci(CastlingMode::Standard).to_string(),
-                u128::from(shakmaty::perft(&child, depth - 1)),
-            )
-        })
-        .collect()
-}
-
 fn vkperft_divide(pos: &Position, depth: u32) -> BTreeMap<String, u128> {
     reference::divide(pos, depth)
         .into_iter()
@@ -56,7 +33,7 @@ fn check_position(pos: &Position) {
     assert!(reparsed.same_perft_state(pos), "FEN round trip of {fen}");
     assert_eq!(reparsed.to_fen(), fen);
 
-    let theirs = shakmaty_position(&fen);
+    let theirs = shakmaty_position(&fen, CastlingMode::Standard);
     let mut ours: Vec<String> = legal_moves(pos).iter().map(|m| m.to_string()).collect();
     ours.sort();
     let mut expected: Vec<String> = theirs
@@ -77,7 +54,7 @@ fn check_position(pos: &Position) {
     for depth in 1..=3 {
         assert_eq!(
             vkperft_divide(pos, depth),
-            shakmaty_divide(&theirs, depth),
+            shakmaty_divide(&theirs, depth, CastlingMode::Standard),
             "divide({depth}) of {fen}"
         );
     }

@@ -216,12 +216,9 @@ fn stuck_peer(dir: &Path) -> (PathBuf, PathBuf) {
     (script, pid_file)
 }
 
-#[test]
-fn bench_kills_a_running_peer_on_sigint() {
-    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let dir = std::env::temp_dir().join(format!("vkperft-interrupt-{}", std::process::id()));
-    let (peer, pid_file) = stuck_peer(&dir);
-    let peer = peer.to_str().expect("a UTF-8 path").to_string();
+/// Interrupts `bench` with its peer given as `peer_flag peer_arg` while the peer counts, and
+/// checks that the peer (whose pid is in `pid_file`) was killed.
+fn assert_bench_kills_its_peer(dir: &Path, peer_flag: &str, peer_arg: &str, pid_file: &Path) {
     let args = [
         "bench",
         "--backend",
@@ -229,23 +226,32 @@ fn bench_kills_a_running_peer_on_sigint() {
         "--quick",
         "--position",
         "startpos",
-        "--peer",
-        &peer,
+        peer_flag,
+        peer_arg,
     ];
     let run = interrupt(&args, CPU_START);
     assert_interrupted(&args, &run);
-    let pid = std::fs::read_to_string(&pid_file).expect("the peer started");
+    let pid = std::fs::read_to_string(pid_file).expect("the peer started");
     let alive = Command::new("kill")
         .args(["-0", pid.trim()])
         .stderr(Stdio::null())
         .status()
         .expect("kill runs");
-    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(dir);
     assert!(
         !alive.success(),
         "the peer (pid {}) is still running",
         pid.trim()
     );
+}
+
+#[test]
+fn bench_kills_a_running_peer_on_sigint() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = std::env::temp_dir().join(format!("vkperft-interrupt-{}", std::process::id()));
+    let (peer, pid_file) = stuck_peer(&dir);
+    let peer = peer.to_str().expect("a UTF-8 path").to_string();
+    assert_bench_kills_its_peer(&dir, "--peer", &peer, &pid_file);
 }
 
 /// A stand-in for a peer run once per position (`--peer-bin`) that never ends its count.
@@ -270,28 +276,5 @@ fn bench_kills_a_running_peer_bin_on_sigint() {
     let dir = std::env::temp_dir().join(format!("vkperft-interrupt-bin-{}", std::process::id()));
     let (peer, pid_file) = sleeping_peer(&dir);
     let peer = format!("mperft={}", peer.to_str().expect("a UTF-8 path"));
-    let args = [
-        "bench",
-        "--backend",
-        "cpu",
-        "--quick",
-        "--position",
-        "startpos",
-        "--peer-bin",
-        &peer,
-    ];
-    let run = interrupt(&args, CPU_START);
-    assert_interrupted(&args, &run);
-    let pid = std::fs::read_to_string(&pid_file).expect("the peer started");
-    let alive = Command::new("kill")
-        .args(["-0", pid.trim()])
-        .stderr(Stdio::null())
-        .status()
-        .expect("kill runs");
-    let _ = std::fs::remove_dir_all(&dir);
-    assert!(
-        !alive.success(),
-        "the peer (pid {}) is still running",
-        pid.trim()
-    );
+    assert_bench_kills_its_peer(&dir, "--peer-bin", &peer, &pid_file);
 }

@@ -126,26 +126,9 @@ pub fn walk(
 /// time one it passed that allows en passant or is in double check when there is one: walks
 /// leave such positions at once, so their ends alone would rarely be one.
 pub fn random_positions(seed: u64, count: usize, max_plies: usize) -> Vec<Position> {
-    let starts = start_positions();
-    let mut rng = SplitMix64::new(seed);
-    (0..count)
-        .map(|_| {
-            let start = starts[rng.below(starts.len() as u64) as usize];
-            let plies = rng.below(max_plies as u64 + 1) as usize;
-            let sharp_percent = [0, 50, 90][rng.below(3) as usize];
-            let mut rare = Vec::new();
-            let end = walk(&mut rng, &start, plies, sharp_percent, |_, _, child| {
-                if child.ep_square().is_some() || child.checkers().count() > 1 {
-                    rare.push(*child);
-                }
-            });
-            if !rare.is_empty() && rng.below(2) == 0 {
-                rare[rng.below(rare.len() as u64) as usize]
-            } else {
-                end
-            }
-        })
-        .collect()
+    sample_walks(&start_positions(), seed, count, max_plies, |child| {
+        child.ep_square().is_some() || child.checkers().count() > 1
+    })
 }
 
 /// `count` Chess960 positions from fresh walks of 0..=`max_plies` plies, each from a random
@@ -160,26 +143,70 @@ pub fn random_chess960_positions(seed: u64, count: usize, max_plies: usize) -> V
         .chain(CHESS960_SHARP_FENS.iter().copied())
         .map(|fen| Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}")))
         .collect();
+    sample_walks(&starts, seed, count, max_plies, |child| {
+        legal_moves(child)
+            .iter()
+            .any(|m| m.kind() == MoveKind::Castle)
+    })
+}
+
+/// `count` walks from random `starts`, each yielding its last position or, half the time, one
+/// it passed for which `rare` holds.
+fn sample_walks(
+    starts: &[Position],
+    seed: u64,
+    count: usize,
+    max_plies: usize,
+    rare: impl Fn(&Position) -> bool,
+) -> Vec<Position> {
     let mut rng = SplitMix64::new(seed);
     (0..count)
         .map(|_| {
             let start = starts[rng.below(starts.len() as u64) as usize];
             let plies = rng.below(max_plies as u64 + 1) as usize;
             let sharp_percent = [0, 50, 90][rng.below(3) as usize];
-            let mut castling = Vec::new();
+            let mut passed = Vec::new();
             let end = walk(&mut rng, &start, plies, sharp_percent, |_, _, child| {
-                if legal_moves(child)
-                    .iter()
-                    .any(|m| m.kind() == MoveKind::Castle)
-                {
-                    castling.push(*child);
+                if rare(child) {
+                    passed.push(*child);
                 }
             });
-            if !castling.is_empty() && rng.below(2) == 0 {
-                castling[rng.below(castling.len() as u64) as usize]
+            if !passed.is_empty() && rng.below(2) == 0 {
+                passed[rng.below(passed.len() as u64) as usize]
             } else {
                 end
             }
+        })
+        .collect()
+}
+
+/// shakmaty's reading of `fen` in `mode`: the independent implementation the differential
+/// tests compare with.
+pub fn shakmaty_position(fen: &str, mode: shakmaty::CastlingMode) -> shakmaty::Chess {
+    let parsed: shakmaty::fen::Fen = fen
+        .parse()
+        .unwrap_or_else(|e| panic!("shakmaty cannot read {fen}: {e}"));
+    parsed
+        .into_position(mode)
+        .unwrap_or_else(|e| panic!("shakmaty rejects {fen}: {e}"))
+}
+
+/// shakmaty's divide, its moves in UCI as `mode` writes them.
+pub fn shakmaty_divide(
+    pos: &shakmaty::Chess,
+    depth: u32,
+    mode: shakmaty::CastlingMode,
+) -> BTreeMap<String, u128> {
+    use shakmaty::Position as _;
+    pos.legal_moves()
+        .iter()
+        .map(|m| {
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            (
+                m.to_uci(mode).to_string(),
+                u128::from(shakmaty::perft(&child, depth - 1)),
+            )
         })
         .collect()
 }
