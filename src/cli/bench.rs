@@ -116,11 +116,16 @@ impl Bench {
     }
 
     fn header(&self, args: &BenchArgs) -> String {
+        // The table size means something only when a mode with a table runs.
+        let table = if self.modes.is_empty() {
+            String::new()
+        } else {
+            format!(", TT {} MiB", args.run.tt_mb)
+        };
         let mut text = format!(
-            "vkperft bench: backend {}, {} thread(s), TT {} MiB; times in seconds, rates in Mnodes/s\n",
+            "vkperft bench: backend {}, {} thread(s){table}; times in seconds, rates in Mnodes/s\n",
             args.run.backend.0.name(),
             args.run.thread_count(),
-            args.run.tt_mb
         );
         text += &format!(
             "{:<10} {:>5} {:>14} {:>8} {:>8}",
