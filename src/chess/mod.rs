@@ -25,5 +25,5 @@ pub use nybble::NybbleBoard;
 pub use position::{ParseError, Position, PositionError};
 pub use setup::Setup;
 pub use square::Square;
-pub use types::{CastlingRights, Color, Piece, Role};
+pub use types::{Color, Piece, Role};
 pub use zobrist::{Hash128, Zobrist};

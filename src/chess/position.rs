@@ -13,7 +13,7 @@ use super::fen::{self, FenError};
 use super::moves::{Move, MoveKind};
 use super::setup::Setup;
 use super::square::Square;
-use super::types::{CastlingRights, Color, Piece, Role};
+use super::types::{Color, Piece, Role};
 use thiserror::Error;
 
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -269,19 +269,6 @@ impl Position {
     #[inline]
     pub fn turn(&self) -> Color {
         self.turn
-    }
-
-    /// The sides on which each color may still castle.
-    pub fn castling(&self) -> CastlingRights {
-        let mut rights = CastlingRights::NONE;
-        for color in Color::ALL {
-            for king_side in [true, false] {
-                if self.castling_rook(color, king_side).is_some() {
-                    rights = rights.with(CastlingRights::single(color, king_side));
-                }
-            }
-        }
-        rights
     }
 
     /// The rooks that may still castle.

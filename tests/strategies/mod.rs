@@ -6,9 +6,7 @@
 use proptest::prelude::*;
 use proptest::sample::Index;
 use vkperft::chess::movegen::legal_moves;
-use vkperft::chess::{
-    Bitboard, CastlingRights, CastlingSquares, Color, Piece, Position, Role, Setup, Square,
-};
+use vkperft::chess::{Bitboard, CastlingSquares, Color, Piece, Position, Role, Setup, Square};
 
 /// A move counter: mostly small, sometimes the largest a FEN holds.
 fn counter(min: u32) -> impl Strategy<Value = u32> {
@@ -70,10 +68,7 @@ pub fn setups() -> impl Strategy<Value = Setup> {
                 } else {
                     Color::White
                 };
-                setup.castling_rooks = available_castling(
-                    &setup,
-                    CastlingRights::from_bits(castling).expect("four bits"),
-                );
+                setup.castling_rooks = available_castling(&setup, castling);
                 if let Some((file, capturer_on_left)) = ep {
                     setup.ep_square = double_push(&mut setup, file, capturer_on_left);
                 }
@@ -95,19 +90,25 @@ pub fn positions_with_moves() -> impl Strategy<Value = Position> {
     positions().prop_filter("no legal move", |pos| !legal_moves(pos).is_empty())
 }
 
-/// The rooks of the rights among `wanted` whose king and rook stand on their home squares.
-fn available_castling(setup: &Setup, wanted: CastlingRights) -> Bitboard {
+/// The rooks of the standard rights among `wanted` (bits: white king side, white queen side,
+/// black king side, black queen side) whose king and rook stand on their home squares.
+fn available_castling(setup: &Setup, wanted: u8) -> Bitboard {
     let mut rooks = Bitboard::EMPTY;
-    for color in Color::ALL {
-        for king_side in [true, false] {
-            let right = CastlingRights::single(color, king_side);
-            let squares = CastlingSquares::standard(color, king_side);
-            if wanted.contains(right)
-                && setup.board[squares.king_from.index()] == Some(Piece::new(color, Role::King))
-                && setup.board[squares.rook_from.index()] == Some(Piece::new(color, Role::Rook))
-            {
-                rooks = rooks.with(squares.rook_from);
-            }
+    for (bit, (color, king_side)) in [
+        (Color::White, true),
+        (Color::White, false),
+        (Color::Black, true),
+        (Color::Black, false),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let squares = CastlingSquares::standard(color, king_side);
+        if wanted >> bit & 1 != 0
+            && setup.board[squares.king_from.index()] == Some(Piece::new(color, Role::King))
+            && setup.board[squares.rook_from.index()] == Some(Piece::new(color, Role::Rook))
+        {
+            rooks = rooks.with(squares.rook_from);
         }
     }
     rooks
