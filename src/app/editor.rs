@@ -101,11 +101,13 @@ impl Editor {
     /// rook out of the corner.
     pub fn castling_needs_chess960(&self) -> bool {
         self.setup.castling_rooks.into_iter().any(|rook| {
-            rook_color(rook).is_some_and(|color| {
-                king_file(&self.setup, color, rook.rank()).is_some_and(|file| {
-                    CastlingSquares::new(Square::from_coords(file, rook.rank()), rook)
-                        != CastlingSquares::standard(color, rook.file() > file)
-                })
+            Color::of_back_rank(rook.rank()).is_some_and(|color| {
+                self.setup
+                    .king_file_on_back_rank(color)
+                    .is_some_and(|file| {
+                        CastlingSquares::new(Square::from_coords(file, rook.rank()), rook)
+                            != CastlingSquares::standard(color, rook.file() > file)
+                    })
             })
         })
     }
@@ -125,7 +127,7 @@ impl Editor {
     /// by file.
     pub fn castling_candidates(&self, color: Color) -> Vec<Square> {
         (0..8)
-            .map(|file| Square::from_coords(file, back_rank(color)))
+            .map(|file| Square::from_coords(file, color.back_rank()))
             .filter(|&square| castling_rook_stands(&self.setup, square))
             .collect()
     }
@@ -133,8 +135,8 @@ impl Editor {
     /// The rook holding the castling right on the same side of its king as `rook`, other than
     /// `rook`: the one a grant on `rook` replaces.
     pub fn castling_rival(&self, rook: Square) -> Option<Square> {
-        let color = rook_color(rook)?;
-        let king = king_file(&self.setup, color, rook.rank())?;
+        let color = Color::of_back_rank(rook.rank())?;
+        let king = self.setup.king_file_on_back_rank(color)?;
         let king_side = rook.file() > king;
         self.setup.castling_rooks.into_iter().find(|&other| {
             other != rook && other.rank() == rook.rank() && (other.file() > king) == king_side
@@ -188,32 +190,10 @@ fn castling_available(setup: &Setup, color: Color, king_side: bool) -> bool {
 
 /// Whether a castling right on `rook` still has its rook, and its king on the same back rank.
 fn castling_rook_stands(setup: &Setup, rook: Square) -> bool {
-    rook_color(rook).is_some_and(|color| {
+    Color::of_back_rank(rook.rank()).is_some_and(|color| {
         setup.board[rook.index()] == Some(Piece::new(color, Role::Rook))
-            && king_file(setup, color, rook.rank()).is_some()
+            && setup.king_file_on_back_rank(color).is_some()
     })
-}
-
-/// The color whose castling rook may stand on `square`: the one whose back rank it is on.
-fn rook_color(square: Square) -> Option<Color> {
-    match square.rank() {
-        0 => Some(Color::White),
-        7 => Some(Color::Black),
-        _ => None,
-    }
-}
-
-fn back_rank(color: Color) -> u8 {
-    match color {
-        Color::White => 0,
-        Color::Black => 7,
-    }
-}
-
-/// The file of the king of `color` on `rank`, if it stands there.
-fn king_file(setup: &Setup, color: Color, rank: u8) -> Option<u8> {
-    let king = Some(Piece::new(color, Role::King));
-    (0..8).find(|&file| setup.board[Square::from_coords(file, rank).index()] == king)
 }
 
 fn ep_candidates(setup: &Setup) -> Vec<Square> {

@@ -40,10 +40,7 @@ impl CastlingSquares {
 
     /// The castle of standard chess: king on the e-file, rook in the corner.
     pub const fn standard(color: Color, king_side: bool) -> CastlingSquares {
-        let rank = match color {
-            Color::White => 0,
-            Color::Black => 7,
-        };
+        let rank = color.back_rank();
         let rook_file = if king_side { 7 } else { 0 };
         CastlingSquares::new(
             Square::from_coords(4, rank),

@@ -147,10 +147,6 @@ fn parse_castling(field: &str, setup: &Setup) -> Result<(Bitboard, CastlingNotat
         } else {
             Color::Black
         };
-        let rank = match color {
-            Color::White => 0,
-            Color::Black => 7,
-        };
         let rook = match c.to_ascii_lowercase() {
             'k' | 'q' => {
                 side_letters += 1;
@@ -158,7 +154,7 @@ fn parse_castling(field: &str, setup: &Setup) -> Result<(Bitboard, CastlingNotat
             }
             file @ 'a'..='h' => {
                 file_letters += 1;
-                Square::from_coords(file as u8 - b'a', rank)
+                Square::from_coords(file as u8 - b'a', color.back_rank())
             }
             _ => return Err(FenError::BadCastlingLetter(c)),
         };
@@ -178,43 +174,31 @@ fn parse_castling(field: &str, setup: &Setup) -> Result<(Bitboard, CastlingNotat
 /// The rook of `color` farthest from its king on one side, on the king's back rank; the
 /// standard corner when there is none.
 fn outermost_rook(setup: &Setup, color: Color, king_side: bool) -> Square {
-    let rank = match color {
-        Color::White => 0,
-        Color::Black => 7,
-    };
-    let king = Piece::new(color, Role::King);
-    let rook = Piece::new(color, Role::Rook);
-    let on_rank = |file: u8| setup.board[Square::from_coords(file, rank).index()];
-    let corner = Square::from_coords(if king_side { 7 } else { 0 }, rank);
-    let Some(king_file) = (0..8).find(|&file| on_rank(file) == Some(king)) else {
+    let rank = color.back_rank();
+    let square = |file: u8| Square::from_coords(file, rank);
+    let is_rook =
+        |&file: &u8| setup.board[square(file).index()] == Some(Piece::new(color, Role::Rook));
+    let corner = square(if king_side { 7 } else { 0 });
+    let Some(king_file) = setup.king_file_on_back_rank(color) else {
         return corner;
     };
-    let mut files: Vec<u8> = if king_side {
-        (king_file + 1..8).rev().collect()
+    let outermost = if king_side {
+        (king_file + 1..8).rev().find(is_rook)
     } else {
-        (0..king_file).collect()
+        (0..king_file).find(is_rook)
     };
-    files.retain(|&file| on_rank(file) == Some(rook));
-    files
-        .first()
-        .map_or(corner, |&file| Square::from_coords(file, rank))
+    outermost.map_or(corner, square)
 }
 
-/// The color of the castling rook on `rook` and whether it is on its king's king side (for a
-/// rook whose king is not on its rank, whether it is on the half of the king side).
+/// The color of the castling rook on `rook` (on a back rank) and whether it is on its king's
+/// king side (for a rook whose king is not on its rank, whether it is on the half of the king
+/// side).
 fn castling_side(setup: &Setup, rook: Square) -> (Color, bool) {
-    let color = if rook.rank() == 0 {
-        Color::White
-    } else {
-        Color::Black
-    };
-    let king = Piece::new(color, Role::King);
-    let king_file = (0..8)
-        .find(|&file| setup.board[Square::from_coords(file, rook.rank()).index()] == Some(king));
-    (
-        color,
-        king_file.map_or(rook.file() >= 4, |file| rook.file() > file),
-    )
+    let color = Color::of_back_rank(rook.rank()).unwrap_or(Color::Black);
+    let king_side = setup
+        .king_file_on_back_rank(color)
+        .map_or(rook.file() >= 4, |file| rook.file() > file);
+    (color, king_side)
 }
 
 /// The letter of the castling field for the right of the rook on `rook`: its file in

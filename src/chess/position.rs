@@ -176,30 +176,23 @@ impl Position {
     /// side of that king.
     fn validate_castling(&self) -> Result<(), PositionError> {
         for rook in self.castling_rooks {
-            let color = match rook.rank() {
-                0 => Color::White,
-                7 => Color::Black,
-                _ => {
-                    return Err(PositionError::CastlingWithoutPieces {
-                        right: char::from(b'a' + rook.file()),
-                        missing: format!("a rook on a back rank (it is on {rook})"),
-                    })
-                }
+            let Some(color) = Color::of_back_rank(rook.rank()) else {
+                return Err(PositionError::CastlingWithoutPieces {
+                    right: char::from(b'a' + rook.file()),
+                    missing: format!("a rook on a back rank (it is on {rook})"),
+                });
             };
-            let king = self.king(color);
-            let letter = fen::castling_letter(&self.to_setup(), rook);
-            if self.piece_at(rook) != Some(Piece::new(color, Role::Rook)) {
-                return Err(PositionError::CastlingWithoutPieces {
-                    right: letter,
-                    missing: format!("a {color} rook on {rook}"),
-                });
-            }
-            if king.rank() != rook.rank() {
-                return Err(PositionError::CastlingWithoutPieces {
-                    right: letter,
-                    missing: format!("the {color} king on rank {}", rook.rank() + 1),
-                });
-            }
+            let missing = if self.piece_at(rook) != Some(Piece::new(color, Role::Rook)) {
+                format!("a {color} rook on {rook}")
+            } else if self.king(color).rank() != rook.rank() {
+                format!("the {color} king on rank {}", rook.rank() + 1)
+            } else {
+                continue;
+            };
+            return Err(PositionError::CastlingWithoutPieces {
+                right: fen::castling_letter(&self.to_setup(), rook),
+                missing,
+            });
         }
         for color in Color::ALL {
             for king_side in [true, false] {
@@ -222,11 +215,7 @@ impl Position {
     /// corner).
     fn castling_is_standard(&self) -> bool {
         self.castling_rooks.into_iter().all(|rook| {
-            let color = if rook.rank() == 0 {
-                Color::White
-            } else {
-                Color::Black
-            };
+            let color = Color::of_back_rank(rook.rank()).unwrap_or(Color::Black);
             let king_side = rook.file() > self.king(color).file();
             CastlingSquares::standard(color, king_side)
                 == CastlingSquares::new(self.king(color), rook)

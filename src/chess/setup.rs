@@ -3,7 +3,7 @@
 use super::bitboard::Bitboard;
 use super::castling::CastlingNotation;
 use super::square::Square;
-use super::types::{Color, Piece};
+use super::types::{Color, Piece, Role};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Setup {
@@ -19,6 +19,13 @@ pub struct Setup {
 }
 
 impl Setup {
+    /// The file of `color`'s king when it stands on its back rank.
+    pub fn king_file_on_back_rank(&self, color: Color) -> Option<u8> {
+        let king = Some(Piece::new(color, Role::King));
+        (0..8)
+            .find(|&file| self.board[Square::from_coords(file, color.back_rank()).index()] == king)
+    }
+
     pub fn empty() -> Setup {
         Setup {
             board: [None; 64],

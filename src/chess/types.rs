@@ -24,6 +24,25 @@ impl Color {
             Color::Black => 'b',
         }
     }
+
+    /// The rank (0 = rank 1) this color's pieces start on and castle on.
+    #[inline]
+    pub const fn back_rank(self) -> u8 {
+        match self {
+            Color::White => 0,
+            Color::Black => 7,
+        }
+    }
+
+    /// The color whose back rank `rank` is, if it is one.
+    #[inline]
+    pub const fn of_back_rank(rank: u8) -> Option<Color> {
+        match rank {
+            0 => Some(Color::White),
+            7 => Some(Color::Black),
+            _ => None,
+        }
+    }
 }
 
 impl Not for Color {
