@@ -1,6 +1,7 @@
 //! Rules of the source tree that the compiler does not check by itself: no source file over
-//! 800 lines, and `unsafe` allowed in `src/gpu/` only (the package denies `unsafe_code`; this
-//! checks that the one exemption stays the only one).
+//! 800 lines, and `unsafe` allowed in two modules only: `src/gpu/` (Vulkan) and the specialised
+//! generator's slider lookups (entering the BMI2 build after run-time detection). The package
+//! denies `unsafe_code`; this checks that those two exemptions stay the only ones.
 
 use std::path::{Path, PathBuf};
 
@@ -45,7 +46,7 @@ fn no_source_file_is_over_800_lines() {
 }
 
 #[test]
-fn unsafe_code_is_allowed_for_the_gpu_module_only() {
+fn unsafe_code_is_allowed_for_two_modules_only() {
     let manifest =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml"))
             .expect("Cargo.toml");
@@ -59,9 +60,10 @@ fn unsafe_code_is_allowed_for_the_gpu_module_only() {
                 .map(move |(number, line)| format!("{}:{}: {line}", path.display(), number + 1))
         })
         .collect();
-    assert_eq!(exemptions.len(), 1, "{exemptions:?}");
-    assert!(exemptions[0].contains("src/lib.rs"), "{exemptions:?}");
-    let lib = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs"))
-        .expect("src/lib.rs");
-    assert!(lib.contains("#[allow(unsafe_code)]\npub mod gpu;"));
+    assert_eq!(exemptions.len(), 2, "{exemptions:?}");
+    let read = |path: &str| {
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).expect(path)
+    };
+    assert!(read("src/lib.rs").contains("#[allow(unsafe_code)]\npub mod gpu;"));
+    assert!(read("src/chess/specialized/mod.rs").contains("#[allow(unsafe_code)]\nmod sliders;"));
 }

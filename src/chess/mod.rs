@@ -12,6 +12,7 @@ pub mod nybble_codes;
 pub mod position;
 pub mod rng;
 pub mod setup;
+pub mod specialized;
 pub mod square;
 pub mod types;
 pub mod uci;

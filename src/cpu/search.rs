@@ -1,7 +1,7 @@
 //! How one frontier task's subtree is counted: plainly, or through the transposition table.
 
-use super::reference;
 use crate::chess::movegen::legal_moves;
+use crate::chess::specialized;
 use crate::chess::{Hash128, Position, Zobrist};
 use crate::count::Counts;
 use crate::run_control::Cancelled;
@@ -50,7 +50,7 @@ pub trait SubtreeSearch: Sync {
 /// Perft of `pos` to `depth` with bulk counting, or `Cancelled` soon after `cancel` is set.
 fn perft_until(pos: &Position, depth: u32, cancel: &AtomicBool) -> Result<u128, Cancelled> {
     if depth <= UNINTERRUPTED_DEPTH {
-        return Ok(reference::perft(pos, depth));
+        return Ok(specialized::perft(pos, depth));
     }
     let mut nodes = 0;
     for &m in legal_moves(pos).iter() {
@@ -122,7 +122,7 @@ impl TtSearch<'_> {
         cancel: &AtomicBool,
     ) -> Result<Counts, Cancelled> {
         if depth < MIN_TT_DEPTH {
-            return Ok(Counts::exact(reference::perft(pos, depth)));
+            return Ok(Counts::exact(specialized::perft(pos, depth)));
         }
         let key = hash ^ self.zobrist.depth_key(depth);
         // On a certify false hit the fast table's answer is kept as this node's fast count,
@@ -139,7 +139,7 @@ impl TtSearch<'_> {
         };
         let counts = if depth - 1 < MIN_TT_DEPTH {
             // Children are bulk-counted and never probed: no need for their hashes.
-            Counts::exact(reference::perft(pos, depth))
+            Counts::exact(specialized::perft(pos, depth))
         } else {
             let mut counts = Counts::default();
             for &m in legal_moves(pos).iter() {

@@ -1,0 +1,122 @@
+//! Perft by a move generator specialised at compile time: each node function is compiled for
+//! its side to move, for whether an en passant capture may exist and for whether any castling
+//! right is left ([`flags`]), and for the slider lookup chosen at run time ([`sliders`]: PEXT
+//! where the CPU has fast BMI2, magic bitboards elsewhere). Moves are made on a copy of a small
+//! board ([`board`]) and the last ply is counted with popcounts ([`node`]).
+//!
+//! [`crate::chess::movegen`] stays the reference: the tests compare the two on random
+//! positions for every combination of the compile-time parameters.
+
+mod board;
+mod flags;
+mod node;
+// Calls into the BMI2 build of the generator (see the module's safety argument).
+#[allow(unsafe_code)]
+mod sliders;
+mod tables;
+
+use super::movegen::legal_moves;
+use super::position::Position;
+use super::types::Color;
+use board::Board;
+use flags::{Black, No, Side, White, Yes};
+use sliders::Sliders;
+
+/// How the specialised generator looks up slider attacks on this CPU.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SliderLookup {
+    /// PEXT (x86-64 BMI2).
+    Pext,
+    /// Magic multiplication.
+    Magic,
+}
+
+impl SliderLookup {
+    /// The fastest this CPU has: PEXT if BMI2 is present and fast, else magics.
+    pub fn detect() -> SliderLookup {
+        #[cfg(target_arch = "x86_64")]
+        if sliders::Pext::detect().is_some() {
+            return SliderLookup::Pext;
+        }
+        SliderLookup::Magic
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            SliderLookup::Pext => "PEXT (BMI2)",
+            SliderLookup::Magic => "magic bitboards",
+        }
+    }
+}
+
+/// The deepest subtree counted in a `u64`: at most 218 legal moves in a position (the most
+/// known; the material check keeps positions within it), and 218^8 < 2^64.
+const MAX_U64_DEPTH: u32 = 8;
+
+/// Perft of `pos` to `depth`, with bulk counting at the last ply, using the fastest slider
+/// lookup this CPU has.
+pub fn perft(pos: &Position, depth: u32) -> u128 {
+    perft_with(pos, depth, SliderLookup::detect())
+}
+
+/// Perft of `pos` to `depth` with the given slider lookup; `Pext` where the CPU lacks it
+/// falls back to magics.
+pub fn perft_with(pos: &Position, depth: u32, lookup: SliderLookup) -> u128 {
+    if depth == 0 {
+        return 1;
+    }
+    if depth > MAX_U64_DEPTH {
+        return legal_moves(pos)
+            .iter()
+            .map(|&m| perft_with(&pos.play(m), depth - 1, lookup))
+            .sum();
+    }
+    #[cfg(target_arch = "x86_64")]
+    if lookup == SliderLookup::Pext {
+        if let Some(pext) = sliders::Pext::detect() {
+            return u128::from(root(pext, pos, depth));
+        }
+    }
+    u128::from(root(sliders::Magic::new(), pos, depth))
+}
+
+/// Enters the node function compiled for the root's flags.
+fn root<L: Sliders>(sliders: L, pos: &Position, depth: u32) -> u64 {
+    let board = Board::from_position(pos);
+    match pos.turn() {
+        Color::White => root_for_side::<L, White>(sliders, pos, &board, depth),
+        Color::Black => root_for_side::<L, Black>(sliders, pos, &board, depth),
+    }
+}
+
+fn root_for_side<L: Sliders, S: Side>(
+    sliders: L,
+    pos: &Position,
+    board: &Board,
+    depth: u32,
+) -> u64 {
+    match (pos.ep_square().is_some(), pos.castling_rooks().any()) {
+        (false, false) => sliders.perft::<S, No, No>(board, depth),
+        (false, true) => sliders.perft::<S, No, Yes>(board, depth),
+        (true, false) => sliders.perft::<S, Yes, No>(board, depth),
+        (true, true) => sliders.perft::<S, Yes, Yes>(board, depth),
+    }
+}
+
+/// The compile-time parameters a position enters the generator with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NodeParameters {
+    pub white_to_move: bool,
+    pub en_passant: bool,
+    pub castling: bool,
+}
+
+impl NodeParameters {
+    pub fn of(pos: &Position) -> NodeParameters {
+        NodeParameters {
+            white_to_move: pos.turn() == Color::White,
+            en_passant: pos.ep_square().is_some(),
+            castling: pos.castling_rooks().any(),
+        }
+    }
+}

@@ -1,0 +1,448 @@
+//! Strictly legal generation from a check mask and two pin masks, shared by the leaf counter
+//! (popcounts of target sets, no moves made) and the recursion (each move made on a copy of
+//! the board and its child counted).
+
+use super::board::{Board, BISHOP, KING, KNIGHT, PAWN, PROMOTIONS, QUEEN, ROOK};
+use super::flags::{Flag, No, Side, Yes};
+use super::sliders::Sliders;
+use crate::chess::bitboard::Bitboard;
+use crate::chess::castling::CastlingSquares;
+use crate::chess::square::Square;
+use std::marker::PhantomData;
+
+/// Perft of `board` to `depth >= 1` with `S` to move; `E`: an en passant capture may exist;
+/// `C`: some castling right is left.
+#[inline(always)]
+pub fn perft<L: Sliders, S: Side, E: Flag, C: Flag>(sliders: L, board: &Board, depth: u32) -> u64 {
+    if depth == 1 {
+        let mut count = Count(0);
+        generate::<L, S, E, C, _>(sliders, board, &mut count);
+        count.0
+    } else {
+        let mut children = Children::<L, S, C> {
+            sliders,
+            board,
+            depth: depth - 1,
+            nodes: 0,
+            side: PhantomData,
+        };
+        generate::<L, S, E, C, _>(sliders, board, &mut children);
+        children.nodes
+    }
+}
+
+/// Receives the legal moves of a node, grouped as generation finds them.
+trait Visitor {
+    /// Moves of the piece of role `ROLE` on `from` to each square of `targets`.
+    fn piece<const ROLE: usize>(&mut self, from: Square, targets: Bitboard);
+    /// Pawn moves that do not promote and are not double pushes, onto each square of
+    /// `targets` from `to - offset`.
+    fn pawn_moves(&mut self, targets: Bitboard, offset: i8);
+    fn double_pushes(&mut self, targets: Bitboard, offset: i8);
+    /// Promotions onto each square of `targets` (four moves each).
+    fn promotions(&mut self, targets: Bitboard, offset: i8);
+    fn en_passant(&mut self, from: Square);
+    fn castle(&mut self, squares: CastlingSquares);
+}
+
+/// Counts moves without making them.
+struct Count(u64);
+
+impl Visitor for Count {
+    #[inline(always)]
+    fn piece<const ROLE: usize>(&mut self, _from: Square, targets: Bitboard) {
+        self.0 += u64::from(targets.count());
+    }
+
+    #[inline(always)]
+    fn pawn_moves(&mut self, targets: Bitboard, _offset: i8) {
+        self.0 += u64::from(targets.count());
+    }
+
+    #[inline(always)]
+    fn double_pushes(&mut self, targets: Bitboard, _offset: i8) {
+        self.0 += u64::from(targets.count());
+    }
+
+    #[inline(always)]
+    fn promotions(&mut self, targets: Bitboard, _offset: i8) {
+        self.0 += 4 * u64::from(targets.count());
+    }
+
+    #[inline(always)]
+    fn en_passant(&mut self, _from: Square) {
+        self.0 += 1;
+    }
+
+    #[inline(always)]
+    fn castle(&mut self, _squares: CastlingSquares) {
+        self.0 += 1;
+    }
+}
+
+/// Makes each move and adds the perft of the child, `depth` plies deep.
+struct Children<'a, L, S, C> {
+    sliders: L,
+    board: &'a Board,
+    depth: u32,
+    nodes: u64,
+    side: PhantomData<(S, C)>,
+}
+
+impl<L: Sliders, S: Side, C: Flag> Children<'_, L, S, C> {
+    /// The child's perft, by the node function of its flags: castling rights can only go.
+    #[inline(always)]
+    fn count<E: Flag>(&mut self, child: &Board) {
+        self.nodes += if C::ON && child.castling_rooks.any() {
+            self.sliders.perft::<S::Other, E, Yes>(child, self.depth)
+        } else {
+            self.sliders.perft::<S::Other, E, No>(child, self.depth)
+        };
+    }
+}
+
+#[inline(always)]
+fn origin(to: Square, offset: i8) -> Square {
+    Square::new((to.to_u8() as i8 - offset) as u8)
+}
+
+impl<L: Sliders, S: Side, C: Flag> Visitor for Children<'_, L, S, C> {
+    #[inline(always)]
+    fn piece<const ROLE: usize>(&mut self, from: Square, targets: Bitboard) {
+        for to in targets {
+            let child = self.board.moved::<S, C, ROLE>(from, to);
+            self.count::<No>(&child);
+        }
+    }
+
+    #[inline(always)]
+    fn pawn_moves(&mut self, targets: Bitboard, offset: i8) {
+        for to in targets {
+            let child = self.board.moved::<S, C, PAWN>(origin(to, offset), to);
+            self.count::<No>(&child);
+        }
+    }
+
+    #[inline(always)]
+    fn double_pushes(&mut self, targets: Bitboard, offset: i8) {
+        for to in targets {
+            let (child, ep_possible) = self.board.double_pushed::<S>(origin(to, offset), to);
+            if ep_possible {
+                self.count::<Yes>(&child);
+            } else {
+                self.count::<No>(&child);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn promotions(&mut self, targets: Bitboard, offset: i8) {
+        for to in targets {
+            for role in PROMOTIONS {
+                let child = self.board.promoted::<S, C>(origin(to, offset), to, role);
+                self.count::<No>(&child);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn en_passant(&mut self, from: Square) {
+        let child = self.board.en_passant::<S>(from);
+        self.count::<No>(&child);
+    }
+
+    #[inline(always)]
+    fn castle(&mut self, squares: CastlingSquares) {
+        let child = self.board.castled::<S>(squares);
+        self.count::<No>(&child);
+    }
+}
+
+/// Pieces that give check and pin: a slider sees the king through our pieces; with nothing
+/// between it gives check, with one of ours between that piece is pinned. A pin mask holds
+/// the ray from the king to each such slider, the slider included: a piece pinned on one ray
+/// keeps the moves that stay in the mask (rays of the same kind meet only at the king).
+struct KingSafety {
+    checkers: Bitboard,
+    /// Rays along ranks and files of the rooks and queens that pin.
+    pin_straight: Bitboard,
+    /// Rays along diagonals of the bishops and queens that pin.
+    pin_diagonal: Bitboard,
+}
+
+#[inline(always)]
+fn king_safety<L: Sliders, S: Side>(sliders: L, board: &Board, king: Square) -> KingSafety {
+    let t = sliders.leapers();
+    let ours = board.ours::<S>();
+    let theirs = board.theirs::<S>();
+    let occupied = ours | theirs;
+    let queens = board.roles[QUEEN];
+    let mut checkers = ((t.knight(king) & board.roles[KNIGHT])
+        | (t.pawn(S::COLOR, king) & board.roles[PAWN]))
+        & theirs;
+    let pin_ray = |snipers: Bitboard, checkers: &mut Bitboard| {
+        let mut mask = Bitboard::EMPTY;
+        for sniper in snipers {
+            let ray = t.between(king, sniper);
+            let blockers = ray & occupied;
+            if blockers.is_empty() {
+                *checkers = checkers.with(sniper);
+            } else if !blockers.more_than_one() && (blockers & ours).any() {
+                mask |= ray.with(sniper);
+            }
+        }
+        mask
+    };
+    let rook_snipers = sliders.rook(king, theirs) & (board.roles[ROOK] | queens) & theirs;
+    let pin_straight = pin_ray(rook_snipers, &mut checkers);
+    let bishop_snipers = sliders.bishop(king, theirs) & (board.roles[BISHOP] | queens) & theirs;
+    let pin_diagonal = pin_ray(bishop_snipers, &mut checkers);
+    KingSafety {
+        checkers,
+        pin_straight,
+        pin_diagonal,
+    }
+}
+
+/// The squares next to our king that the opponent attacks, seen through the king so that it
+/// cannot step back along a slider's ray. Only enemy pieces that can reach those squares on
+/// an empty board are looked at.
+#[inline(always)]
+fn attacked_next_to_king<L: Sliders, S: Side>(sliders: L, board: &Board, king: Square) -> Bitboard {
+    let t = sliders.leapers();
+    let theirs = board.theirs::<S>();
+    let occupied = (board.ours::<S>() | theirs).without(king);
+    let queens = board.roles[QUEEN];
+    let ahead = S::Other::forward(board.roles[PAWN] & theirs);
+    let mut attacked = (ahead & !Bitboard::FILE_A).shift_west()
+        | (ahead & !Bitboard::FILE_H).shift_east()
+        | t.king((board.roles[KING] & theirs).lsb());
+    for from in board.roles[KNIGHT] & theirs & t.knight_reach(king) {
+        attacked |= t.knight(from);
+    }
+    for from in (board.roles[BISHOP] | queens) & theirs & t.bishop_reach(king) {
+        attacked |= sliders.bishop(from, occupied);
+    }
+    for from in (board.roles[ROOK] | queens) & theirs & t.rook_reach(king) {
+        attacked |= sliders.rook(from, occupied);
+    }
+    attacked
+}
+
+/// Whether the opponent attacks `sq` with the given occupancy.
+#[inline(always)]
+fn is_attacked<L: Sliders, S: Side>(
+    sliders: L,
+    board: &Board,
+    sq: Square,
+    occupied: Bitboard,
+) -> bool {
+    let t = sliders.leapers();
+    let theirs = board.theirs::<S>();
+    let queens = board.roles[QUEEN];
+    ((t.knight(sq) & board.roles[KNIGHT])
+        | (t.pawn(S::COLOR, sq) & board.roles[PAWN])
+        | (t.king(sq) & board.roles[KING])
+        | (sliders.rook(sq, occupied) & (board.roles[ROOK] | queens))
+        | (sliders.bishop(sq, occupied) & (board.roles[BISHOP] | queens)))
+        & theirs
+        != Bitboard::EMPTY
+}
+
+#[inline(always)]
+fn generate<L: Sliders, S: Side, E: Flag, C: Flag, V: Visitor>(
+    sliders: L,
+    board: &Board,
+    visitor: &mut V,
+) {
+    let t = sliders.leapers();
+    let ours = board.ours::<S>();
+    let occupied = ours | board.theirs::<S>();
+    let king = (board.roles[KING] & ours).lsb();
+    let safety = king_safety::<L, S>(sliders, board, king);
+
+    let king_targets = t.king(king) & !ours;
+    let may_castle = C::ON && (board.castling_rooks & ours).any();
+    let attacked_next_to_king = if king_targets.any() || may_castle {
+        attacked_next_to_king::<L, S>(sliders, board, king)
+    } else {
+        Bitboard::EMPTY
+    };
+    visitor.piece::<KING>(king, king_targets & !attacked_next_to_king);
+    if safety.checkers.more_than_one() {
+        return;
+    }
+    let check_mask = if safety.checkers.any() {
+        t.between(king, safety.checkers.lsb()) | safety.checkers
+    } else {
+        Bitboard::ALL
+    };
+    let targets = !ours & check_mask;
+    let straight = safety.pin_straight;
+    let diagonal = safety.pin_diagonal;
+    let pinned = (straight | diagonal) & ours;
+
+    for from in board.roles[KNIGHT] & ours & !pinned {
+        visitor.piece::<KNIGHT>(from, t.knight(from) & targets);
+    }
+    let bishops = board.roles[BISHOP] & ours & !straight;
+    for from in bishops & !diagonal {
+        visitor.piece::<BISHOP>(from, sliders.bishop(from, occupied) & targets);
+    }
+    for from in bishops & diagonal {
+        visitor.piece::<BISHOP>(from, sliders.bishop(from, occupied) & targets & diagonal);
+    }
+    let rooks = board.roles[ROOK] & ours & !diagonal;
+    for from in rooks & !straight {
+        visitor.piece::<ROOK>(from, sliders.rook(from, occupied) & targets);
+    }
+    for from in rooks & straight {
+        visitor.piece::<ROOK>(from, sliders.rook(from, occupied) & targets & straight);
+    }
+    let queens = board.roles[QUEEN] & ours;
+    for from in queens & !pinned {
+        let attacks = sliders.rook(from, occupied) | sliders.bishop(from, occupied);
+        visitor.piece::<QUEEN>(from, attacks & targets);
+    }
+    for from in queens & straight {
+        visitor.piece::<QUEEN>(from, sliders.rook(from, occupied) & targets & straight);
+    }
+    for from in queens & diagonal {
+        visitor.piece::<QUEEN>(from, sliders.bishop(from, occupied) & targets & diagonal);
+    }
+
+    generate_pawn_moves::<L, S, E, V>(sliders, board, visitor, king, &safety, check_mask);
+
+    if may_castle && safety.checkers.is_empty() {
+        generate_castles::<L, S, V>(sliders, board, visitor, king, attacked_next_to_king);
+    }
+}
+
+#[inline(always)]
+fn generate_pawn_moves<L: Sliders, S: Side, E: Flag, V: Visitor>(
+    sliders: L,
+    board: &Board,
+    visitor: &mut V,
+    king: Square,
+    safety: &KingSafety,
+    check_mask: Bitboard,
+) {
+    let ours = board.ours::<S>();
+    let theirs = board.theirs::<S>();
+    let empty = !(ours | theirs);
+    let pawns = board.roles[PAWN] & ours;
+    let straight = safety.pin_straight;
+    let diagonal = safety.pin_diagonal;
+    let (double_rank, promotion_rank) = if S::COLOR.index() == 0 {
+        (Bitboard::RANK_3, Bitboard::RANK_8)
+    } else {
+        (Bitboard::RANK_6, Bitboard::RANK_1)
+    };
+    let push = S::PUSH;
+    // West is towards the a-file: +7 / +9 for white, -9 / -7 for black.
+    let (west, east) = (push - 1, push + 1);
+
+    // A pawn pinned along a file may push along it; one pinned along a diagonal may capture
+    // along it; the pin masks hold exactly the squares of those rays.
+    let pushers = pawns & !diagonal;
+    let single =
+        (S::forward(pushers & !straight) | (S::forward(pushers & straight) & straight)) & empty;
+    let double = S::forward(single & double_rank) & empty & check_mask;
+    let single = single & check_mask;
+
+    let capturers = pawns & !straight;
+    let free = capturers & !diagonal;
+    let pinned = capturers & diagonal;
+    let ahead_free = S::forward(free);
+    let ahead_pinned = S::forward(pinned);
+    let to_west = ((ahead_free & !Bitboard::FILE_A).shift_west()
+        | ((ahead_pinned & !Bitboard::FILE_A).shift_west() & diagonal))
+        & theirs
+        & check_mask;
+    let to_east = ((ahead_free & !Bitboard::FILE_H).shift_east()
+        | ((ahead_pinned & !Bitboard::FILE_H).shift_east() & diagonal))
+        & theirs
+        & check_mask;
+
+    visitor.pawn_moves(single & !promotion_rank, push);
+    visitor.double_pushes(double, 2 * push);
+    visitor.pawn_moves(to_west & !promotion_rank, west);
+    visitor.pawn_moves(to_east & !promotion_rank, east);
+    visitor.promotions(single & promotion_rank, push);
+    visitor.promotions(to_west & promotion_rank, west);
+    visitor.promotions(to_east & promotion_rank, east);
+
+    if E::ON {
+        let t = sliders.leapers();
+        let ep = board.ep_square;
+        let captured = Square::new((ep.to_u8() as i8 - push) as u8);
+        for from in t.pawn(S::Other::COLOR, ep) & pawns {
+            if en_passant_is_legal::<L, S>(sliders, board, king, from, captured) {
+                visitor.en_passant(from);
+            }
+        }
+    }
+}
+
+/// Plays the capture on the occupancy and asks whether the king is then attacked: covers
+/// pins, checks, and the rank-wide discovered check when both pawns leave the rank.
+#[inline(always)]
+fn en_passant_is_legal<L: Sliders, S: Side>(
+    sliders: L,
+    board: &Board,
+    king: Square,
+    from: Square,
+    captured: Square,
+) -> bool {
+    let t = sliders.leapers();
+    let occupied = (board.ours::<S>() | board.theirs::<S>())
+        .without(from)
+        .without(captured)
+        .with(board.ep_square);
+    let theirs = board.theirs::<S>().without(captured);
+    let queens = board.roles[QUEEN];
+    let attackers = (sliders.rook(king, occupied) & (board.roles[ROOK] | queens))
+        | (sliders.bishop(king, occupied) & (board.roles[BISHOP] | queens))
+        | (t.knight(king) & board.roles[KNIGHT])
+        | (t.pawn(S::COLOR, king) & board.roles[PAWN]);
+    (attackers & theirs).is_empty()
+}
+
+/// Castles of the side to move, which is not in check. Besides the empty and unattacked
+/// squares, a Chess960 castle must not uncover an attack along the back rank that its own rook
+/// blocked (king d1 castling with the rook on b1, their rook on a1). `attacked_next_to_king`
+/// answers for the king's path next to it; squares further away are looked at one by one.
+#[inline(always)]
+fn generate_castles<L: Sliders, S: Side, V: Visitor>(
+    sliders: L,
+    board: &Board,
+    visitor: &mut V,
+    king: Square,
+    attacked_next_to_king: Bitboard,
+) {
+    let next_to_king = sliders.leapers().king(king);
+    let ours = board.ours::<S>();
+    let occupied = ours | board.theirs::<S>();
+    let seen_through_king = occupied.without(king);
+    let rank_sliders =
+        (board.roles[ROOK] | board.roles[QUEEN]) & board.theirs::<S>() & S::BACK_RANK;
+    for rook in board.castling_rooks & ours {
+        let squares = CastlingSquares::new(king, rook);
+        let path = squares.king_path();
+        if (squares.must_be_empty() & occupied).any()
+            || (path & next_to_king & attacked_next_to_king).any()
+            || (path & !next_to_king)
+                .into_iter()
+                .any(|sq| is_attacked::<L, S>(sliders, board, sq, seen_through_king))
+        {
+            continue;
+        }
+        if rank_sliders.any() {
+            let after = seen_through_king.without(rook).with(squares.rook_to);
+            if (sliders.rook(squares.king_to, after) & rank_sliders).any() {
+                continue;
+            }
+        }
+        visitor.castle(squares);
+    }
+}

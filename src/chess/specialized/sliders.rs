@@ -1,0 +1,154 @@
+//! How the generator looks up slider attacks: by magic multiplication everywhere, or by PEXT
+//! where the CPU has BMI2 and it is fast. The choice is made once per run, at run time; each
+//! kind gets its own copy of the whole recursion, so that PEXT is inlined in a function
+//! compiled for BMI2 while the release build still runs on any x86-64-v2 CPU.
+//!
+//! This is the one module outside `src/gpu/` with unsafe code: calling a function compiled for
+//! BMI2, which is sound only on a CPU that has it. [`Pext`] can be made only after
+//! `is_x86_feature_detected!("bmi2")` said yes.
+
+use super::board::Board;
+use super::flags::{Flag, Side};
+use super::node;
+use super::tables::{Leapers, SliderTable};
+use crate::chess::bitboard::Bitboard;
+use crate::chess::square::Square;
+#[cfg(target_arch = "x86_64")]
+use std::sync::OnceLock;
+
+/// Slider lookups and the attack tables the generator reads, and the node function compiled
+/// for them.
+pub trait Sliders: Copy {
+    fn leapers(self) -> &'static Leapers;
+    fn rook(self, sq: Square, occupied: Bitboard) -> Bitboard;
+    fn bishop(self, sq: Square, occupied: Bitboard) -> Bitboard;
+    /// Perft of `board` to `depth >= 1`, by [`node::perft`] compiled for these lookups.
+    fn perft<S: Side, E: Flag, C: Flag>(self, board: &Board, depth: u32) -> u64;
+}
+
+/// Magic bitboards: a multiply and a shift; any x86-64 (or other) CPU.
+#[derive(Clone, Copy)]
+pub struct Magic {
+    leapers: &'static Leapers,
+    table: &'static SliderTable,
+}
+
+impl Magic {
+    pub fn new() -> Magic {
+        Magic {
+            leapers: Leapers::get(),
+            table: SliderTable::magic(),
+        }
+    }
+}
+
+impl Sliders for Magic {
+    #[inline(always)]
+    fn leapers(self) -> &'static Leapers {
+        self.leapers
+    }
+
+    #[inline(always)]
+    fn rook(self, sq: Square, occupied: Bitboard) -> Bitboard {
+        let square = self.table.rook_square(sq);
+        self.table.at(
+            square,
+            magic_index(square.mask, square.magic, square.shift, occupied),
+        )
+    }
+
+    #[inline(always)]
+    fn bishop(self, sq: Square, occupied: Bitboard) -> Bitboard {
+        let square = self.table.bishop_square(sq);
+        self.table.at(
+            square,
+            magic_index(square.mask, square.magic, square.shift, occupied),
+        )
+    }
+
+    fn perft<S: Side, E: Flag, C: Flag>(self, board: &Board, depth: u32) -> u64 {
+        node::perft::<Self, S, E, C>(self, board, depth)
+    }
+}
+
+#[inline(always)]
+fn magic_index(mask: u64, magic: u64, shift: u32, occupied: Bitboard) -> usize {
+    ((occupied.0 & mask).wrapping_mul(magic) >> shift) as usize
+}
+
+/// PEXT of the occupancy by the relevant mask: one instruction on CPUs with BMI2.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+pub struct Pext {
+    leapers: &'static Leapers,
+    table: &'static SliderTable,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Pext {
+    /// PEXT lookups, if this CPU has BMI2 and executes PEXT in hardware (AMD before Zen 3
+    /// runs it in microcode, slower than a magic multiply).
+    /// Asked once per process: CPUID is slow, in a virtual machine very slow.
+    pub fn detect() -> Option<Pext> {
+        static DETECTED: OnceLock<Option<Pext>> = OnceLock::new();
+        *DETECTED.get_or_init(|| {
+            fast_pext_available().then(|| Pext {
+                leapers: Leapers::get(),
+                table: SliderTable::pext(),
+            })
+        })
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+fn fast_pext_available() -> bool {
+    if !std::is_x86_feature_detected!("bmi2") {
+        return false;
+    }
+    let vendor = std::arch::x86_64::__cpuid(0);
+    let amd = [vendor.ebx, vendor.edx, vendor.ecx] == [0x6874_7541, 0x6974_6e65, 0x444d_4163];
+    let signature = std::arch::x86_64::__cpuid(1).eax;
+    let family = ((signature >> 8) & 0xf) + ((signature >> 20) & 0xff);
+    !(amd && family < 0x19)
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Sliders for Pext {
+    #[inline(always)]
+    fn leapers(self) -> &'static Leapers {
+        self.leapers
+    }
+
+    #[inline(always)]
+    fn rook(self, sq: Square, occupied: Bitboard) -> Bitboard {
+        let square = self.table.rook_square(sq);
+        self.table.at(square, pext(occupied.0, square.mask))
+    }
+
+    #[inline(always)]
+    fn bishop(self, sq: Square, occupied: Bitboard) -> Bitboard {
+        let square = self.table.bishop_square(sq);
+        self.table.at(square, pext(occupied.0, square.mask))
+    }
+
+    #[inline(always)]
+    fn perft<S: Side, E: Flag, C: Flag>(self, board: &Board, depth: u32) -> u64 {
+        // SAFETY: a `Pext` exists only where `is_x86_feature_detected!("bmi2")` is true.
+        unsafe { perft_bmi2::<S, E, C>(self, board, depth) }
+    }
+}
+
+/// Inlined into [`perft_bmi2`], where BMI2 is enabled, it compiles to one PEXT instruction.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn pext(value: u64, mask: u64) -> usize {
+    // SAFETY: only reached from `perft_bmi2`, on a CPU with BMI2 (see `Pext`).
+    unsafe { std::arch::x86_64::_pext_u64(value, mask) as usize }
+}
+
+/// The node function compiled with BMI2, calling itself for the children.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+fn perft_bmi2<S: Side, E: Flag, C: Flag>(sliders: Pext, board: &Board, depth: u32) -> u64 {
+    node::perft::<Pext, S, E, C>(sliders, board, depth)
+}

@@ -1,0 +1,213 @@
+//! Attack tables laid out for the specialised generator: fixed-size arrays indexed by squares
+//! (no bounds checks), the reach sets that tell which enemy pieces can attack the squares
+//! around a king, and slider tables indexed either by magic multiplication or by PEXT.
+//!
+//! Everything is copied from [`crate::chess::attacks`] and [`crate::chess::magic_search`] at
+//! first use, so both generators answer from the same attack sets.
+
+use crate::chess::attacks;
+use crate::chess::bitboard::Bitboard;
+use crate::chess::magic_search::{relevant_mask, subsets, BISHOP_DIRS, ROOK_DIRS};
+use crate::chess::square::Square;
+use crate::chess::types::Color;
+use std::sync::OnceLock;
+
+/// Knights, kings, pawns, rays between squares, and reach sets.
+pub struct Leapers {
+    knight: [Bitboard; 64],
+    king: [Bitboard; 64],
+    pawn: [[Bitboard; 64]; 2],
+    between: Box<[[Bitboard; 64]; 64]>,
+    /// Squares from which a knight attacks some square next to the king on this square.
+    knight_reach: [Bitboard; 64],
+    /// Squares from which a bishop on an empty board attacks some square next to the king.
+    bishop_reach: [Bitboard; 64],
+    /// Squares from which a rook on an empty board attacks some square next to the king.
+    rook_reach: [Bitboard; 64],
+}
+
+impl Leapers {
+    pub fn get() -> &'static Leapers {
+        static LEAPERS: OnceLock<Leapers> = OnceLock::new();
+        LEAPERS.get_or_init(Leapers::build)
+    }
+
+    fn build() -> Leapers {
+        let squares = || (0..64u8).map(Square::new);
+        let by_square = |f: &dyn Fn(Square) -> Bitboard| {
+            let mut out = [Bitboard::EMPTY; 64];
+            for sq in squares() {
+                out[sq.index()] = f(sq);
+            }
+            out
+        };
+        let pairs = |f: &dyn Fn(Square, Square) -> Bitboard| {
+            let mut out = Box::new([[Bitboard::EMPTY; 64]; 64]);
+            for a in squares() {
+                for b in squares() {
+                    out[a.index()][b.index()] = f(a, b);
+                }
+            }
+            out
+        };
+        let reach = |piece: &dyn Fn(Square) -> Bitboard| {
+            by_square(&|king| {
+                attacks::king(king)
+                    .into_iter()
+                    .fold(Bitboard::EMPTY, |all, next_to_king| {
+                        all | piece(next_to_king)
+                    })
+            })
+        };
+        Leapers {
+            knight: by_square(&attacks::knight),
+            king: by_square(&attacks::king),
+            pawn: [
+                by_square(&|sq| attacks::pawn(Color::White, sq)),
+                by_square(&|sq| attacks::pawn(Color::Black, sq)),
+            ],
+            between: pairs(&attacks::between),
+            knight_reach: reach(&attacks::knight),
+            bishop_reach: reach(&|sq| attacks::bishop(sq, Bitboard::EMPTY)),
+            rook_reach: reach(&|sq| attacks::rook(sq, Bitboard::EMPTY)),
+        }
+    }
+
+    #[inline(always)]
+    pub fn knight(&self, sq: Square) -> Bitboard {
+        self.knight[sq.index()]
+    }
+
+    #[inline(always)]
+    pub fn king(&self, sq: Square) -> Bitboard {
+        self.king[sq.index()]
+    }
+
+    /// Squares a pawn of `color` on `sq` attacks.
+    #[inline(always)]
+    pub fn pawn(&self, color: Color, sq: Square) -> Bitboard {
+        self.pawn[color.index()][sq.index()]
+    }
+
+    #[inline(always)]
+    pub fn between(&self, a: Square, b: Square) -> Bitboard {
+        self.between[a.index()][b.index()]
+    }
+
+    #[inline(always)]
+    pub fn knight_reach(&self, king: Square) -> Bitboard {
+        self.knight_reach[king.index()]
+    }
+
+    #[inline(always)]
+    pub fn bishop_reach(&self, king: Square) -> Bitboard {
+        self.bishop_reach[king.index()]
+    }
+
+    #[inline(always)]
+    pub fn rook_reach(&self, king: Square) -> Bitboard {
+        self.rook_reach[king.index()]
+    }
+}
+
+/// One square's slot in a [`SliderTable`].
+#[derive(Clone, Copy, Default)]
+pub struct SliderSquare {
+    pub mask: u64,
+    pub magic: u64,
+    pub shift: u32,
+    pub offset: u32,
+}
+
+/// Both sliders' attack sets for every square, indexed by [`SliderSquare::offset`] plus an index
+/// of the relevant occupancy (its magic product, or its PEXT). The length is a power of two, so
+/// a masked index needs no bounds check.
+pub struct SliderTable {
+    rook: [SliderSquare; 64],
+    bishop: [SliderSquare; 64],
+    attacks: Box<[Bitboard; SLIDER_TABLE_LEN]>,
+}
+
+/// Rook and bishop attack sets take 102,400 + 5,248 entries with either indexing.
+const SLIDER_TABLE_LEN: usize = 1 << 17;
+
+impl SliderTable {
+    /// The table indexed as the main generator's magics index it.
+    pub fn magic() -> &'static SliderTable {
+        static MAGIC: OnceLock<SliderTable> = OnceLock::new();
+        MAGIC.get_or_init(|| {
+            SliderTable::build(
+                attacks::rook_magics(),
+                attacks::bishop_magics(),
+                |_, occ, sq| ((occ & sq.mask).wrapping_mul(sq.magic) >> sq.shift) as usize,
+            )
+        })
+    }
+
+    /// The table indexed by PEXT of the relevant occupancy: the carry-rippler order of the
+    /// subsets of a mask is the order of their PEXT values, so a subset's number is its index.
+    pub fn pext() -> &'static SliderTable {
+        static PEXT: OnceLock<SliderTable> = OnceLock::new();
+        PEXT.get_or_init(|| {
+            SliderTable::build(
+                attacks::rook_magics(),
+                attacks::bishop_magics(),
+                |subset_number, _, _| subset_number,
+            )
+        })
+    }
+
+    fn build(
+        rook_magics: &[attacks::Magic; 64],
+        bishop_magics: &[attacks::Magic; 64],
+        index: impl Fn(usize, u64, &SliderSquare) -> usize,
+    ) -> SliderTable {
+        let mut attacks_table = vec![Bitboard::EMPTY; SLIDER_TABLE_LEN].into_boxed_slice();
+        let mut next_offset = 0;
+        let mut fill = |magics: &[attacks::Magic; 64],
+                        lookup: fn(Square, Bitboard) -> Bitboard,
+                        dirs: &[(i8, i8); 4]| {
+            let mut squares = [SliderSquare::default(); 64];
+            for (sq, slot) in squares.iter_mut().enumerate() {
+                let mask = relevant_mask(sq, dirs);
+                debug_assert_eq!(mask, magics[sq].mask);
+                *slot = SliderSquare {
+                    mask,
+                    magic: magics[sq].magic,
+                    shift: magics[sq].shift,
+                    offset: next_offset as u32,
+                };
+                for (subset_number, occ) in subsets(mask).enumerate() {
+                    attacks_table[next_offset + index(subset_number, occ, slot)] =
+                        lookup(Square::new(sq as u8), Bitboard(occ));
+                }
+                next_offset += 1 << mask.count_ones();
+            }
+            squares
+        };
+        let rook = fill(rook_magics, attacks::rook, &ROOK_DIRS);
+        let bishop = fill(bishop_magics, attacks::bishop, &BISHOP_DIRS);
+        assert!(next_offset <= SLIDER_TABLE_LEN);
+        SliderTable {
+            rook,
+            bishop,
+            attacks: attacks_table.try_into().expect("the table's length"),
+        }
+    }
+
+    #[inline(always)]
+    pub fn rook_square(&self, sq: Square) -> &SliderSquare {
+        &self.rook[sq.index()]
+    }
+
+    #[inline(always)]
+    pub fn bishop_square(&self, sq: Square) -> &SliderSquare {
+        &self.bishop[sq.index()]
+    }
+
+    /// The attack set at `offset + index`.
+    #[inline(always)]
+    pub fn at(&self, square: &SliderSquare, index: usize) -> Bitboard {
+        self.attacks[(square.offset as usize + index) & (SLIDER_TABLE_LEN - 1)]
+    }
+}
