@@ -10,9 +10,10 @@ use super::CliResult;
 use anyhow::anyhow;
 use serde_json::{json, Map, Value};
 use std::time::Duration;
+use vkperft::chess::specialized::SliderLookup;
 use vkperft::chess::Position;
 use vkperft::engine::event::nodes_per_second;
-use vkperft::engine::JobSpec;
+use vkperft::engine::{BackendChoice, JobSpec};
 use vkperft::reference;
 use vkperft::tt::TtMode;
 
@@ -122,8 +123,15 @@ impl Bench {
         } else {
             format!(", TT {} MiB", args.run.tt_mb)
         };
+        // Which build of the CPU generator runs: it differs by CPU.
+        let sliders = if args.run.backend.0 == BackendChoice::Cpu {
+            format!(", slider attacks by {}", SliderLookup::detect().name())
+        } else {
+            String::new()
+        };
         let mut text = format!(
-            "vkperft bench: backend {}, {} thread(s){table}; times in seconds, rates in Mnodes/s\n",
+            "vkperft bench: backend {}, {} thread(s){sliders}{table}; times in seconds, rates in \
+             Mnodes/s\n",
             args.run.backend.0.name(),
             args.run.thread_count(),
         );
@@ -354,6 +362,7 @@ pub fn run(args: &BenchArgs) -> CliResult {
         let value = json!({
             "backend": args.run.backend.0.name(),
             "threads": args.run.thread_count(),
+            "slider_lookup": SliderLookup::detect().name(),
             "tt_mb": args.run.tt_mb,
             "modes": bench.modes.iter().map(|m| m.0.name()).collect::<Vec<_>>(),
             "peers": bench.peers.iter().zip(&skipped).map(|(peer, skip)| json!({
