@@ -3,7 +3,7 @@
 use super::backend::{BackendProvider, Resolved, RunError, RunOutcome};
 use super::event::{nodes_per_second, EngineError, Event, PerftResult, Progress};
 use super::job::{Job, MAX_DEPTH};
-use crate::chess::{attacks, Zobrist};
+use crate::chess::{attacks, specialized, Zobrist};
 use crate::count::Counts;
 use crate::run_control::{ProgressSample, RunControl};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -52,6 +52,7 @@ fn run(
         });
     }
     attacks::init();
+    specialized::init();
     let zobrist = Zobrist::new(job.zobrist_seed);
     let keep_table = job.keep_table && backends.holds_table_for(job);
     // Until this job finishes, no later job may count on the table.

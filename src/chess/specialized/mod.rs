@@ -49,6 +49,16 @@ impl SliderLookup {
     }
 }
 
+/// Builds the tables of the fastest slider lookup now, so that timing a run does not include
+/// them.
+pub fn init() {
+    #[cfg(target_arch = "x86_64")]
+    if sliders::Pext::detect().is_some() {
+        return;
+    }
+    sliders::Magic::new();
+}
+
 /// The deepest subtree counted in a `u64`: at most 218 legal moves in a position (the most
 /// known; the material check keeps positions within it), and 218^8 < 2^64.
 const MAX_U64_DEPTH: u32 = 8;
