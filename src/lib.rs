@@ -6,7 +6,8 @@ pub mod chess;
 pub mod count;
 pub mod cpu;
 pub mod engine;
-// The only module with unsafe code (Vulkan calls); `unsafe_code` is denied everywhere else by
+// The main module with unsafe code (Vulkan calls); the only other is the table's prefetch hint
+// (src/tt/prefetch.rs, allowed in src/tt/mod.rs). `unsafe_code` is denied everywhere else by
 // the package's lints (Cargo.toml).
 #[allow(unsafe_code)]
 pub mod gpu;

@@ -385,6 +385,35 @@ bool fast_accepts(uint64_t verification, uint64_t data, uint64_t check) {
     return data != uint64_t(0) && ((verification ^ data ^ check) & tt.verifier_mask) == uint64_t(0);
 }
 
+// One entry of an exact bucket for `tt_probe`: the first entry that accepts answers, and an
+// occupied entry of another key counts as a wrong-occupied probe. An entry a writer is busy on
+// is passed over.
+void probe_exact_entry(inout Probe probe, Bucket b, uint way, bool certify, uint64_t tag,
+        GpuBoard key, uint64_t check) {
+    ExactRead read = read_exact(b, way, certify);
+    if (!read.consistent) {
+        return;
+    }
+    bool same = holds(read, tag, key);
+    if (!exact_empty(read.tag) && !same) {
+        tt_count(TT_STAT_WRONG_OCCUPIED);
+    }
+    if (probe.kind != PROBE_MISS) {
+        return;
+    }
+    if (!certify) {
+        if (same) {
+            probe.kind = PROBE_HIT;
+            probe.exact = read.count;
+            probe.fast = read.count.x;
+        }
+    } else if (fast_accepts(read.fast_verification, read.fast_data, check)) {
+        probe.kind = same ? PROBE_HIT : PROBE_FALSE_HIT;
+        probe.exact = read.count;
+        probe.fast = read.fast_data >> FAST_DEPTH_BITS;
+    }
+}
+
 // Every entry of the bucket is compared; the first that accepts answers, and each occupied
 // entry of another key counts as a wrong-occupied probe.
 Probe tt_probe(u64vec2 hash, GpuBoard key, uint depth) {
@@ -412,30 +441,13 @@ Probe tt_probe(u64vec2 hash, GpuBoard key, uint depth) {
     } else {
         bool certify = tt.mode == TT_MODE_CERTIFY;
         uint64_t tag = tag_of(hash, depth);
-        for (uint way = 0u; way < exact_ways(); way++) {
-            ExactRead read = read_exact(b, way, certify);
-            if (!read.consistent) {
-                // A writer busy on this entry: it is passed over.
-                continue;
-            }
-            bool same = holds(read, tag, key);
-            if (!exact_empty(read.tag) && !same) {
-                tt_count(TT_STAT_WRONG_OCCUPIED);
-            }
-            if (probe.kind != PROBE_MISS) {
-                continue;
-            }
-            if (!certify) {
-                if (same) {
-                    probe.kind = PROBE_HIT;
-                    probe.exact = read.count;
-                    probe.fast = read.count.x;
-                }
-            } else if (fast_accepts(read.fast_verification, read.fast_data, check)) {
-                probe.kind = same ? PROBE_HIT : PROBE_FALSE_HIT;
-                probe.exact = read.count;
-                probe.fast = read.fast_data >> FAST_DEPTH_BITS;
-            }
+        // Unrolled: written as a loop over the entries, this probe returned wrong counts on
+        // lavapipe (cause not found); unrolled it is exact.
+        probe_exact_entry(probe, b, 0u, certify, tag, key, check);
+        probe_exact_entry(probe, b, 1u, certify, tag, key, check);
+        if (certify) {
+            probe_exact_entry(probe, b, 2u, certify, tag, key, check);
+            probe_exact_entry(probe, b, 3u, certify, tag, key, check);
         }
     }
     if (probe.kind == PROBE_HIT) {

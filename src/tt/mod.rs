@@ -21,7 +21,8 @@ pub mod fast;
 mod config;
 mod memory;
 mod mode;
-// The only module of the table with unsafe code: the prefetch hint (one intrinsic call).
+// The table's only unsafe code: the prefetch hint (one intrinsic call); src/lib.rs allows
+// unsafe code in src/gpu/ too, and nowhere else (Cargo.toml, tests/source_layout.rs).
 #[allow(unsafe_code)]
 mod prefetch;
 mod replace;
