@@ -60,7 +60,7 @@ const FAST_DEPTH_MASK: u64 = (1 << FAST_DEPTH_BITS) - 1;
 pub const MAX_FAST_COUNT: u64 = u64::MAX >> FAST_DEPTH_BITS;
 
 // Every depth with statistics fits the depth field.
-const _: () = assert!(super::shader_shared::MAX_DEPTH as u64 + 1 <= FAST_DEPTH_MASK);
+const _: () = assert!((super::shader_shared::MAX_DEPTH as u64) < FAST_DEPTH_MASK);
 
 /// The 64 bits a fast entry is verified with: the whole hash folded, so that the index (taken
 /// from `hash.lo`) and the check are not the same bits.
