@@ -278,7 +278,8 @@ fn verified_needs_exact_key_and_depth() {
     assert_eq!(tt.probe(hash, &start, 4, &stats), Probe::Miss);
     assert_eq!(tt.snapshot().total.wrong_occupied_probes, 5);
 
-    // A shallower third key replaces the always-replace entry: an overwrite.
+    // A third key evicts one of the two equally deep entries, the one its hash bits pick
+    // (here the other position's): an overwrite.
     let shallow = key_hash(&zobrist, &start, 2);
     tt.store(shallow, &start, 2, 400, 400, &stats);
     let snapshot = assert_invariants(&tt);
