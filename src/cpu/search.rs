@@ -15,7 +15,7 @@ pub const UNINTERRUPTED_DEPTH: u32 = 4;
 
 /// How many children ahead of the one searched [`TtSearch`] makes and prefetches the table
 /// bucket of.
-const PREFETCH_AHEAD: usize = 4;
+const PREFETCH_AHEAD: usize = 8;
 
 /// Counts subtrees for the parallel driver; one `Worker` per thread holds its private state.
 pub trait SubtreeSearch: Sync {
