@@ -42,12 +42,10 @@ void main() {
     write_back(uint64_t(step.first_invocation));
     write_back(uint64_t(tt.mode));
     write_back(uint64_t(tt.segment_shift));
-    write_back(tt.slots);
+    write_back(tt.buckets);
     write_back(tt.verifier_mask);
     write_back(tt.fast_segments[0]);
     write_back(tt.fast_segments[TT_MAX_SEGMENTS - 1]);
-    write_back(tt.depth_segments[0]);
-    write_back(tt.depth_segments[TT_MAX_SEGMENTS - 1]);
     write_back(tt.exact_segments[0]);
     write_back(tt.exact_segments[TT_MAX_SEGMENTS - 1]);
 }

@@ -370,7 +370,7 @@ fn shader_layouts_match_the_rust_twins() {
     let tt_head = TtParamsHead {
         mode: 0xd1d2_d3d4,
         segment_shift: 0xe1e2_e3e4,
-        slots: 0xf1f2_f3f4_f5f6_f7f8,
+        buckets: 0xf1f2_f3f4_f5f6_f7f8,
         verifier_mask: 0x0a0b_0c0d_0e0f_1a1b,
     };
     let last = TT_MAX_SEGMENTS as usize - 1;
@@ -381,7 +381,6 @@ fn shader_layouts_match_the_rust_twins() {
     };
     let addresses = SegmentAddresses {
         fast: segments(0x1000_0000),
-        depths: segments(0x2000_0000),
         exact: segments(0x3000_0000),
     };
     let seen = gpu
@@ -414,12 +413,10 @@ fn shader_layouts_match_the_rust_twins() {
             .map(u64::from),
         )
         .chain([
-            tt_head.slots,
+            tt_head.buckets,
             tt_head.verifier_mask,
             addresses.fast[0],
             addresses.fast[last],
-            addresses.depths[0],
-            addresses.depths[last],
             addresses.exact[0],
             addresses.exact[last],
         ])

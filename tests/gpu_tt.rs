@@ -332,7 +332,7 @@ fn tables_larger_than_one_storage_buffer() {
     }
 }
 
-/// A few slots written by a whole dispatch at once: heavy replacement and lock contention, and
+/// A few buckets written by a whole dispatch at once: heavy replacement and lock contention, and
 /// every total still exact.
 #[test]
 fn tiny_tables_under_contention() {
@@ -341,12 +341,13 @@ fn tiny_tables_under_contention() {
         let pos = position(name);
         let expected = cpu_divide(&pos, depth);
         for mode in TABLE_MODES {
-            for slots in [1, 16, 256] {
-                let bytes = slots * vkperft::tt::slot_bytes(mode).expect("a table mode");
+            for buckets in [1, 4, 64] {
+                let bytes = buckets * vkperft::tt::bucket_bytes(mode).expect("a table mode");
+                let ways = vkperft::tt::ways(mode).expect("a table mode");
                 let table = config(mode, bytes, DEFAULT_VERIFIER_BITS);
                 let (_, stats) = exact_gpu_run(&mut gpu, &pos, depth, &table, &expected);
-                assert_eq!(stats.slots, slots as u64);
-                assert!(stats.total.overwrites > 0, "{mode} {slots}: {stats:?}");
+                assert_eq!(stats.slots, (buckets * ways) as u64);
+                assert!(stats.total.overwrites > 0, "{mode} {buckets}: {stats:?}");
             }
         }
     }
@@ -571,7 +572,7 @@ fn a_failed_table_leaves_no_table_behind() {
     );
     let params = gpu.table_params_in_use().expect("read back");
     assert_eq!(params.mode, 0, "the shaders still see a table: {params:?}");
-    assert_eq!(params.slots, 0, "{params:?}");
+    assert_eq!(params.buckets, 0, "{params:?}");
     let divide = gpu
         .divide(&pos, 4, &common::silent_control())
         .expect("runs without a table");

@@ -1,7 +1,8 @@
 //! Rules of the source tree that the compiler does not check by itself: no source file over
-//! 800 lines, and `unsafe` allowed in two modules only: `src/gpu/` (Vulkan) and the specialised
-//! generator's slider lookups (entering the BMI2 build after run-time detection). The package
-//! denies `unsafe_code`; this checks that those two exemptions stay the only ones.
+//! 800 lines, and `unsafe` allowed in three modules only: `src/gpu/` (Vulkan), the table's
+//! prefetch hint (`src/tt/prefetch.rs`) and the specialised generator's slider lookups
+//! (entering the BMI2 build after run-time detection). The package denies `unsafe_code`; this
+//! checks that those exemptions stay the only ones.
 
 use std::path::{Path, PathBuf};
 
@@ -46,7 +47,7 @@ fn no_source_file_is_over_800_lines() {
 }
 
 #[test]
-fn unsafe_code_is_allowed_for_two_modules_only() {
+fn unsafe_code_is_allowed_for_three_modules_only() {
     let manifest =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml"))
             .expect("Cargo.toml");
@@ -60,10 +61,15 @@ fn unsafe_code_is_allowed_for_two_modules_only() {
                 .map(move |(number, line)| format!("{}:{}: {line}", path.display(), number + 1))
         })
         .collect();
-    assert_eq!(exemptions.len(), 2, "{exemptions:?}");
+    assert_eq!(exemptions.len(), 3, "{exemptions:?}");
     let read = |path: &str| {
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).expect(path)
     };
     assert!(read("src/lib.rs").contains("#[allow(unsafe_code)]\npub mod gpu;"));
+    assert!(read("src/tt/mod.rs").contains("#[allow(unsafe_code)]\nmod prefetch;"));
     assert!(read("src/chess/specialized/mod.rs").contains("#[allow(unsafe_code)]\nmod sliders;"));
+    // The prefetch module is one small function.
+    let prefetch = read("src/tt/prefetch.rs");
+    assert_eq!(prefetch.matches("unsafe {").count(), 1);
+    assert!(prefetch.lines().count() < 40);
 }

@@ -1,21 +1,29 @@
-// The transposition table on the GPU: the CPU's entry layouts (src/tt/fast.rs, src/tt/exact.rs),
-// probe and store rules and statistics (src/tt/table.rs, src/tt/stats.rs), byte for byte.
+// The transposition table on the GPU: the CPU's entry and bucket layouts (src/tt/fast.rs,
+// src/tt/exact.rs), probe and store rules, replacement rule and statistics (src/tt/table.rs,
+// src/tt/replace.rs, src/tt/stats.rs), byte for byte.
 //
 // The table's arrays are split into segments, each its own buffer, reached through device
-// addresses (`TtParams`): slot s lives in segment s >> segment_shift. So a table may exceed
+// addresses (`TtParams`): bucket b lives in segment b >> segment_shift. So a table may exceed
 // maxStorageBufferRange and any single allocation limit.
+//
+// Buckets: fast, four 16-byte entries (verification, data = count << 8 | depth + 1) in one
+// 64-byte line; verified, two 64-byte exact entries; certify, a fast bucket and the four exact
+// shadows of its entries. A store replaces the same key, else the first empty entry, else the
+// shallowest entry, ties broken by the key (`tt_victim`).
 //
 // Hashes are 128-bit as (low, high) words: `Zobrist::hash` of the position XOR the key of its
 // remaining depth, computed here from the decoded position and the uploaded Zobrist keys.
 //
 // Concurrency (every invocation of a dispatch may probe and store at once), under the Vulkan
 // memory model (tt_extensions.glsl; the device enables vulkanMemoryModel and its device scope):
-// - fast: the 16-byte entry is read and written as one 128-bit access (16-byte aligned), with
-//   no lock. A read that races a store may see the two words of different stores (hardware
-//   that splits the access), or, formally, an undefined value (a data race in the model gives
-//   undefined values, not undefined behaviour). Whatever it sees is accepted only if
-//   verification ^ count equals the probe's check: a pair no store wrote passes with the same
-//   2^-bits chance as another position's entry, which the risk model already counts.
+// - fast: each 16-byte entry is read as one 128-bit access (16-byte aligned), with no lock; a
+//   store writes the verification word, then swaps the data word atomically (the swap returns
+//   the data it replaced, whose depth field is the vacated depth: exact occupancy counts). A
+//   read that races a store may see the two words of different stores, or, formally, an
+//   undefined value (a data race in the model gives undefined values, not undefined
+//   behaviour). Whatever it sees is accepted only if verification ^ data equals the probe's
+//   check: a pair no store wrote passes with the same 2^-bits chance as another position's
+//   entry, which the risk model already counts.
 // - verified and certify: the exact entry is a seqlock, as on the CPU, with every word an
 //   atomic at device scope so that no access is a data race. A writer takes the slot with a
 //   compare-and-swap from an even to the next odd sequence (acquire: it sees the previous
@@ -38,13 +46,12 @@
 
 layout(std430, set = 0, binding = BINDING_TT_PARAMS) readonly buffer TtParams {
     uint mode;
-    // Slots per segment: 1 << segment_shift.
+    // Buckets per segment: 1 << segment_shift.
     uint segment_shift;
-    uint64_t slots;
+    uint64_t buckets;
     // The low verifier bits a fast probe compares.
     uint64_t verifier_mask;
     uint64_t fast_segments[TT_MAX_SEGMENTS];
-    uint64_t depth_segments[TT_MAX_SEGMENTS];
     uint64_t exact_segments[TT_MAX_SEGMENTS];
 } tt;
 
@@ -174,28 +181,28 @@ struct Probe {
 
 #if GPU_TT
 
-layout(buffer_reference, std430, buffer_reference_align = 16) coherent buffer FastSegment {
-    // Per slot: (verification, count), read and written whole.
+layout(buffer_reference, std430, buffer_reference_align = 64) coherent buffer FastSegment {
+    // Per bucket FAST_WAYS entries (verification, data), each read whole.
     u64vec2 entries[];
 };
 
-// The same memory as single words, for the atomic accesses of certify.
-layout(buffer_reference, std430, buffer_reference_align = 16) buffer FastWords {
+// The same memory as single words, for the atomic accesses of stores and of certify.
+layout(buffer_reference, std430, buffer_reference_align = 64) buffer FastWords {
     uint64_t words[];
 };
 
-layout(buffer_reference, std430, buffer_reference_align = 4) buffer DepthSegment {
-    // fast: per slot one byte, remaining depth + 1 of its entry (0 = empty), four per word;
-    // accessed only atomically.
-    uint words[];
-};
-
 layout(buffer_reference, std430, buffer_reference_align = 64) buffer ExactSegment {
-    // Per slot: sequence, tag, count low, count high, key planes 0-3; accessed only atomically.
+    // Per entry: sequence, tag, count low, count high, key planes 0-3; accessed only atomically.
+    // Per bucket: 2 entries (verified) or FAST_WAYS shadows (certify).
     uint64_t words[];
 };
 
 const uint FAST_WORDS = 2u;
+const uint FAST_WAYS = 4u;
+const uint VERIFIED_WAYS = 2u;
+// The data word of a fast entry: count << FAST_DEPTH_BITS | depth + 1.
+const uint FAST_DEPTH_BITS = 8u;
+const uint64_t FAST_DEPTH_MASK = uint64_t(0xff);
 const uint EXACT_WORDS = 8u;
 const uint EXACT_SEQUENCE = 0u;
 const uint EXACT_TAG = 1u;
@@ -276,31 +283,37 @@ void tt_count_store(uint previous, bool overwrite) {
     tt_vacated_depth = previous;
 }
 
-// --- Slots
+// --- Buckets
 
-struct Slot {
+struct Bucket {
     uint segment;
+    // The bucket's index within its segment.
     uint index;
 };
 
-Slot tt_slot(u64vec2 hash) {
-    uint64_t slot = mul_high64(hash.x, tt.slots);
-    Slot s;
-    s.segment = uint(slot >> tt.segment_shift);
-    s.index = uint(slot & ((uint64_t(1) << tt.segment_shift) - uint64_t(1)));
-    return s;
+Bucket tt_bucket(u64vec2 hash) {
+    uint64_t bucket = mul_high64(hash.x, tt.buckets);
+    Bucket b;
+    b.segment = uint(bucket >> tt.segment_shift);
+    b.index = uint(bucket & ((uint64_t(1) << tt.segment_shift) - uint64_t(1)));
+    return b;
 }
 
-FastSegment fast_segment(Slot s) {
-    return FastSegment(tt.fast_segments[s.segment]);
+FastSegment fast_segment(Bucket b) {
+    return FastSegment(tt.fast_segments[b.segment]);
 }
 
-FastWords fast_words(Slot s) {
-    return FastWords(tt.fast_segments[s.segment]);
+FastWords fast_words(Bucket b) {
+    return FastWords(tt.fast_segments[b.segment]);
 }
 
-ExactSegment exact_segment(Slot s) {
-    return ExactSegment(tt.exact_segments[s.segment]);
+ExactSegment exact_segment(Bucket b) {
+    return ExactSegment(tt.exact_segments[b.segment]);
+}
+
+// Entries per bucket of the exact array (verified: its entries; certify: the shadows).
+uint exact_ways() {
+    return tt.mode == TT_MODE_VERIFIED ? VERIFIED_WAYS : FAST_WAYS;
 }
 
 uint64_t fast_check(u64vec2 hash) {
@@ -324,12 +337,13 @@ struct ExactRead {
     u64vec2 count;
     GpuBoard key;
     uint64_t fast_verification;
-    uint64_t fast_count;
+    uint64_t fast_data;
 };
 
-ExactRead read_exact(Slot s, bool with_fast) {
-    ExactSegment entries = exact_segment(s);
-    uint base = s.index * EXACT_WORDS;
+// Entry `way` of bucket `b`.
+ExactRead read_exact(Bucket b, uint way, bool with_fast) {
+    ExactSegment entries = exact_segment(b);
+    uint base = (b.index * exact_ways() + way) * EXACT_WORDS;
     ExactRead read;
     uint64_t before = TT_LOAD(entries.words[base + EXACT_SEQUENCE], gl_SemanticsAcquire);
     read.tag = TT_LOAD(entries.words[base + EXACT_TAG], gl_SemanticsRelaxed);
@@ -339,11 +353,12 @@ ExactRead read_exact(Slot s, bool with_fast) {
         read.key.planes[k] = TT_LOAD(entries.words[base + EXACT_KEY + k], gl_SemanticsRelaxed);
     }
     read.fast_verification = uint64_t(0);
-    read.fast_count = uint64_t(0);
+    read.fast_data = uint64_t(0);
     if (with_fast) {
-        FastWords fast = fast_words(s);
-        read.fast_verification = TT_LOAD(fast.words[s.index * FAST_WORDS], gl_SemanticsRelaxed);
-        read.fast_count = TT_LOAD(fast.words[s.index * FAST_WORDS + 1u], gl_SemanticsRelaxed);
+        FastWords fast = fast_words(b);
+        uint word = (b.index * FAST_WAYS + way) * FAST_WORDS;
+        read.fast_verification = TT_LOAD(fast.words[word], gl_SemanticsRelaxed);
+        read.fast_data = TT_LOAD(fast.words[word + 1u], gl_SemanticsRelaxed);
     }
     memoryBarrier(gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsAcquire);
     uint64_t after = TT_LOAD(entries.words[base + EXACT_SEQUENCE], gl_SemanticsRelaxed);
@@ -366,51 +381,73 @@ bool exact_empty(uint64_t tag) {
 }
 
 // Whether a fast entry with these words accepts a probe whose check is `check`.
-bool fast_accepts(uint64_t verification, uint64_t count, uint64_t check) {
-    bool empty = verification == uint64_t(0) && count == uint64_t(0);
-    return !empty && ((verification ^ count ^ check) & tt.verifier_mask) == uint64_t(0);
+bool fast_accepts(uint64_t verification, uint64_t data, uint64_t check) {
+    return data != uint64_t(0) && ((verification ^ data ^ check) & tt.verifier_mask) == uint64_t(0);
 }
 
+// One entry of an exact bucket for `tt_probe`: the first entry that accepts answers, and an
+// occupied entry of another key counts as a wrong-occupied probe. An entry a writer is busy on
+// is passed over.
+void probe_exact_entry(inout Probe probe, Bucket b, uint way, bool certify, uint64_t tag,
+        GpuBoard key, uint64_t check) {
+    ExactRead read = read_exact(b, way, certify);
+    if (!read.consistent) {
+        return;
+    }
+    bool same = holds(read, tag, key);
+    if (!exact_empty(read.tag) && !same) {
+        tt_count(TT_STAT_WRONG_OCCUPIED);
+    }
+    if (probe.kind != PROBE_MISS) {
+        return;
+    }
+    if (!certify) {
+        if (same) {
+            probe.kind = PROBE_HIT;
+            probe.exact = read.count;
+            probe.fast = read.count.x;
+        }
+    } else if (fast_accepts(read.fast_verification, read.fast_data, check)) {
+        probe.kind = same ? PROBE_HIT : PROBE_FALSE_HIT;
+        probe.exact = read.count;
+        probe.fast = read.fast_data >> FAST_DEPTH_BITS;
+    }
+}
+
+// Every entry of the bucket is compared; the first that accepts answers, and each occupied
+// entry of another key counts as a wrong-occupied probe.
 Probe tt_probe(u64vec2 hash, GpuBoard key, uint depth) {
     Probe probe;
     probe.kind = PROBE_MISS;
     probe.exact = u64vec2(0);
     probe.fast = uint64_t(0);
-    Slot s = tt_slot(hash);
+    Bucket b = tt_bucket(hash);
     uint64_t check = fast_check(hash);
     if (tt.mode == TT_MODE_FAST) {
-        u64vec2 entry = fast_segment(s).entries[s.index];
-        uint64_t verification = entry.x;
-        uint64_t count = entry.y;
-        bool empty = verification == uint64_t(0) && count == uint64_t(0);
-        // Judged by the full 64 bits, whatever the verifier width.
-        if (!empty && (verification ^ count) != check) {
-            tt_count(TT_STAT_WRONG_OCCUPIED);
-        }
-        if (fast_accepts(verification, count, check)) {
-            probe.kind = PROBE_HIT;
-            probe.exact = u64vec2(count, uint64_t(0));
-            probe.fast = count;
+        FastSegment entries = fast_segment(b);
+        for (uint way = 0u; way < FAST_WAYS; way++) {
+            u64vec2 entry = entries.entries[b.index * FAST_WAYS + way];
+            // Judged by the full 64 bits, whatever the verifier width.
+            if (entry.y != uint64_t(0) && (entry.x ^ entry.y) != check) {
+                tt_count(TT_STAT_WRONG_OCCUPIED);
+            }
+            if (probe.kind == PROBE_MISS && fast_accepts(entry.x, entry.y, check)) {
+                uint64_t count = entry.y >> FAST_DEPTH_BITS;
+                probe.kind = PROBE_HIT;
+                probe.exact = u64vec2(count, uint64_t(0));
+                probe.fast = count;
+            }
         }
     } else {
         bool certify = tt.mode == TT_MODE_CERTIFY;
-        ExactRead read = read_exact(s, certify);
-        if (read.consistent) {
-            bool same = holds(read, tag_of(hash, depth), key);
-            if (!exact_empty(read.tag) && !same) {
-                tt_count(TT_STAT_WRONG_OCCUPIED);
-            }
-            if (!certify) {
-                if (same) {
-                    probe.kind = PROBE_HIT;
-                    probe.exact = read.count;
-                    probe.fast = read.count.x;
-                }
-            } else if (fast_accepts(read.fast_verification, read.fast_count, check)) {
-                probe.kind = same ? PROBE_HIT : PROBE_FALSE_HIT;
-                probe.exact = read.count;
-                probe.fast = read.fast_count;
-            }
+        uint64_t tag = tag_of(hash, depth);
+        // Unrolled: written as a loop over the entries, this probe returned wrong counts on
+        // lavapipe (cause not found); unrolled it is exact.
+        probe_exact_entry(probe, b, 0u, certify, tag, key, check);
+        probe_exact_entry(probe, b, 1u, certify, tag, key, check);
+        if (certify) {
+            probe_exact_entry(probe, b, 2u, certify, tag, key, check);
+            probe_exact_entry(probe, b, 3u, certify, tag, key, check);
         }
     }
     if (probe.kind == PROBE_HIT) {
@@ -427,24 +464,64 @@ Probe tt_probe(u64vec2 hash, GpuBoard key, uint depth) {
 
 // --- Store
 
-// Swaps the depth byte of a fast slot; returns the previous byte.
-uint swap_depth_byte(Slot s, uint value) {
-    DepthSegment depths = DepthSegment(tt.depth_segments[s.segment]);
-    uint word = s.index >> 2;
-    uint shift = (s.index & 3u) * 8u;
-    uint old = atomicLoad(depths.words[word], gl_ScopeDevice, gl_StorageSemanticsBuffer,
-        gl_SemanticsRelaxed);
-    for (;;) {
-        uint desired = (old & ~(0xffu << shift)) | (value << shift);
-        uint seen = atomicCompSwap(depths.words[word], old, desired);
-        if (seen == old) {
-            return (old >> shift) & 0xffu;
-        }
-        old = seen;
+// The replacement rule (src/tt/replace.rs), folded over a bucket's entries in order.
+struct Victim {
+    uint same;
+    uint empty;
+    // The shallowest entry, scanning from `start` round the bucket: (way - start) % ways is
+    // its place in the scan, and the first of equally shallow entries in scan order wins.
+    uint shallowest;
+    uint shallowest_depth;
+    uint shallowest_place;
+};
+
+const uint NO_WAY = 0xffffffffu;
+
+Victim victim_begin() {
+    Victim v;
+    v.same = NO_WAY;
+    v.empty = NO_WAY;
+    v.shallowest = NO_WAY;
+    v.shallowest_depth = NO_DEPTH;
+    v.shallowest_place = NO_WAY;
+    return v;
+}
+
+// Entry `way` of a bucket of `ways` (a power of two), scanned from `start`: empty, the key
+// being stored, or another key of `depth`.
+void victim_add(inout Victim v, uint way, uint ways, uint start, bool empty, bool same,
+        uint depth) {
+    uint place = (way - start) & (ways - 1u);
+    if (empty) {
+        v.empty = v.empty == NO_WAY ? way : v.empty;
+    } else if (same) {
+        v.same = v.same == NO_WAY ? way : v.same;
+    } else if (depth < v.shallowest_depth
+            || (depth == v.shallowest_depth && place < v.shallowest_place)) {
+        v.shallowest = way;
+        v.shallowest_depth = depth;
+        v.shallowest_place = place;
     }
 }
 
-// Takes an exact slot's write lock: false when another writer holds it (skip the store).
+// The entry a store overwrites: the same key, else the first empty entry, else the shallowest
+// (ties: the first from the key's start).
+uint tt_victim(Victim v) {
+    if (v.same != NO_WAY) {
+        return v.same;
+    }
+    if (v.empty != NO_WAY) {
+        return v.empty;
+    }
+    return v.shallowest;
+}
+
+// `tie_start` of src/tt/replace.rs.
+uint tie_start(uint64_t check) {
+    return uint(check >> 32);
+}
+
+// Takes an exact entry's write lock: false when another writer holds it (skip the store).
 bool lock_exact(ExactSegment entries, uint base, out uint64_t stable) {
     stable = TT_LOAD(entries.words[base + EXACT_SEQUENCE], gl_SemanticsRelaxed);
     if ((stable & uint64_t(1)) != uint64_t(0)) {
@@ -465,36 +542,62 @@ void unlock_exact(ExactSegment entries, uint base, uint64_t stable) {
     TT_STORE(entries.words[base + EXACT_SEQUENCE], stable + uint64_t(2), gl_SemanticsRelease);
 }
 
-// Records the counts of `key` at `depth` remaining plies: fast keeps `fast`, verified keeps
-// `exact`, certify keeps `fast` in the fast entry and `exact` in the shadow. A fast count that
-// does not fit 64 bits is never stored (a payload skip).
+// Records the counts of `key` at `depth` remaining plies in the entry of its bucket the
+// replacement rule picks: fast keeps `fast`, verified keeps `exact`, certify keeps `fast` in
+// the fast entry and `exact` in the shadow. A fast count that does not fit 56 bits is never
+// stored (a payload skip).
 void tt_store(u64vec2 hash, GpuBoard key, uint depth, u64vec2 exact, u64vec2 fast) {
-    Slot s = tt_slot(hash);
+    Bucket b = tt_bucket(hash);
     uint64_t check = fast_check(hash);
     bool has_fast = tt.mode != TT_MODE_VERIFIED;
-    if (has_fast && fast.y != uint64_t(0)) {
+    if (has_fast && (fast.y != uint64_t(0) || (fast.x >> (64u - FAST_DEPTH_BITS)) != uint64_t(0))) {
         tt_count(TT_STAT_PAYLOAD_SKIPS);
         return;
     }
+    uint64_t data = (fast.x << FAST_DEPTH_BITS) | uint64_t(depth + 1u);
+    FastWords fast_entries = fast_words(b);
+    uint ways = has_fast ? FAST_WAYS : VERIFIED_WAYS;
+    uint64_t tag = tag_of(hash, depth);
+    ExactSegment entries = exact_segment(b);
+    Victim v = victim_begin();
+    uint start = tie_start(check);
+    if (has_fast) {
+        // fast and certify choose from the fast bucket, the same key by the full check; atomic
+        // loads, since certify accesses its fast words only atomically.
+        for (uint way = 0u; way < FAST_WAYS; way++) {
+            uint word = (b.index * FAST_WAYS + way) * FAST_WORDS;
+            uint64_t verification = TT_LOAD(fast_entries.words[word], gl_SemanticsRelaxed);
+            uint64_t stored = TT_LOAD(fast_entries.words[word + 1u], gl_SemanticsRelaxed);
+            victim_add(v, way, FAST_WAYS, start, stored == uint64_t(0),
+                (verification ^ stored) == check, uint(stored & FAST_DEPTH_MASK) - 1u);
+        }
+    } else {
+        // verified chooses by the tags, read without the lock: only a hint.
+        for (uint way = 0u; way < VERIFIED_WAYS; way++) {
+            uint64_t stored = TT_LOAD(entries.words[(b.index * VERIFIED_WAYS + way) * EXACT_WORDS
+                + EXACT_TAG], gl_SemanticsRelaxed);
+            victim_add(v, way, VERIFIED_WAYS, start, exact_empty(stored), stored == tag,
+                uint(stored & TAG_DEPTH_MASK) - 1u);
+        }
+    }
+    uint way = tt_victim(v);
+    uint fast_word = (b.index * FAST_WAYS + way) * FAST_WORDS;
     if (tt.mode == TT_MODE_FAST) {
-        FastSegment entries = fast_segment(s);
-        u64vec2 old = entries.entries[s.index];
-        uint64_t old_verification = old.x;
-        uint64_t old_count = old.y;
-        entries.entries[s.index] = u64vec2(check ^ fast.x, fast.x);
-        uint previous = swap_depth_byte(s, depth + 1u);
-        bool old_empty = old_verification == uint64_t(0) && old_count == uint64_t(0);
+        // The victim's verification as read just before the store: the replaced entry's own
+        // unless another writer raced this one (only the overwrite count can then be off).
+        uint64_t old_verification = TT_LOAD(fast_entries.words[fast_word], gl_SemanticsRelaxed);
+        TT_STORE(fast_entries.words[fast_word], check ^ data, gl_SemanticsRelaxed);
+        uint64_t replaced = atomicExchange(fast_entries.words[fast_word + 1u], data);
+        uint previous = uint(replaced & FAST_DEPTH_MASK);
         tt_count_store(previous == 0u ? NO_DEPTH : previous - 1u,
-            !old_empty && (old_verification ^ old_count) != check);
+            previous != 0u && (old_verification ^ replaced) != check);
         return;
     }
-    ExactSegment entries = exact_segment(s);
-    uint base = s.index * EXACT_WORDS;
+    uint base = (b.index * ways + way) * EXACT_WORDS;
     uint64_t stable;
     if (!lock_exact(entries, base, stable)) {
         return;
     }
-    uint64_t tag = tag_of(hash, depth);
     uint64_t old_tag = TT_LOAD(entries.words[base + EXACT_TAG], gl_SemanticsRelaxed);
     bool same = old_tag == tag;
     for (uint k = 0u; k < 4u; k++) {
@@ -502,9 +605,8 @@ void tt_store(u64vec2 hash, GpuBoard key, uint depth, u64vec2 exact, u64vec2 fas
             && TT_LOAD(entries.words[base + EXACT_KEY + k], gl_SemanticsRelaxed) == key.planes[k];
     }
     if (has_fast) {
-        FastWords fast_entries = fast_words(s);
-        TT_STORE(fast_entries.words[s.index * FAST_WORDS], check ^ fast.x, gl_SemanticsRelaxed);
-        TT_STORE(fast_entries.words[s.index * FAST_WORDS + 1u], fast.x, gl_SemanticsRelaxed);
+        TT_STORE(fast_entries.words[fast_word], check ^ data, gl_SemanticsRelaxed);
+        TT_STORE(fast_entries.words[fast_word + 1u], data, gl_SemanticsRelaxed);
     }
     TT_STORE(entries.words[base + EXACT_TAG], tag, gl_SemanticsRelaxed);
     TT_STORE(entries.words[base + EXACT_COUNT], exact.x, gl_SemanticsRelaxed);

@@ -2,7 +2,7 @@
 
 use crate::chess::movegen::legal_moves;
 use crate::chess::specialized;
-use crate::chess::{Hash128, Position, Zobrist};
+use crate::chess::{Hash128, Move, Position, Zobrist};
 use crate::count::Counts;
 use crate::run_control::Cancelled;
 use crate::tt::{Probe, ThreadStats, TranspositionTable, TtStatsSnapshot, MIN_TT_DEPTH};
@@ -12,6 +12,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// milliseconds each, even for rich positions. Deeper nodes look at it before each child, so
 /// that a cancelled run stops within milliseconds however deep its tasks are.
 pub const UNINTERRUPTED_DEPTH: u32 = 4;
+
+/// How many children ahead of the one searched [`TtSearch`] makes and prefetches the table
+/// bucket of.
+const PREFETCH_AHEAD: usize = 8;
 
 /// Counts subtrees for the parallel driver; one `Worker` per thread holds its private state.
 pub trait SubtreeSearch: Sync {
@@ -141,13 +145,32 @@ impl TtSearch<'_> {
             // Children are bulk-counted and never probed: no need for their hashes.
             Counts::exact(specialized::perft(pos, depth))
         } else {
+            let moves = legal_moves(pos);
+            let moves = moves.as_slice();
+            // Each child is made `PREFETCH_AHEAD` children before it is searched, and its
+            // bucket prefetched then, so that its probe finds the bucket in the cache instead
+            // of waiting for memory.
+            let child_depth_key = self.zobrist.depth_key(depth - 1);
+            let make = |m: Move| {
+                let child = pos.play(m);
+                let child_hash = hash ^ self.zobrist.move_delta(pos, m, &child);
+                self.table.prefetch(child_hash ^ child_depth_key);
+                (child, child_hash)
+            };
+            let mut ahead = [(*pos, hash); PREFETCH_AHEAD];
+            for (slot, &m) in ahead.iter_mut().zip(moves) {
+                *slot = make(m);
+            }
             let mut counts = Counts::default();
-            for &m in legal_moves(pos).iter() {
+            for index in 0..moves.len() {
                 if depth > UNINTERRUPTED_DEPTH && cancel.load(Ordering::Relaxed) {
                     return Err(Cancelled);
                 }
-                let child = pos.play(m);
-                let child_hash = hash ^ self.zobrist.move_delta(pos, m, &child);
+                let slot = &mut ahead[index % PREFETCH_AHEAD];
+                let (child, child_hash) = *slot;
+                if let Some(&m) = moves.get(index + PREFETCH_AHEAD) {
+                    *slot = make(m);
+                }
                 counts += self.search(stats, &child, child_hash, depth - 1, cancel)?;
             }
             counts

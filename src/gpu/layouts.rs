@@ -188,14 +188,15 @@ const _: () = assert!(
         == 56
 );
 
-/// The head of the `TtParams` block; the three arrays of `TT_MAX_SEGMENTS` segment addresses
-/// (fast entries, fast depth bytes, exact entries) follow it (see [`tt_params_bytes`]).
+/// The head of the `TtParams` block; the two arrays of `TT_MAX_SEGMENTS` segment addresses
+/// (fast buckets, exact entries) follow it (see [`tt_params_bytes`]).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
 pub struct TtParamsHead {
     pub mode: u32,
+    /// Buckets per segment: `1 << segment_shift`.
     pub segment_shift: u32,
-    pub slots: u64,
+    pub buckets: u64,
     pub verifier_mask: u64,
 }
 
@@ -205,18 +206,17 @@ const _: () = assert!(size_of::<TtParamsHead>() == 24);
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SegmentAddresses {
     pub fast: Vec<u64>,
-    pub depths: Vec<u64>,
     pub exact: Vec<u64>,
 }
 
 /// Bytes of the whole `TtParams` block.
 pub const TT_PARAMS_BYTES: usize =
-    size_of::<TtParamsHead>() + 3 * TT_MAX_SEGMENTS as usize * size_of::<u64>();
+    size_of::<TtParamsHead>() + 2 * TT_MAX_SEGMENTS as usize * size_of::<u64>();
 
 /// The `TtParams` block as the shaders read it.
 pub fn tt_params_bytes(head: &TtParamsHead, segments: &SegmentAddresses) -> Vec<u8> {
     let mut bytes = bytemuck::bytes_of(head).to_vec();
-    for addresses in [&segments.fast, &segments.depths, &segments.exact] {
+    for addresses in [&segments.fast, &segments.exact] {
         let mut words = addresses.clone();
         words.resize(TT_MAX_SEGMENTS as usize, 0);
         bytes.extend_from_slice(bytemuck::cast_slice(&words));

@@ -1,12 +1,13 @@
-//! The transposition table in device memory: the CPU's slot layouts (`src/tt/fast.rs`,
-//! `src/tt/exact.rs`), split into segments that shaders reach by device address, so that a
-//! table may exceed `maxStorageBufferRange` (128 MiB on lavapipe) and any one allocation.
+//! The transposition table in device memory: the CPU's bucket layouts (`src/tt/fast.rs`,
+//! `src/tt/exact.rs`, `src/tt/table.rs`), split into segments that shaders reach by device
+//! address, so that a table may exceed `maxStorageBufferRange` (128 MiB on lavapipe) and any
+//! one allocation.
 //!
-//! Arrays per mode, each in segments of `1 << segment_shift` slots:
-//! - `fast`: 16-byte fast entries, and one byte per slot with the depth + 1 of its entry (for
-//!   per-depth occupancy, as on the CPU: 17 bytes per slot).
-//! - `verified`: 64-byte exact entries.
-//! - `certify`: 16-byte fast entries and their 64-byte exact shadows (80 bytes per slot).
+//! Arrays per mode, each in segments of `1 << segment_shift` buckets:
+//! - `fast`: 64-byte buckets of four 16-byte fast entries (each holding its depth).
+//! - `verified`: 128-byte buckets of two 64-byte exact entries.
+//! - `certify`: 64-byte fast buckets and, per bucket, the four 64-byte exact shadows of its
+//!   entries (320 bytes per bucket).
 
 use super::buffer::GpuBuffer;
 use super::context::DeviceShared;
@@ -17,8 +18,8 @@ use super::shader_layout::{
 };
 use crate::engine::EngineError;
 use crate::tt::exact::ExactEntry;
-use crate::tt::fast::{verifier_mask, FastEntry};
-use crate::tt::{TtConfig, TtMode, TtStatsSnapshot};
+use crate::tt::fast::{verifier_mask, FastBucket, FAST_WAYS};
+use crate::tt::{ways, TtConfig, TtMode, TtStatsSnapshot};
 use std::sync::Arc;
 
 /// No segment is larger than this, whatever the device allows.
@@ -35,11 +36,11 @@ pub fn mode_code(mode: TtMode) -> u32 {
 
 pub struct GpuTable {
     config: TtConfig,
+    buckets: u64,
     slots: u64,
     bytes: u64,
     segment_shift: u32,
     fast: Vec<GpuBuffer>,
-    depths: Vec<GpuBuffer>,
     exact: Vec<GpuBuffer>,
 }
 
@@ -51,19 +52,23 @@ impl GpuTable {
         config: &TtConfig,
         max_segment_bytes: u64,
     ) -> Result<GpuTable, EngineError> {
+        let buckets = config.buckets()? as u64;
         let slots = config.slots()? as u64;
         let bytes = config.table_bytes()?;
         let has_fast = config.mode != TtMode::Verified;
         let has_exact = config.mode != TtMode::Fast;
-        let largest_entry = if has_exact {
-            size_of::<ExactEntry>()
+        // Bytes of one bucket's exact entries: 2 (verified) or 4 (certify shadows) entries.
+        let exact_bucket_bytes =
+            (ways(config.mode).unwrap_or(FAST_WAYS) * size_of::<ExactEntry>()) as u64;
+        let largest_bucket = if has_exact {
+            exact_bucket_bytes
         } else {
-            size_of::<FastEntry>()
-        } as u64;
+            size_of::<FastBucket>() as u64
+        };
         let segment_bytes = max_segment_bytes.min(MAX_SEGMENT_BYTES);
-        let segment_shift = (segment_bytes / largest_entry).max(4).ilog2();
-        let segment_slots = 1u64 << segment_shift;
-        let segments = slots.div_ceil(segment_slots) as usize;
+        let segment_shift = (segment_bytes / largest_bucket).max(4).ilog2();
+        let segment_buckets = 1u64 << segment_shift;
+        let segments = buckets.div_ceil(segment_buckets) as usize;
         if segments > TT_MAX_SEGMENTS as usize {
             return Err(EngineError::Gpu(GpuError::TooManySegments {
                 bytes,
@@ -77,16 +82,16 @@ impl GpuTable {
         };
         let mut table = GpuTable {
             config: *config,
+            buckets,
             slots,
             bytes: bytes as u64,
             segment_shift,
             fast: Vec::new(),
-            depths: Vec::new(),
             exact: Vec::new(),
         };
         for segment in 0..segments as u64 {
-            let first = segment * segment_slots;
-            let in_segment = (slots - first).min(segment_slots);
+            let first = segment * segment_buckets;
+            let in_segment = (buckets - first).min(segment_buckets);
             let add = |array: &mut Vec<GpuBuffer>, name: &str, bytes: u64| {
                 GpuBuffer::new_addressable(shared, name, bytes)
                     .map(|buffer| array.push(buffer))
@@ -95,23 +100,15 @@ impl GpuTable {
             if has_fast {
                 add(
                     &mut table.fast,
-                    "TT fast entries",
-                    in_segment * size_of::<FastEntry>() as u64,
-                )?;
-            }
-            if config.mode == TtMode::Fast {
-                // Depth bytes are read and swapped as 32-bit words.
-                add(
-                    &mut table.depths,
-                    "TT depths",
-                    in_segment.next_multiple_of(4),
+                    "TT fast buckets",
+                    in_segment * size_of::<FastBucket>() as u64,
                 )?;
             }
             if has_exact {
                 add(
                     &mut table.exact,
                     "TT exact entries",
-                    in_segment * size_of::<ExactEntry>() as u64,
+                    in_segment * exact_bucket_bytes,
                 )?;
             }
         }
@@ -131,7 +128,7 @@ impl GpuTable {
         TtParamsHead {
             mode: mode_code(self.config.mode),
             segment_shift: self.segment_shift,
-            slots: self.slots,
+            buckets: self.buckets,
             verifier_mask: verifier_mask(self.config.verifier_bits),
         }
     }
@@ -140,19 +137,18 @@ impl GpuTable {
         let addresses = |array: &[GpuBuffer]| array.iter().map(GpuBuffer::device_address).collect();
         SegmentAddresses {
             fast: addresses(&self.fast),
-            depths: addresses(&self.depths),
             exact: addresses(&self.exact),
         }
     }
 
     /// Every segment buffer, to clear them.
     pub fn buffers(&self) -> impl Iterator<Item = &GpuBuffer> {
-        self.fast.iter().chain(&self.depths).chain(&self.exact)
+        self.fast.iter().chain(&self.exact)
     }
 
     /// Segments per array.
     pub fn segments(&self) -> usize {
-        self.slots.div_ceil(1 << self.segment_shift) as usize
+        self.buckets.div_ceil(1 << self.segment_shift) as usize
     }
 
     /// The statistics from the shaders' counter words.

@@ -1,7 +1,7 @@
 //! What the caller asks of the table, and every way that request can fail.
 
 use super::mode::TtMode;
-use super::table::slot_bytes;
+use super::table::{bucket_bytes, ways};
 use thiserror::Error;
 
 /// The verifier width used unless `--verifier-bits` narrows it.
@@ -28,11 +28,11 @@ impl TtConfig {
         }
     }
 
-    /// How many slots of `slot_bytes` the budget holds, after checking every knob; the CPU and
-    /// the GPU table size themselves alike.
-    pub fn slots(&self) -> Result<usize, TtError> {
+    /// How many whole buckets of [`bucket_bytes`] the budget holds, after checking every knob;
+    /// the CPU and the GPU table size themselves alike.
+    pub fn buckets(&self) -> Result<usize, TtError> {
         let mode = self.mode;
-        let slot_bytes = slot_bytes(mode).ok_or(TtError::ModeOff)?;
+        let bucket_bytes = bucket_bytes(mode).ok_or(TtError::ModeOff)?;
         if !(MIN_VERIFIER_BITS..=MAX_VERIFIER_BITS).contains(&self.verifier_bits) {
             return Err(TtError::VerifierBits {
                 bits: self.verifier_bits,
@@ -41,20 +41,26 @@ impl TtConfig {
         if self.bytes == 0 {
             return Err(TtError::ZeroSize { mode });
         }
-        match self.bytes / slot_bytes {
+        match self.bytes / bucket_bytes {
             0 => Err(TtError::TooSmall {
                 mode,
                 bytes: self.bytes,
-                slot_bytes,
+                bucket_bytes,
             }),
-            slots => Ok(slots),
+            buckets => Ok(buckets),
         }
     }
 
-    /// Bytes the table's slots take: [`Self::slots`] whole slots of the mode.
+    /// Entries (slots) of the table: [`Self::buckets`] times the entries of a bucket.
+    pub fn slots(&self) -> Result<usize, TtError> {
+        let ways = ways(self.mode).ok_or(TtError::ModeOff)?;
+        Ok(self.buckets()? * ways)
+    }
+
+    /// Bytes the table's buckets take: [`Self::buckets`] whole buckets of the mode.
     pub fn table_bytes(&self) -> Result<usize, TtError> {
-        let slot_bytes = slot_bytes(self.mode).ok_or(TtError::ModeOff)?;
-        Ok(self.slots()? * slot_bytes)
+        let bucket_bytes = bucket_bytes(self.mode).ok_or(TtError::ModeOff)?;
+        Ok(self.buckets()? * bucket_bytes)
     }
 }
 
@@ -74,13 +80,13 @@ pub enum TtError {
     #[error("a size of 0 leaves no memory for the {mode} transposition table")]
     ZeroSize { mode: TtMode },
     #[error(
-        "a transposition table of {bytes} bytes is too small for one {mode} slot of \
-         {slot_bytes} bytes"
+        "a transposition table of {bytes} bytes is too small for one {mode} bucket of \
+         {bucket_bytes} bytes"
     )]
     TooSmall {
         mode: TtMode,
         bytes: usize,
-        slot_bytes: usize,
+        bucket_bytes: usize,
     },
     #[error(
         "{bits} verifier bits are out of range: the fast verifier keeps \

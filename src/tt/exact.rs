@@ -1,6 +1,6 @@
 //! The exact entry: 64 bytes holding the exact position key, the remaining depth and a 128-bit
-//! count, guarded by a per-slot seqlock. Used by `verified`, and as the shadow of each fast slot
-//! by `certify`.
+//! count, guarded by a per-entry seqlock. Used by `verified` (two per bucket,
+//! [`VerifiedBucket`]), and as the shadow of each fast entry by `certify`.
 //!
 //! Layout (`#[repr(C, align(64))]`, eight little-endian `u64` words, one cache line; the GPU
 //! backend mirrors it byte for byte):
@@ -46,6 +46,21 @@ pub struct ExactEntry {
 const _: () = assert!(size_of::<ExactEntry>() == 64);
 const _: () = assert!(align_of::<ExactEntry>() == 64);
 
+/// Entries per `verified` bucket.
+pub const VERIFIED_WAYS: usize = 2;
+
+/// A `verified` bucket: two exact entries in two adjacent cache lines, aligned to 128 bytes
+/// (the pair of lines an adjacent-line prefetcher fetches together); a store replaces the
+/// shallower ([`super::replace`]).
+#[repr(C, align(128))]
+#[derive(Debug, Default, bytemuck::Zeroable)]
+pub struct VerifiedBucket {
+    pub entries: [ExactEntry; VERIFIED_WAYS],
+}
+
+const _: () = assert!(size_of::<VerifiedBucket>() == 128);
+const _: () = assert!(align_of::<VerifiedBucket>() == 128);
+
 const DEPTH_BITS: u32 = 8;
 const DEPTH_MASK: u64 = (1 << DEPTH_BITS) - 1;
 
@@ -53,6 +68,12 @@ const DEPTH_MASK: u64 = (1 << DEPTH_BITS) - 1;
 #[inline]
 pub fn tag_of(hash: Hash128, depth: u32) -> u64 {
     (hash.hi >> DEPTH_BITS) << DEPTH_BITS | (u64::from(depth) + 1)
+}
+
+/// The remaining depth a tag records; `None` for an empty entry.
+#[inline]
+pub fn tag_depth(tag: u64) -> Option<u32> {
+    ((tag & DEPTH_MASK) as u32).checked_sub(1)
 }
 
 /// What a slot holds, relative to the position a probe or store is about.
@@ -90,8 +111,7 @@ impl ExactContents {
     /// The remaining depth of the stored entry; `None` for an empty slot.
     #[inline]
     pub fn depth(&self) -> Option<u32> {
-        let field = (self.tag & DEPTH_MASK) as u32;
-        field.checked_sub(1)
+        tag_depth(self.tag)
     }
 
     /// Compares this entry with the position whose tag is `tag`; `key` is computed only when
@@ -109,6 +129,13 @@ impl ExactContents {
 }
 
 impl ExactEntry {
+    /// The tag as last written, read without the seqlock: only a hint (a store picks its
+    /// victim by it, then reads the entry under the lock).
+    #[inline]
+    pub fn peek_tag(&self) -> u64 {
+        self.tag.load(Ordering::Relaxed)
+    }
+
     /// Reads the entry, and with it whatever `read_beside` reads (certify's fast entry), under
     /// the seqlock. `None` when a writer is busy or overlapped the read.
     #[inline]

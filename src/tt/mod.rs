@@ -1,13 +1,15 @@
 //! The transposition table, in the modes the user trusts it with (`--tt`).
 //!
-//! - `fast`: 16-byte entries verified by `hash.hi ^ hash.lo` ([`fast`]); `--verifier-bits`
-//!   narrows the check to demonstrate false hits.
-//! - `verified`: 64-byte entries keyed by the exact [`NybbleBoard`](crate::chess::NybbleBoard)
-//!   and depth, under a per-slot seqlock ([`exact`]): no false hits.
-//! - `certify`: the fast table plus an exact shadow entry per slot; every fast hit is checked
+//! - `fast`: 16-byte entries, four to a 64-byte bucket, verified by `hash.hi ^ hash.lo`
+//!   ([`fast`]); `--verifier-bits` narrows the check to demonstrate false hits.
+//! - `verified`: 64-byte entries, two to a bucket, keyed by the exact
+//!   [`NybbleBoard`](crate::chess::NybbleBoard) and depth, under a per-entry seqlock
+//!   ([`exact`]): no false hits.
+//! - `certify`: the fast table plus an exact shadow entry per fast entry; every fast hit is checked
 //!   against the shadow and false hits are counted, so the caller keeps an exact total and
 //!   can report what the fast total would have been.
 //!
+//! A store replaces the shallowest entry of its bucket (`replace.rs`).
 //! The remaining depth is part of every key: probes and stores take
 //! `position_hash ^ zobrist.depth_key(depth)` and the depth itself. Each worker thread takes a
 //! [`ThreadStats`] from [`TranspositionTable::thread_stats`]; [`TranspositionTable::snapshot`]
@@ -19,6 +21,11 @@ pub mod fast;
 mod config;
 mod memory;
 mod mode;
+// The table's only unsafe code: the prefetch hint (one intrinsic call); src/lib.rs allows
+// unsafe code in src/gpu/ too, and nowhere else (Cargo.toml, tests/source_layout.rs).
+#[allow(unsafe_code)]
+mod prefetch;
+mod replace;
 mod report;
 mod risk;
 mod serde_u128;
@@ -35,4 +42,4 @@ pub use report::{TtReport, TtStatsSnapshot};
 pub use risk::{p_at_least_one, Risk};
 pub use shader_shared::MIN_TT_DEPTH;
 pub use stats::{DepthStats, ThreadStats, TtCounters, DEPTH_COUNTER_WORDS, MAX_DEPTH};
-pub use table::{slot_bytes, Probe, TranspositionTable};
+pub use table::{bucket_bytes, slot_bytes, ways, Probe, TranspositionTable};

@@ -90,9 +90,12 @@ impl ThreadStats {
         add(&counters.false_hits, 1);
     }
 
+    /// A probe at `depth` compared with `entries` occupied entries of other keys.
     #[inline]
-    pub(crate) fn wrong_occupied_probe(&self, depth: u32) {
-        add(&self.at(depth).wrong_occupied_probes, 1);
+    pub(crate) fn wrong_occupied_probes(&self, depth: u32, entries: u64) {
+        if entries != 0 {
+            add(&self.at(depth).wrong_occupied_probes, entries);
+        }
     }
 
     #[inline]

@@ -1,34 +1,46 @@
-//! The transposition table: one flat array of slots per mode, shared by all threads through
-//! `&self`, without any global lock.
+//! The transposition table: one flat array of cache-line buckets per mode, shared by all
+//! threads through `&self`, without any global lock.
 //!
 //! Keys: the remaining depth is part of every key. The caller passes
-//! `hash = position_hash ^ zobrist.depth_key(depth)` and the same `depth`, which the exact
-//! entries also store. The slot index comes from `hash.lo` (multiply-high reduction onto
-//! `0..slots`); the fast verifier uses `hash.hi ^ hash.lo`.
+//! `hash = position_hash ^ zobrist.depth_key(depth)` and the same `depth`, which every entry
+//! also stores. The bucket index comes from `hash.lo` (multiply-high reduction onto
+//! `0..buckets`); the fast verifier uses `hash.hi ^ hash.lo`. A probe reads every entry of its
+//! bucket and answers with the first that accepts its key; the wrong-occupied count is the
+//! number of occupied entries of other keys it compared with (each a chance for a false hit).
 //!
-//! Replacement: always replace. A store overwrites whatever the slot holds; simple, and the
-//! statistics count how often another position's entry is lost.
+//! Replacement: depth-preferred, the shallowest entry of the bucket yielding, ties broken by
+//! the key ([`super::replace`]); every entry holds its own depth, so the choice reads only the
+//! bucket.
 //!
-//! Memory per slot:
-//! - `fast`: a 16-byte [`FastEntry`] plus one byte of a side array holding the depth + 1 of the
-//!   slot's entry (0 = empty), kept only for per-depth occupancy; probes never read it. Racing
-//!   writers may leave the byte naming the other writer's depth; the used-slot total stays
-//!   exact.
-//! - `verified`: a 64-byte [`ExactEntry`].
-//! - `certify`: a 16-byte [`FastEntry`] and, in a parallel array, a 64-byte shadow
-//!   [`ExactEntry`] holding the exact key, depth and true count of the fast entry's writer.
-//!   Both are written under the shadow's seqlock and read under it, so the two always belong
-//!   to the same store.
+//! Memory per bucket ("slot" = one entry; `slots = buckets * ways`):
+//!
+//! | mode       | entries | bucket bytes | per entry                                        |
+//! |------------|---------|--------------|--------------------------------------------------|
+//! | `fast`     | 4       | 64           | a 16-byte [`FastEntry`] (count and depth inside)  |
+//! | `verified` | 2       | 128          | a 64-byte [`ExactEntry`]                          |
+//! | `certify`  | 4       | 64 + 256     | a [`FastEntry`] and a 64-byte shadow [`ExactEntry`] |
+//!
+//! - `fast`: one [`FastBucket`], a cache line. The depth of each entry sits in its data word,
+//!   so occupancy per depth is counted from what a store replaces (an atomic swap: exact under
+//!   racing writers).
+//! - `verified`: one [`VerifiedBucket`], two adjacent lines.
+//! - `certify`: a [`FastBucket`] and, in a parallel array, four shadow [`ExactEntry`]s, one
+//!   per fast entry, holding the exact key, depth and true count of that entry's writer. An
+//!   entry and its shadow are written under the shadow's seqlock and read under it, so the two
+//!   always belong to the same store; the victim is chosen from the fast bucket.
 
 use super::config::{TtConfig, TtError};
-use super::exact::{tag_of, ExactContents, ExactEntry, Occupant};
-use super::fast::{fast_check, verifier_mask, FastContents, FastEntry};
+use super::exact::{
+    tag_depth, tag_of, ExactContents, ExactEntry, Occupant, VerifiedBucket, VERIFIED_WAYS,
+};
+use super::fast::{fast_check, fast_payload, verifier_mask, FastBucket, FastContents, FAST_WAYS};
 use super::memory::{allocate_zeroed, check_available};
 use super::mode::TtMode;
+use super::prefetch::prefetch;
+use super::replace::{tie_start, victim, Way};
 use super::report::TtStatsSnapshot;
 use super::stats::{StatsRegistry, ThreadStats, MAX_DEPTH};
 use crate::chess::{Hash128, NybbleBoard, Position};
-use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
 /// The outcome of a probe.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,46 +61,45 @@ pub enum Probe {
 
 enum Storage {
     Fast {
-        entries: Box<[FastEntry]>,
-        depths: Box<[AtomicU8]>,
+        buckets: Box<[FastBucket]>,
     },
     Verified {
-        entries: Box<[ExactEntry]>,
+        buckets: Box<[VerifiedBucket]>,
     },
     Certify {
-        fast: Box<[FastEntry]>,
+        fast: Box<[FastBucket]>,
+        /// `FAST_WAYS` shadows per bucket: entry `way` of bucket `b` at `b * FAST_WAYS + way`.
         shadow: Box<[ExactEntry]>,
     },
 }
 
 impl Storage {
-    fn allocate(mode: TtMode, slots: usize) -> Result<Storage, TtError> {
+    fn allocate(mode: TtMode, buckets: usize) -> Result<Storage, TtError> {
         Ok(match mode {
             TtMode::Off => return Err(TtError::ModeOff),
             TtMode::Fast => Storage::Fast {
-                entries: allocate_zeroed(slots)?,
-                depths: allocate_zeroed(slots)?,
+                buckets: allocate_zeroed(buckets)?,
             },
             TtMode::Verified => Storage::Verified {
-                entries: allocate_zeroed(slots)?,
+                buckets: allocate_zeroed(buckets)?,
             },
             TtMode::Certify => Storage::Certify {
-                fast: allocate_zeroed(slots)?,
-                shadow: allocate_zeroed(slots)?,
+                fast: allocate_zeroed(buckets)?,
+                shadow: allocate_zeroed(buckets * FAST_WAYS)?,
             },
         })
     }
 }
 
-const FAST_SLOT_BYTES: usize = size_of::<FastEntry>() + size_of::<AtomicU8>();
-const VERIFIED_SLOT_BYTES: usize = size_of::<ExactEntry>();
-const CERTIFY_SLOT_BYTES: usize = size_of::<FastEntry>() + size_of::<ExactEntry>();
+const FAST_SLOT_BYTES: usize = size_of::<FastBucket>() / FAST_WAYS;
+const VERIFIED_SLOT_BYTES: usize = size_of::<VerifiedBucket>() / VERIFIED_WAYS;
+const CERTIFY_SLOT_BYTES: usize = FAST_SLOT_BYTES + size_of::<ExactEntry>();
 
-const _: () = assert!(FAST_SLOT_BYTES == 17);
+const _: () = assert!(FAST_SLOT_BYTES == 16);
 const _: () = assert!(VERIFIED_SLOT_BYTES == 64);
 const _: () = assert!(CERTIFY_SLOT_BYTES == 80);
 
-/// Bytes one slot takes in `mode`; `None` for `off`.
+/// Bytes one slot (entry) takes in `mode`; `None` for `off`.
 pub const fn slot_bytes(mode: TtMode) -> Option<usize> {
     match mode {
         TtMode::Off => None,
@@ -98,9 +109,27 @@ pub const fn slot_bytes(mode: TtMode) -> Option<usize> {
     }
 }
 
+/// Entries per bucket in `mode`; `None` for `off`.
+pub const fn ways(mode: TtMode) -> Option<usize> {
+    match mode {
+        TtMode::Off => None,
+        TtMode::Fast | TtMode::Certify => Some(FAST_WAYS),
+        TtMode::Verified => Some(VERIFIED_WAYS),
+    }
+}
+
+/// Bytes one bucket takes in `mode` (the table's unit of size); `None` for `off`.
+pub const fn bucket_bytes(mode: TtMode) -> Option<usize> {
+    match (slot_bytes(mode), ways(mode)) {
+        (Some(slot), Some(ways)) => Some(slot * ways),
+        _ => None,
+    }
+}
+
 pub struct TranspositionTable {
     storage: Storage,
     mode: TtMode,
+    buckets: usize,
     slots: usize,
     bytes: usize,
     verifier_bits: u32,
@@ -114,17 +143,19 @@ const _: () = {
 };
 
 impl TranspositionTable {
-    /// A table of as many slots as `config.bytes` holds. `off` has no table and is an error:
+    /// A table of as many buckets as `config.bytes` holds. `off` has no table and is an error:
     /// the caller creates none for it.
     pub fn new(config: &TtConfig) -> Result<TranspositionTable, TtError> {
         let mode = config.mode;
+        let buckets = config.buckets()?;
         let slots = config.slots()?;
         let bytes = config.table_bytes()?;
         check_available(bytes)?;
-        let storage = Storage::allocate(mode, slots)?;
+        let storage = Storage::allocate(mode, buckets)?;
         Ok(TranspositionTable {
             storage,
             mode,
+            buckets,
             slots,
             bytes,
             verifier_bits: config.verifier_bits,
@@ -137,11 +168,16 @@ impl TranspositionTable {
         self.mode
     }
 
+    /// Entries of the table, in all buckets.
     pub fn slots(&self) -> usize {
         self.slots
     }
 
-    /// Bytes actually allocated for the slots (at most the configured budget).
+    pub fn buckets(&self) -> usize {
+        self.buckets
+    }
+
+    /// Bytes actually allocated for the buckets (at most the configured budget).
     pub fn bytes(&self) -> usize {
         self.bytes
     }
@@ -171,7 +207,23 @@ impl TranspositionTable {
 
     #[inline]
     fn index(&self, hash: Hash128) -> usize {
-        ((u128::from(hash.lo) * self.slots as u128) >> 64) as usize
+        ((u128::from(hash.lo) * self.buckets as u128) >> 64) as usize
+    }
+
+    /// Asks the CPU to bring the bucket of `hash` into the cache, so that a probe of it soon
+    /// after does not wait for memory. Only a hint: nothing is read or counted.
+    #[inline]
+    pub fn prefetch(&self, hash: Hash128) {
+        let index = self.index(hash);
+        match &self.storage {
+            Storage::Fast { buckets } => prefetch(&buckets[index]),
+            Storage::Verified { buckets } => {
+                let bucket = &buckets[index];
+                prefetch(&bucket.entries[0]);
+                prefetch(&bucket.entries[1]);
+            }
+            Storage::Certify { fast, .. } => prefetch(&fast[index]),
+        }
     }
 
     /// Looks up `pos` at `depth` remaining plies; `hash` already includes the depth key.
@@ -181,82 +233,105 @@ impl TranspositionTable {
             return Probe::Miss;
         }
         let index = self.index(hash);
-        match &self.storage {
-            Storage::Fast { entries, .. } => self.probe_fast(&entries[index], hash, depth, stats),
-            Storage::Verified { entries } => {
-                probe_verified(&entries[index], hash, pos, depth, stats)
+        let probe = match &self.storage {
+            Storage::Fast { buckets } => self.probe_fast(&buckets[index], hash, depth, stats),
+            Storage::Verified { buckets } => {
+                probe_verified(&buckets[index], hash, pos, depth, stats)
             }
-            Storage::Certify { fast, shadow } => {
-                self.probe_certify(&fast[index], &shadow[index], hash, pos, depth, stats)
-            }
+            Storage::Certify { fast, shadow } => self.probe_certify(
+                &fast[index],
+                &shadow[index * FAST_WAYS..][..FAST_WAYS],
+                hash,
+                pos,
+                depth,
+                stats,
+            ),
+        };
+        match probe {
+            Probe::Hit { .. } => stats.hit(depth),
+            Probe::Miss => stats.miss(depth),
+            Probe::FalseHit { .. } => stats.false_hit(depth),
         }
+        probe
     }
 
     fn probe_fast(
         &self,
-        entry: &FastEntry,
+        bucket: &FastBucket,
         hash: Hash128,
         depth: u32,
         stats: &ThreadStats,
     ) -> Probe {
         let check = fast_check(hash);
-        let contents = entry.load();
+        let entries = bucket.load();
         // Judged by the full 64 bits, whatever the verifier width.
-        if !contents.is_empty() && contents.stored_check() != check {
-            stats.wrong_occupied_probe(depth);
-        }
-        if contents.accepts(check, self.verifier_mask) {
-            stats.hit(depth);
-            let count = u128::from(contents.count);
-            Probe::Hit {
-                exact: count,
-                fast: count,
+        let wrong = entries
+            .iter()
+            .filter(|entry| !entry.is_empty() && entry.stored_check() != check)
+            .count();
+        stats.wrong_occupied_probes(depth, wrong as u64);
+        match entries
+            .iter()
+            .find(|entry| entry.accepts(check, self.verifier_mask))
+        {
+            Some(entry) => {
+                let count = u128::from(entry.count());
+                Probe::Hit {
+                    exact: count,
+                    fast: count,
+                }
             }
-        } else {
-            stats.miss(depth);
-            Probe::Miss
+            None => Probe::Miss,
         }
     }
 
     fn probe_certify(
         &self,
-        fast: &FastEntry,
-        shadow: &ExactEntry,
+        fast: &FastBucket,
+        shadows: &[ExactEntry],
         hash: Hash128,
         pos: &Position,
         depth: u32,
         stats: &ThreadStats,
     ) -> Probe {
-        let Some((shadow, fast)) = shadow.read(|| fast.load()) else {
-            stats.miss(depth);
-            return Probe::Miss;
-        };
-        let occupant = shadow.occupant(tag_of(hash, depth), || NybbleBoard::from_position(pos));
-        if occupant == Occupant::Other {
-            stats.wrong_occupied_probe(depth);
-        }
-        if !fast.accepts(fast_check(hash), self.verifier_mask) {
-            stats.miss(depth);
-            return Probe::Miss;
-        }
-        let payload = u128::from(fast.count);
-        if occupant == Occupant::Same {
-            stats.hit(depth);
-            Probe::Hit {
-                exact: shadow.count,
-                fast: payload,
+        let check = fast_check(hash);
+        let tag = tag_of(hash, depth);
+        let mut key = None;
+        let mut wrong = 0;
+        let mut probe = Probe::Miss;
+        for (entry, shadow) in fast.entries.iter().zip(shadows) {
+            // A writer busy on this entry: it is passed over.
+            let Some((shadow, fast)) = shadow.read(|| entry.load()) else {
+                continue;
+            };
+            let occupant = shadow.occupant(tag, || {
+                *key.get_or_insert_with(|| NybbleBoard::from_position(pos))
+            });
+            if occupant == Occupant::Other {
+                wrong += 1;
             }
-        } else {
-            stats.false_hit(depth);
-            Probe::FalseHit { fast: payload }
+            if probe == Probe::Miss && fast.accepts(check, self.verifier_mask) {
+                let payload = u128::from(fast.count());
+                probe = if occupant == Occupant::Same {
+                    Probe::Hit {
+                        exact: shadow.count,
+                        fast: payload,
+                    }
+                } else {
+                    Probe::FalseHit { fast: payload }
+                };
+            }
         }
+        stats.wrong_occupied_probes(depth, wrong);
+        probe
     }
 
     /// Records the subtree counts of `pos` at `depth` remaining plies (`hash` includes the
-    /// depth key). `fast` keeps `fast`, `verified` keeps `exact`, `certify` keeps `fast` in the
-    /// fast entry and `exact` in the shadow. A `fast` count above `u64::MAX` does not fit the
-    /// fast payload and is not stored (a payload skip). A store finding the slot's writer lock
-    /// busy is dropped. Depths above [`MAX_DEPTH`] are not kept.
+    /// depth key) in the entry of its bucket that the replacement rule picks. `fast` keeps
+    /// `fast`, `verified` keeps `exact`, `certify` keeps `fast` in the fast entry and `exact` in
+    /// the shadow. A `fast` count above [`super::fast::MAX_FAST_COUNT`] does not fit the fast
+    /// payload and is not stored (a payload skip). A store finding the entry's writer lock busy
+    /// is dropped. Depths above [`MAX_DEPTH`] are not kept.
     pub fn store(
         &self,
         hash: Hash128,
@@ -271,26 +346,40 @@ impl TranspositionTable {
         }
         let index = self.index(hash);
         match &self.storage {
-            Storage::Fast { entries, depths } => {
-                let Ok(payload) = u64::try_from(fast) else {
+            Storage::Fast { buckets } => {
+                let Some(payload) = fast_payload(fast) else {
                     stats.payload_skip(depth);
                     return;
                 };
                 let check = fast_check(hash);
-                let entry = &entries[index];
-                let previous = entry.load();
-                entry.store(FastContents::written(check, payload));
-                let previous_depth = depths[index].swap(depth as u8 + 1, Relaxed);
+                let bucket = &buckets[index];
+                let entries = bucket.load();
+                let way = victim(&fast_ways(&entries, check), tie_start(check));
+                let replaced =
+                    bucket.entries[way].store(FastContents::written(check, payload, depth));
+                // The data word the swap returned is exact; the verification read before is
+                // the same store's unless another writer raced this one.
+                let previous = FastContents {
+                    verification: entries[way].verification,
+                    data: replaced,
+                };
                 stats.store(
                     depth,
-                    previous_depth.checked_sub(1).map(u32::from),
+                    previous.depth(),
                     !previous.is_empty() && previous.stored_check() != check,
                 );
             }
-            Storage::Verified { entries } => {
+            Storage::Verified { buckets } => {
+                let bucket = &buckets[index];
+                let tag = tag_of(hash, depth);
+                let ways = bucket
+                    .entries
+                    .each_ref()
+                    .map(|entry| exact_way(entry.peek_tag(), tag));
+                let entry = &bucket.entries[victim(&ways, tie_start(fast_check(hash)))];
                 let contents =
                     ExactContents::new(hash, depth, NybbleBoard::from_position(pos), exact);
-                let Some(guard) = entries[index].try_lock() else {
+                let Some(guard) = entry.try_lock() else {
                     return;
                 };
                 let previous = guard.contents();
@@ -299,20 +388,23 @@ impl TranspositionTable {
                 record_exact_store(&previous, &contents, depth, stats);
             }
             Storage::Certify {
-                fast: fast_entries,
+                fast: fast_buckets,
                 shadow,
             } => {
-                let Ok(payload) = u64::try_from(fast) else {
+                let Some(payload) = fast_payload(fast) else {
                     stats.payload_skip(depth);
                     return;
                 };
+                let check = fast_check(hash);
+                let bucket = &fast_buckets[index];
+                let way = victim(&fast_ways(&bucket.load(), check), tie_start(check));
                 let contents =
                     ExactContents::new(hash, depth, NybbleBoard::from_position(pos), exact);
-                let Some(guard) = shadow[index].try_lock() else {
+                let Some(guard) = shadow[index * FAST_WAYS + way].try_lock() else {
                     return;
                 };
                 let previous = guard.contents();
-                fast_entries[index].store(FastContents::written(fast_check(hash), payload));
+                bucket.entries[way].store(FastContents::written(check, payload, depth));
                 guard.write(&contents);
                 drop(guard);
                 record_exact_store(&previous, &contents, depth, stats);
@@ -321,35 +413,59 @@ impl TranspositionTable {
     }
 }
 
+/// What each entry of a fast bucket holds, for the replacement rule; the same key is judged
+/// by the full 64-bit check.
+#[inline]
+fn fast_ways(entries: &[FastContents; FAST_WAYS], check: u64) -> [Way; FAST_WAYS] {
+    entries.map(|entry| match entry.depth() {
+        None => Way::Empty,
+        Some(_) if entry.stored_check() == check => Way::Same,
+        Some(depth) => Way::Other(depth),
+    })
+}
+
+/// What an exact entry whose tag is `stored` holds, for the replacement rule, judged by the
+/// tag alone (equal tags of two positions only make the store replace that entry).
+#[inline]
+fn exact_way(stored: u64, tag: u64) -> Way {
+    match tag_depth(stored) {
+        None => Way::Empty,
+        Some(_) if stored == tag => Way::Same,
+        Some(depth) => Way::Other(depth),
+    }
+}
+
 fn probe_verified(
-    entry: &ExactEntry,
+    bucket: &VerifiedBucket,
     hash: Hash128,
     pos: &Position,
     depth: u32,
     stats: &ThreadStats,
 ) -> Probe {
-    let Some((contents, ())) = entry.read(|| ()) else {
-        stats.miss(depth);
-        return Probe::Miss;
-    };
-    match contents.occupant(tag_of(hash, depth), || NybbleBoard::from_position(pos)) {
-        Occupant::Same => {
-            stats.hit(depth);
-            Probe::Hit {
-                exact: contents.count,
-                fast: contents.count,
+    let tag = tag_of(hash, depth);
+    let mut key = None;
+    let mut wrong = 0;
+    let mut probe = Probe::Miss;
+    for entry in &bucket.entries {
+        // A writer busy on this entry: it is passed over.
+        let Some((contents, ())) = entry.read(|| ()) else {
+            continue;
+        };
+        match contents.occupant(tag, || {
+            *key.get_or_insert_with(|| NybbleBoard::from_position(pos))
+        }) {
+            Occupant::Same if probe == Probe::Miss => {
+                probe = Probe::Hit {
+                    exact: contents.count,
+                    fast: contents.count,
+                }
             }
-        }
-        Occupant::Other => {
-            stats.wrong_occupied_probe(depth);
-            stats.miss(depth);
-            Probe::Miss
-        }
-        Occupant::Empty => {
-            stats.miss(depth);
-            Probe::Miss
+            Occupant::Same | Occupant::Empty => {}
+            Occupant::Other => wrong += 1,
         }
     }
+    stats.wrong_occupied_probes(depth, wrong);
+    probe
 }
 
 fn record_exact_store(

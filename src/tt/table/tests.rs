@@ -7,7 +7,11 @@ use crate::chess::Zobrist;
 use crate::count::Counts;
 use crate::cpu::reference;
 use crate::cpu::search::{SubtreeSearch, TtSearch};
+use crate::tt::fast::MAX_FAST_COUNT;
 use crate::tt::MIN_TT_DEPTH;
+
+const FAST_BUCKET_BYTES: usize = size_of::<FastBucket>();
+const CERTIFY_BUCKET_BYTES: usize = FAST_WAYS * CERTIFY_SLOT_BYTES;
 
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 
@@ -53,22 +57,54 @@ fn search_counts(tt: &TranspositionTable, zobrist: &Zobrist, pos: &Position, dep
 }
 
 impl TranspositionTable {
+    /// The remaining depth of every entry, by scanning the table (`None`: empty).
+    fn scan_depths(&self) -> Vec<Option<u32>> {
+        match &self.storage {
+            Storage::Fast { buckets } => buckets
+                .iter()
+                .flat_map(|bucket| bucket.load().map(|entry| entry.depth()))
+                .collect(),
+            Storage::Verified { buckets } => buckets
+                .iter()
+                .flat_map(|bucket| &bucket.entries)
+                .map(exact_depth)
+                .collect(),
+            Storage::Certify { shadow, .. } => shadow.iter().map(exact_depth).collect(),
+        }
+    }
+
     /// Slots holding an entry, by scanning the table.
     fn scan_used_slots(&self) -> u64 {
-        let used = match &self.storage {
-            Storage::Fast { entries, .. } => {
-                entries.iter().filter(|e| !e.load().is_empty()).count()
-            }
-            Storage::Verified { entries }
-            | Storage::Certify {
-                shadow: entries, ..
-            } => entries
-                .iter()
-                .filter(|e| e.read(|| ()).is_some_and(|(c, ())| !c.is_empty()))
-                .count(),
-        };
-        used as u64
+        self.scan_depths().iter().flatten().count() as u64
     }
+
+    /// Used slots per depth, by scanning the table, as the statistics list them.
+    fn scan_used_by_depth(&self) -> Vec<(u32, u64)> {
+        let mut used = std::collections::BTreeMap::new();
+        for depth in self.scan_depths().into_iter().flatten() {
+            *used.entry(depth).or_insert(0) += 1;
+        }
+        used.into_iter().collect()
+    }
+}
+
+fn exact_depth(entry: &ExactEntry) -> Option<u32> {
+    entry
+        .read(|| ())
+        .and_then(|(contents, ())| contents.depth())
+}
+
+/// The per-depth used-slot statistics equal what the table holds.
+fn assert_occupancy_exact(tt: &TranspositionTable) {
+    let snapshot = tt.snapshot();
+    let counted: Vec<(u32, u64)> = snapshot
+        .per_depth
+        .iter()
+        .map(|stats| (stats.depth, stats.counts.used_slots))
+        .filter(|&(_, used)| used > 0)
+        .collect();
+    assert_eq!(counted, tt.scan_used_by_depth(), "{:?}", tt.mode());
+    assert_eq!(snapshot.total.used_slots, tt.scan_used_slots());
 }
 
 fn assert_invariants(tt: &TranspositionTable) -> TtStatsSnapshot {
@@ -110,11 +146,11 @@ fn sizing_errors() {
         Some(TtError::ZeroSize { mode: TtMode::Fast })
     );
     assert_eq!(
-        error(config(TtMode::Verified, 63, 64)),
+        error(config(TtMode::Verified, 127, 64)),
         Some(TtError::TooSmall {
             mode: TtMode::Verified,
-            bytes: 63,
-            slot_bytes: 64
+            bytes: 127,
+            bucket_bytes: 128
         })
     );
     for bits in [0, 7, 65] {
@@ -146,8 +182,14 @@ fn slots_fit_the_budget() {
     for mode in [TtMode::Fast, TtMode::Verified, TtMode::Certify] {
         let tt = table(mode, 1000, 64);
         let per_slot = slot_bytes(mode).expect("a mode with a table");
-        assert_eq!(tt.slots(), 1000 / per_slot);
+        let per_bucket = bucket_bytes(mode).expect("a mode with a table");
+        assert_eq!(tt.buckets(), 1000 / per_bucket);
+        assert_eq!(
+            tt.slots(),
+            tt.buckets() * ways(mode).expect("a mode with a table")
+        );
         assert_eq!(tt.bytes(), tt.slots() * per_slot);
+        assert_eq!(tt.bytes(), tt.buckets() * per_bucket);
         assert!(tt.bytes() <= 1000);
         assert_eq!(tt.mode(), mode);
         assert_eq!(tt.verifier_bits(), 64);
@@ -172,11 +214,11 @@ fn fast_round_trip_and_payload_skip() {
         }
     );
 
-    let big = u128::from(u64::MAX) + 1;
+    let big = u128::from(MAX_FAST_COUNT) + 1;
     let deep = key_hash(&zobrist, &pos, 15);
     tt.store(deep, &pos, 15, big, big, &stats);
     assert_eq!(tt.probe(deep, &pos, 15, &stats), Probe::Miss);
-    let max = u128::from(u64::MAX);
+    let max = u128::from(MAX_FAST_COUNT);
     tt.store(deep, &pos, 15, max, max, &stats);
     assert_eq!(
         tt.probe(deep, &pos, 15, &stats),
@@ -196,8 +238,8 @@ fn fast_round_trip_and_payload_skip() {
 
 #[test]
 fn verified_needs_exact_key_and_depth() {
-    // One slot: every key lands in it.
-    let tt = table(TtMode::Verified, VERIFIED_SLOT_BYTES, 64);
+    // One bucket: every key lands in it.
+    let tt = table(TtMode::Verified, 128, 64);
     let stats = tt.thread_stats();
     let zobrist = Zobrist::default();
     let start = Position::startpos();
@@ -217,7 +259,7 @@ fn verified_needs_exact_key_and_depth() {
     assert_eq!(tt.probe(hash, &other, 3, &stats), Probe::Miss);
     // The same position at another depth, even under the same hash.
     assert_eq!(tt.probe(hash, &start, 4, &stats), Probe::Miss);
-    // Another position whose hash only shares the slot.
+    // Another position whose hash only shares the bucket.
     let other_hash = key_hash(&zobrist, &other, 3);
     assert_eq!(tt.probe(other_hash, &other, 3, &stats), Probe::Miss);
 
@@ -225,13 +267,33 @@ fn verified_needs_exact_key_and_depth() {
     assert_eq!(snapshot.total.wrong_occupied_probes, 3);
     assert_eq!(snapshot.total.hits, 1);
 
-    // Replacing the entry with another position's counts as an overwrite.
+    // The second entry takes the other position; storing it again refreshes it in place.
     tt.store(other_hash, &other, 3, 97_862, 97_862, &stats);
     tt.store(other_hash, &other, 3, 97_862, 97_862, &stats);
     let snapshot = assert_invariants(&tt);
     assert_eq!(snapshot.total.stores, 3);
+    assert_eq!(snapshot.total.overwrites, 0);
+    assert_eq!(snapshot.total.used_slots, 2);
+    // Both entries now meet a probe of a third key.
+    assert_eq!(tt.probe(hash, &start, 4, &stats), Probe::Miss);
+    assert_eq!(tt.snapshot().total.wrong_occupied_probes, 5);
+
+    // A third key evicts one of the two equally deep entries, the one its hash bits pick
+    // (here the other position's): an overwrite.
+    let shallow = key_hash(&zobrist, &start, 2);
+    tt.store(shallow, &start, 2, 400, 400, &stats);
+    let snapshot = assert_invariants(&tt);
     assert_eq!(snapshot.total.overwrites, 1);
-    assert_eq!(snapshot.total.used_slots, 1);
+    assert_eq!(snapshot.total.used_slots, 2);
+    assert_eq!(
+        tt.probe(hash, &start, 3, &stats),
+        Probe::Hit {
+            exact: 8_902,
+            fast: 8_902
+        }
+    );
+    assert_eq!(tt.probe(other_hash, &other, 3, &stats), Probe::Miss);
+    assert_occupancy_exact(&tt);
 }
 
 /// `hash` with its fast check changed only above the low 8 bits, in the same slot (same `lo`):
@@ -245,7 +307,7 @@ fn near_miss(hash: Hash128) -> Hash128 {
 
 #[test]
 fn certify_catches_false_hits_of_a_narrow_verifier() {
-    let tt = table(TtMode::Certify, CERTIFY_SLOT_BYTES, 8);
+    let tt = table(TtMode::Certify, CERTIFY_BUCKET_BYTES, 8);
     let stats = tt.thread_stats();
     let zobrist = Zobrist::default();
     let start = Position::startpos();
@@ -275,7 +337,7 @@ fn certify_catches_false_hits_of_a_narrow_verifier() {
     assert_eq!(snapshot.total.misses, 2);
     assert_eq!(snapshot.total.wrong_occupied_probes, 2);
 
-    let wide = table(TtMode::Certify, CERTIFY_SLOT_BYTES, 64);
+    let wide = table(TtMode::Certify, CERTIFY_BUCKET_BYTES, 64);
     let wide_stats = wide.thread_stats();
     wide.store(hash, &start, 3, exact, 5, &wide_stats);
     assert_eq!(wide.probe(near, &other, 3, &wide_stats), Probe::Miss);
@@ -287,7 +349,7 @@ fn certify_catches_false_hits_of_a_narrow_verifier() {
 
 #[test]
 fn fast_narrow_verifier_accepts_what_certify_flags() {
-    let tt = table(TtMode::Fast, FAST_SLOT_BYTES, 8);
+    let tt = table(TtMode::Fast, FAST_BUCKET_BYTES, 8);
     let stats = tt.thread_stats();
     let pos = Position::startpos();
     let hash = key_hash(&Zobrist::default(), &pos, 3);
@@ -316,10 +378,11 @@ fn perft_through_each_mode_is_exact_and_stats_consistent() {
 
             let snapshot = assert_invariants(&tt);
             let total = &snapshot.total;
-            assert!(total.hits > 0, "{mode}");
+            assert!(total.hits > 0, "{mode} {snapshot:?}");
             assert!(total.overwrites > 0, "{mode}");
             assert_eq!(total.false_hits, 0);
             assert_eq!(total.used_slots, tt.scan_used_slots(), "{mode}");
+            assert_occupancy_exact(&tt);
             assert!(snapshot
                 .per_depth
                 .iter()
@@ -359,9 +422,9 @@ fn search_does_not_store_after_a_false_hit() {
     // Unlike the searched count, so that a fast count of 7 can only come from the fooled probe.
     let stored_fast = 7;
 
-    // One slot holding the start position's entry; `other` searched under a hash whose key
+    // One bucket holding the start position's entry; `other` searched under a hash whose key
     // passes the 8-bit verifier there.
-    let tt = table(TtMode::Certify, CERTIFY_SLOT_BYTES, 8);
+    let tt = table(TtMode::Certify, CERTIFY_BUCKET_BYTES, 8);
     let search = TtSearch {
         table: &tt,
         zobrist: &zobrist,
@@ -390,19 +453,19 @@ fn search_does_not_store_after_a_false_hit() {
         }
     );
 
-    // The same search on an empty slot misses and stores.
-    let empty = table(TtMode::Certify, CERTIFY_SLOT_BYTES, 8);
+    // The same search on an empty bucket misses and stores.
+    let empty = table(TtMode::Certify, CERTIFY_BUCKET_BYTES, 8);
     let counts = search_counts(&empty, &zobrist, &other, depth);
     assert_eq!(counts, Counts::exact(reference::perft(&other, depth)));
     let total = assert_invariants(&empty).total;
     assert_eq!((total.probes, total.misses, total.stores), (1, 1, 1));
 }
 
-/// Many writers and readers on a four-slot table: every hit must return the counts that
+/// Many writers and readers on a four-entry table: every hit must return the counts that
 /// belong to its key, or a torn entry passed.
 fn stress(mode: TtMode) {
     let zobrist = Zobrist::default();
-    // Twelve keys on four slots: constant replacement, and still frequent hits. Several
+    // Twelve keys on four entries: constant replacement, and still frequent hits. Several
     // depths per position, and counts depending on the depth in every word, because a torn
     // read can only pass the exact key check when both writes were of the same position.
     let positions = positions_after(&Position::startpos(), 2);
@@ -414,8 +477,12 @@ fn stress(mode: TtMode) {
         let depth = u64::from(depth);
         u128::from(key.planes[1] ^ depth) << 64 | u128::from(key.planes[0] ^ depth)
     };
-    let fast_of = |key: &NybbleBoard, depth: u32| u128::from(key.planes[2] ^ u64::from(depth));
+    // Within the fast payload's 56 bits.
+    let fast_of = |key: &NybbleBoard, depth: u32| {
+        u128::from((key.planes[2] ^ u64::from(depth)) & MAX_FAST_COUNT)
+    };
     let tt = table(mode, 4 * slot_bytes(mode).unwrap_or(64), 64);
+    assert_eq!(tt.slots(), 4);
     const THREADS: usize = 4;
     // All workers start together, so that their probes and stores overlap.
     let start = std::sync::Barrier::new(THREADS);
@@ -472,6 +539,7 @@ fn stress(mode: TtMode) {
     assert_eq!(snapshot.total.hits, hits);
     assert!(hits > 0);
     assert_eq!(snapshot.total.used_slots, tt.scan_used_slots());
+    assert_occupancy_exact(&tt);
 }
 
 #[test]
@@ -482,4 +550,127 @@ fn verified_seqlock_never_returns_a_torn_entry() {
 #[test]
 fn certify_seqlock_never_returns_a_torn_entry() {
     stress(TtMode::Certify);
+}
+
+#[test]
+fn fast_stress_keeps_occupancy_exact() {
+    // Fast entries carry 56-bit counts: the stress's 128-bit counts would be payload skips, so
+    // this one stores small counts and checks what it reads.
+    let zobrist = Zobrist::default();
+    let positions = positions_after(&Position::startpos(), 2);
+    let keys: Vec<(&Position, u32)> = positions[..6]
+        .iter()
+        .flat_map(|pos| (2..=5).map(move |depth| (pos, depth)))
+        .collect();
+    let count_of = |pos: &Position, depth: u32| {
+        u128::from(NybbleBoard::from_position(pos).planes[0] >> 9 ^ u64::from(depth))
+    };
+    let tt = table(TtMode::Fast, 2 * FAST_BUCKET_BYTES, 64);
+    std::thread::scope(|scope| {
+        for thread in 0..4 {
+            let (tt, zobrist, keys) = (&tt, &zobrist, &keys);
+            scope.spawn(move || {
+                let stats = tt.thread_stats();
+                for round in 0..100_000usize {
+                    let (pos, depth) = keys[(round / 2 + thread * 7) % keys.len()];
+                    let hash = key_hash(zobrist, pos, depth);
+                    match tt.probe(hash, pos, depth, &stats) {
+                        Probe::Hit { exact, .. } => assert_eq!(exact, count_of(pos, depth)),
+                        Probe::FalseHit { .. } => panic!("false hit in fast"),
+                        Probe::Miss => {
+                            let count = count_of(pos, depth);
+                            tt.store(hash, pos, depth, count, count, &stats);
+                        }
+                    }
+                }
+            });
+        }
+    });
+    assert_invariants(&tt);
+    assert_occupancy_exact(&tt);
+}
+
+/// Keys of distinct positions, each at its own depth, all in bucket 0 of a one-bucket table.
+fn bucket_keys(zobrist: &Zobrist) -> Vec<Position> {
+    positions_after(&Position::startpos(), 1)
+        .into_iter()
+        .take(8)
+        .inspect(|pos| assert_ne!(zobrist.hash(pos), zobrist.hash(&Position::startpos())))
+        .collect()
+}
+
+/// Every entry of a bucket is used; a new entry always gets in, even into a bucket of deeper
+/// entries, by evicting the shallowest; deeper entries survive shallower stores while the
+/// bucket holds a shallower entry; and the per-depth occupancy stays exact, in every mode.
+#[test]
+fn replacement_keeps_deep_entries_and_lets_new_ones_in() {
+    let zobrist = Zobrist::default();
+    let positions = bucket_keys(&zobrist);
+    for mode in [TtMode::Fast, TtMode::Verified, TtMode::Certify] {
+        let tt = table(mode, bucket_bytes(mode).expect("a table mode"), 64);
+        let ways = tt.slots();
+        assert_eq!(ways, super::ways(mode).expect("a table mode"));
+        let stats = tt.thread_stats();
+        let store = |index: usize, depth: u32| {
+            let pos = &positions[index];
+            let count = 1000 * index as u128 + u128::from(depth);
+            tt.store(
+                key_hash(&zobrist, pos, depth),
+                pos,
+                depth,
+                count,
+                count,
+                &stats,
+            );
+        };
+        let hits = |index: usize, depth: u32| {
+            let pos = &positions[index];
+            let count = 1000 * index as u128 + u128::from(depth);
+            match tt.probe(key_hash(&zobrist, pos, depth), pos, depth, &stats) {
+                Probe::Hit { exact, fast } => {
+                    assert_eq!((exact, fast), (count, count), "{mode}");
+                    true
+                }
+                Probe::Miss => false,
+                Probe::FalseHit { .. } => panic!("{mode}: false hit at 64 bits"),
+            }
+        };
+        let deep_survivors = |from: usize| (from..ways).all(|index| hits(index, 10 + index as u32));
+
+        // Fill every entry, position i at depth 10 + i.
+        for index in 0..ways {
+            store(index, 10 + index as u32);
+        }
+        assert_eq!(tt.scan_used_slots(), ways as u64, "{mode}");
+        assert!(deep_survivors(0), "{mode}");
+        assert_occupancy_exact(&tt);
+        // Storing a held key again refreshes it in place.
+        store(0, 10);
+        assert_eq!(tt.snapshot().total.overwrites, 0, "{mode}");
+        assert!(deep_survivors(0), "{mode}");
+
+        // A bucket of deeper entries still takes a shallow one: the shallowest (position 0 at
+        // depth 10) yields.
+        store(ways, 2);
+        assert!(hits(ways, 2), "{mode}");
+        assert!(!hits(0, 10), "{mode}");
+        assert!(deep_survivors(1), "{mode}");
+        assert_occupancy_exact(&tt);
+
+        // Shallower stores replace the shallow entry and nothing deeper.
+        store(ways + 1, 3);
+        assert!(hits(ways + 1, 3), "{mode}");
+        assert!(!hits(ways, 2), "{mode}");
+        store(ways + 2, 3);
+        assert!(hits(ways + 2, 3), "{mode}");
+        assert!(!hits(ways + 1, 3), "{mode}");
+        assert!(deep_survivors(1), "{mode}");
+
+        let snapshot = assert_invariants(&tt);
+        // The stores into a full bucket: the three shallow ones.
+        assert_eq!(snapshot.total.overwrites, 3, "{mode}");
+        assert_eq!(snapshot.total.stores, ways as u64 + 4, "{mode}");
+        assert_eq!(snapshot.total.used_slots, ways as u64, "{mode}");
+        assert_occupancy_exact(&tt);
+    }
 }
