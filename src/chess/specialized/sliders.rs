@@ -13,7 +13,7 @@
 use super::board::Board;
 use super::flags::{Flag, Side};
 use super::node;
-use super::tables::{Leapers, SliderTable};
+use super::tables::{Leapers, SliderSquare, SliderTable};
 use crate::chess::bitboard::Bitboard;
 use crate::chess::square::Square;
 #[cfg(target_arch = "x86_64")]
@@ -23,10 +23,23 @@ use std::sync::OnceLock;
 /// for them.
 pub trait Sliders: Copy {
     fn leapers(self) -> &'static Leapers;
-    fn rook(self, sq: Square, occupied: Bitboard) -> Bitboard;
-    fn bishop(self, sq: Square, occupied: Bitboard) -> Bitboard;
+    fn table(self) -> &'static SliderTable;
+    /// Where `occupied`'s attack set lies among `square`'s.
+    fn index(square: &SliderSquare, occupied: Bitboard) -> usize;
     /// Perft of `board` to `depth >= 1`, by [`node::perft`] compiled for these lookups.
     fn perft<S: Side, E: Flag, C: Flag>(self, board: &Board, depth: u32) -> u64;
+
+    #[inline(always)]
+    fn rook(self, sq: Square, occupied: Bitboard) -> Bitboard {
+        let square = self.table().rook_square(sq);
+        self.table().at(square, Self::index(square, occupied))
+    }
+
+    #[inline(always)]
+    fn bishop(self, sq: Square, occupied: Bitboard) -> Bitboard {
+        let square = self.table().bishop_square(sq);
+        self.table().at(square, Self::index(square, occupied))
+    }
 }
 
 /// Magic bitboards: a multiply and a shift; any x86-64 (or other) CPU.
@@ -52,31 +65,18 @@ impl Sliders for Magic {
     }
 
     #[inline(always)]
-    fn rook(self, sq: Square, occupied: Bitboard) -> Bitboard {
-        let square = self.table.rook_square(sq);
-        self.table.at(
-            square,
-            magic_index(square.mask, square.magic, square.shift, occupied),
-        )
+    fn table(self) -> &'static SliderTable {
+        self.table
     }
 
     #[inline(always)]
-    fn bishop(self, sq: Square, occupied: Bitboard) -> Bitboard {
-        let square = self.table.bishop_square(sq);
-        self.table.at(
-            square,
-            magic_index(square.mask, square.magic, square.shift, occupied),
-        )
+    fn index(square: &SliderSquare, occupied: Bitboard) -> usize {
+        square.magic_index(occupied)
     }
 
     fn perft<S: Side, E: Flag, C: Flag>(self, board: &Board, depth: u32) -> u64 {
         node::perft::<Self, S, E, C>(self, board, depth)
     }
-}
-
-#[inline(always)]
-fn magic_index(mask: u64, magic: u64, shift: u32, occupied: Bitboard) -> usize {
-    ((occupied.0 & mask).wrapping_mul(magic) >> shift) as usize
 }
 
 /// PEXT of the occupancy by the relevant mask: one instruction on CPUs with BMI2.
@@ -127,15 +127,13 @@ impl Sliders for Pext {
     }
 
     #[inline(always)]
-    fn rook(self, sq: Square, occupied: Bitboard) -> Bitboard {
-        let square = self.table.rook_square(sq);
-        self.table.at(square, pext(occupied.0, square.mask))
+    fn table(self) -> &'static SliderTable {
+        self.table
     }
 
     #[inline(always)]
-    fn bishop(self, sq: Square, occupied: Bitboard) -> Bitboard {
-        let square = self.table.bishop_square(sq);
-        self.table.at(square, pext(occupied.0, square.mask))
+    fn index(square: &SliderSquare, occupied: Bitboard) -> usize {
+        pext(occupied.0, square.mask)
     }
 
     #[inline(always)]

@@ -119,6 +119,14 @@ pub struct SliderSquare {
     pub offset: u32,
 }
 
+impl SliderSquare {
+    /// Where `occupied`'s attack set lies in the magic-indexed table.
+    #[inline(always)]
+    pub fn magic_index(&self, occupied: Bitboard) -> usize {
+        ((occupied.0 & self.mask).wrapping_mul(self.magic) >> self.shift) as usize
+    }
+}
+
 /// Both sliders' attack sets for every square, indexed by [`SliderSquare::offset`] plus an index
 /// of the relevant occupancy (its magic product, or its PEXT). The length is a power of two, so
 /// a masked index needs no bounds check.
@@ -139,7 +147,7 @@ impl SliderTable {
             SliderTable::build(
                 attacks::rook_magics(),
                 attacks::bishop_magics(),
-                |_, occ, sq| ((occ & sq.mask).wrapping_mul(sq.magic) >> sq.shift) as usize,
+                |_, occ, sq| sq.magic_index(Bitboard(occ)),
             )
         })
     }
