@@ -3,6 +3,7 @@
 
 pub mod app;
 pub mod chess;
+pub mod child_lines;
 pub mod count;
 pub mod cpu;
 pub mod engine;

@@ -5,8 +5,9 @@
 use super::divide_output::EngineDivide;
 use super::engine::{EngineUnderTest, PositionRequest};
 use super::error::HuntError;
+use crate::child_lines::read_lines;
 use crossbeam_channel::{Receiver, RecvTimeoutError};
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -39,17 +40,7 @@ impl UciEngine {
             let _ = child.kill();
             return Err(start_error("its pipes are missing".into()));
         };
-        let (line_tx, lines) = crossbeam_channel::unbounded();
-        std::thread::Builder::new()
-            .name("vkperft-hunt-engine".into())
-            .spawn(move || {
-                for line in BufReader::new(stdout).lines() {
-                    let Ok(line) = line else { break };
-                    if line_tx.send(line).is_err() {
-                        break;
-                    }
-                }
-            })
+        let lines = read_lines(stdout, "vkperft-hunt-engine")
             .map_err(|err| start_error(err.to_string()))?;
         let mut engine = UciEngine {
             command: command.to_string(),

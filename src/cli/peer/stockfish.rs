@@ -7,10 +7,11 @@ use crate::cli::error::CliError;
 use crate::cli::interrupt;
 use anyhow::{anyhow, Context};
 use crossbeam_channel::{Receiver, RecvTimeoutError};
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::time::{Duration, Instant};
+use vkperft::child_lines::read_lines;
 
 pub struct Stockfish {
     child: Child,
@@ -53,18 +54,7 @@ impl Stockfish {
             (Some(stdin), Some(stdout)) => (stdin, stdout),
             _ => return Err(CliError::runtime(anyhow!("the peer's pipes are missing"))),
         };
-        let (line_tx, lines) = crossbeam_channel::unbounded();
-        std::thread::Builder::new()
-            .name("vkperft-peer-output".into())
-            .spawn(move || {
-                for line in BufReader::new(stdout).lines() {
-                    let Ok(line) = line else { break };
-                    if line_tx.send(line).is_err() {
-                        break;
-                    }
-                }
-            })
-            .map_err(CliError::runtime)?;
+        let lines = read_lines(stdout, "vkperft-peer-output").map_err(CliError::runtime)?;
         let mut peer = Stockfish {
             child,
             stdin,
