@@ -185,7 +185,16 @@ fn perftree_ends_on_sigint() {
 #[test]
 fn bench_ends_on_sigint() {
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let args = ["bench", "--backend", "cpu"];
+    // Deep enough to be running at the signal: the whole default set takes about a second.
+    let args = [
+        "bench",
+        "--backend",
+        "cpu",
+        "--position",
+        "startpos",
+        "--depth",
+        "8",
+    ];
     let run = interrupt(&args, CPU_START);
     assert_interrupted(&args, &run);
     assert!(run.stdout.starts_with("vkperft bench"), "{}", run.stdout);
