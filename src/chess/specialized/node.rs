@@ -285,30 +285,37 @@ fn generate<L: Sliders, S: Side, E: Flag, C: Flag, V: Visitor>(
     for from in board.roles[KNIGHT] & ours & !pinned {
         visitor.piece::<KNIGHT>(from, t.knight(from) & targets);
     }
-    let bishops = board.roles[BISHOP] & ours & !straight;
-    for from in bishops & !diagonal {
+    for from in board.roles[BISHOP] & ours & !pinned {
         visitor.piece::<BISHOP>(from, sliders.bishop(from, occupied) & targets);
     }
-    for from in bishops & diagonal {
-        visitor.piece::<BISHOP>(from, sliders.bishop(from, occupied) & targets & diagonal);
-    }
-    let rooks = board.roles[ROOK] & ours & !diagonal;
-    for from in rooks & !straight {
+    for from in board.roles[ROOK] & ours & !pinned {
         visitor.piece::<ROOK>(from, sliders.rook(from, occupied) & targets);
-    }
-    for from in rooks & straight {
-        visitor.piece::<ROOK>(from, sliders.rook(from, occupied) & targets & straight);
     }
     let queens = board.roles[QUEEN] & ours;
     for from in queens & !pinned {
         let attacks = sliders.rook(from, occupied) | sliders.bishop(from, occupied);
         visitor.piece::<QUEEN>(from, attacks & targets);
     }
-    for from in queens & straight {
-        visitor.piece::<QUEEN>(from, sliders.rook(from, occupied) & targets & straight);
-    }
-    for from in queens & diagonal {
-        visitor.piece::<QUEEN>(from, sliders.bishop(from, occupied) & targets & diagonal);
+    // Most nodes have no pinned piece: one test skips the four loops.
+    if pinned.any() {
+        let diagonal_movers = (board.roles[BISHOP] | queens) & ours & diagonal;
+        for from in diagonal_movers {
+            let targets = sliders.bishop(from, occupied) & targets & diagonal;
+            if board.roles[QUEEN].contains(from) {
+                visitor.piece::<QUEEN>(from, targets);
+            } else {
+                visitor.piece::<BISHOP>(from, targets);
+            }
+        }
+        let straight_movers = (board.roles[ROOK] | queens) & ours & straight;
+        for from in straight_movers {
+            let targets = sliders.rook(from, occupied) & targets & straight;
+            if board.roles[QUEEN].contains(from) {
+                visitor.piece::<QUEEN>(from, targets);
+            } else {
+                visitor.piece::<ROOK>(from, targets);
+            }
+        }
     }
 
     generate_pawn_moves::<L, S, E, V>(sliders, board, visitor, king, &safety, check_mask);
@@ -368,9 +375,11 @@ fn generate_pawn_moves<L: Sliders, S: Side, E: Flag, V: Visitor>(
     visitor.double_pushes(double, 2 * push);
     visitor.pawn_moves(to_west & !promotion_rank, west);
     visitor.pawn_moves(to_east & !promotion_rank, east);
-    visitor.promotions(single & promotion_rank, push);
-    visitor.promotions(to_west & promotion_rank, west);
-    visitor.promotions(to_east & promotion_rank, east);
+    if ((single | to_west | to_east) & promotion_rank).any() {
+        visitor.promotions(single & promotion_rank, push);
+        visitor.promotions(to_west & promotion_rank, west);
+        visitor.promotions(to_east & promotion_rank, east);
+    }
 
     if E::ON {
         let t = sliders.leapers();
