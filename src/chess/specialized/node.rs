@@ -262,8 +262,12 @@ fn generate<L: Sliders, S: Side, E: Flag, C: Flag, V: Visitor>(
     let safety = king_safety::<L, S>(sliders, board, king);
 
     let king_targets = t.king(king) & !ours;
-    let may_castle = C::ON && (board.castling_rooks & ours).any();
-    let attacked_next_to_king = if king_targets.any() || may_castle {
+    let castling_rooks = if C::ON && safety.checkers.is_empty() {
+        rooks_with_clear_castling_paths::<S>(board, king, occupied)
+    } else {
+        Bitboard::EMPTY
+    };
+    let attacked_next_to_king = if king_targets.any() || castling_rooks.any() {
         attacked_next_to_king::<L, S>(sliders, board, king)
     } else {
         Bitboard::EMPTY
@@ -320,8 +324,15 @@ fn generate<L: Sliders, S: Side, E: Flag, C: Flag, V: Visitor>(
 
     generate_pawn_moves::<L, S, E, V>(sliders, board, visitor, king, &safety, check_mask);
 
-    if may_castle && safety.checkers.is_empty() {
-        generate_castles::<L, S, V>(sliders, board, visitor, king, attacked_next_to_king);
+    if castling_rooks.any() {
+        generate_castles::<L, S, V>(
+            sliders,
+            board,
+            visitor,
+            king,
+            castling_rooks,
+            attacked_next_to_king,
+        );
     }
 }
 
@@ -417,29 +428,46 @@ fn en_passant_is_legal<L: Sliders, S: Side>(
     (attackers & theirs).is_empty()
 }
 
-/// Castles of the side to move, which is not in check. Besides the empty and unattacked
-/// squares, a Chess960 castle must not uncover an attack along the back rank that its own rook
-/// blocked (king d1 castling with the rook on b1, their rook on a1). `attacked_next_to_king`
-/// answers for the king's path next to it; squares further away are looked at one by one.
+/// Our rooks that may castle and whose castle has nothing between king, rook and their
+/// targets: most nodes with castling rights have none, and need no attack set for castling.
+#[inline(always)]
+fn rooks_with_clear_castling_paths<S: Side>(
+    board: &Board,
+    king: Square,
+    occupied: Bitboard,
+) -> Bitboard {
+    let mut clear = Bitboard::EMPTY;
+    for rook in board.castling_rooks & board.ours::<S>() {
+        if (CastlingSquares::new(king, rook).must_be_empty() & occupied).is_empty() {
+            clear = clear.with(rook);
+        }
+    }
+    clear
+}
+
+/// Castles of the side to move, which is not in check, with `rooks` (their paths clear).
+/// Besides the unattacked squares, a Chess960 castle must not uncover an attack along the back
+/// rank that its own rook blocked (king d1 castling with the rook on b1, their rook on a1).
+/// `attacked_next_to_king` answers for the king's path next to it; squares further away are
+/// looked at one by one.
 #[inline(always)]
 fn generate_castles<L: Sliders, S: Side, V: Visitor>(
     sliders: L,
     board: &Board,
     visitor: &mut V,
     king: Square,
+    rooks: Bitboard,
     attacked_next_to_king: Bitboard,
 ) {
     let next_to_king = sliders.leapers().king(king);
-    let ours = board.ours::<S>();
-    let occupied = ours | board.theirs::<S>();
+    let occupied = board.ours::<S>() | board.theirs::<S>();
     let seen_through_king = occupied.without(king);
     let rank_sliders =
         (board.roles[ROOK] | board.roles[QUEEN]) & board.theirs::<S>() & S::BACK_RANK;
-    for rook in board.castling_rooks & ours {
+    for rook in rooks {
         let squares = CastlingSquares::new(king, rook);
         let path = squares.king_path();
-        if (squares.must_be_empty() & occupied).any()
-            || (path & next_to_king & attacked_next_to_king).any()
+        if (path & next_to_king & attacked_next_to_king).any()
             || (path & !next_to_king)
                 .into_iter()
                 .any(|sq| is_attacked::<L, S>(sliders, board, sq, seen_through_king))
