@@ -360,27 +360,34 @@ fn generate_pawn_moves<L: Sliders, S: Side, E: Flag, V: Visitor>(
     // West is towards the a-file: +7 / +9 for white, -9 / -7 for black.
     let (west, east) = (push - 1, push + 1);
 
-    // A pawn pinned along a file may push along it; one pinned along a diagonal may capture
-    // along it; the pin masks hold exactly the squares of those rays.
-    let pushers = pawns & !diagonal;
-    let single =
-        (S::forward(pushers & !straight) | (S::forward(pushers & straight) & straight)) & empty;
+    let (single, to_west, to_east) = if (pawns & (straight | diagonal)).is_empty() {
+        let ahead = S::forward(pawns);
+        (
+            ahead & empty,
+            (ahead & !Bitboard::FILE_A).shift_west(),
+            (ahead & !Bitboard::FILE_H).shift_east(),
+        )
+    } else {
+        // A pawn pinned along a file may push along it; one pinned along a diagonal may
+        // capture along it; the pin masks hold exactly the squares of those rays.
+        let pushers = pawns & !diagonal;
+        let single =
+            (S::forward(pushers & !straight) | (S::forward(pushers & straight) & straight)) & empty;
+        let capturers = pawns & !straight;
+        let ahead_free = S::forward(capturers & !diagonal);
+        let ahead_pinned = S::forward(capturers & diagonal);
+        (
+            single,
+            (ahead_free & !Bitboard::FILE_A).shift_west()
+                | ((ahead_pinned & !Bitboard::FILE_A).shift_west() & diagonal),
+            (ahead_free & !Bitboard::FILE_H).shift_east()
+                | ((ahead_pinned & !Bitboard::FILE_H).shift_east() & diagonal),
+        )
+    };
     let double = S::forward(single & double_rank) & empty & check_mask;
     let single = single & check_mask;
-
-    let capturers = pawns & !straight;
-    let free = capturers & !diagonal;
-    let pinned = capturers & diagonal;
-    let ahead_free = S::forward(free);
-    let ahead_pinned = S::forward(pinned);
-    let to_west = ((ahead_free & !Bitboard::FILE_A).shift_west()
-        | ((ahead_pinned & !Bitboard::FILE_A).shift_west() & diagonal))
-        & theirs
-        & check_mask;
-    let to_east = ((ahead_free & !Bitboard::FILE_H).shift_east()
-        | ((ahead_pinned & !Bitboard::FILE_H).shift_east() & diagonal))
-        & theirs
-        & check_mask;
+    let to_west = to_west & theirs & check_mask;
+    let to_east = to_east & theirs & check_mask;
 
     visitor.pawn_moves(single & !promotion_rank, push);
     visitor.double_pushes(double, 2 * push);
