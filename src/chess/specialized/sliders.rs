@@ -6,9 +6,10 @@
 //! The PEXT build also enables BMI1, LZCNT and AVX2 (every CPU with BMI2 has them; x86-64-v3
 //! without FMA and MOVBE), for shorter bit loops and wider board copies.
 //!
-//! This is the one module outside `src/gpu/` with unsafe code: calling a function compiled for
-//! those features, which is sound only on a CPU that has them. [`Pext`] can be made only after
-//! `is_x86_feature_detected!` said yes for each.
+//! This module has the generator's unsafe code: calling a function compiled for those
+//! features, which is sound only on a CPU that has them ([`Pext`] can be made only after
+//! `is_x86_feature_detected!` said yes for each), and the attack-set load without a bounds
+//! check, whose index is below the square's table length by construction.
 
 use super::board::Board;
 use super::flags::{Flag, Side};
@@ -24,22 +25,32 @@ use std::sync::OnceLock;
 pub trait Sliders: Copy {
     fn leapers(self) -> &'static Leapers;
     fn table(self) -> &'static SliderTable;
-    /// Where `occupied`'s attack set lies among `square`'s.
+    /// Where `occupied`'s attack set lies among `square`'s: below `2^popcount(square.mask)`.
     fn index(square: &SliderSquare, occupied: Bitboard) -> usize;
     /// Perft of `board` to `depth >= 1`, by [`node::perft`] compiled for these lookups.
     fn perft<S: Side, E: Flag, C: Flag>(self, board: &Board, depth: u32) -> u64;
 
     #[inline(always)]
     fn rook(self, sq: Square, occupied: Bitboard) -> Bitboard {
-        let square = self.table().rook_square(sq);
-        self.table().at(square, Self::index(square, occupied))
+        attacks_at::<Self>(self.table().rook_square(sq), occupied)
     }
 
     #[inline(always)]
     fn bishop(self, sq: Square, occupied: Bitboard) -> Bitboard {
-        let square = self.table().bishop_square(sq);
-        self.table().at(square, Self::index(square, occupied))
+        attacks_at::<Self>(self.table().bishop_square(sq), occupied)
     }
+}
+
+/// The attack set of `square`'s slider with `occupied`, without a bounds check: this is the
+/// hottest load of the generator.
+#[inline(always)]
+fn attacks_at<L: Sliders>(square: &SliderSquare, occupied: Bitboard) -> Bitboard {
+    let index = L::index(square, occupied);
+    debug_assert!(index < square.attacks.len());
+    // SAFETY: both indexes are below 2^popcount(mask): a magic index is the product shifted
+    // right by 64 - popcount(mask), a PEXT index has popcount(mask) bits. `SliderTable::build`
+    // gives each square exactly that many attack sets and asserts the shift.
+    unsafe { *square.attacks.get_unchecked(index) }
 }
 
 /// Magic bitboards: a multiply and a shift; any x86-64 (or other) CPU.

@@ -110,34 +110,32 @@ impl Leapers {
     }
 }
 
-/// One square's slot in a [`SliderTable`].
+/// One slider's lookup on one square: the relevant-occupancy mask, its magic, and the square's
+/// attack sets in the order of the table's index.
 #[derive(Clone, Copy, Default)]
 pub struct SliderSquare {
     pub mask: u64,
     pub magic: u64,
+    /// `64 - mask.count_ones()`: the magic index and the PEXT index are both below
+    /// `2^mask.count_ones()`, the length of `attacks`.
     pub shift: u32,
-    pub offset: u32,
+    pub attacks: &'static [Bitboard],
 }
 
 impl SliderSquare {
-    /// Where `occupied`'s attack set lies in the magic-indexed table.
+    /// Where `occupied`'s attack set lies in a magic-indexed table.
     #[inline(always)]
     pub fn magic_index(&self, occupied: Bitboard) -> usize {
         ((occupied.0 & self.mask).wrapping_mul(self.magic) >> self.shift) as usize
     }
 }
 
-/// Both sliders' attack sets for every square, indexed by [`SliderSquare::offset`] plus an index
-/// of the relevant occupancy (its magic product, or its PEXT). The length is a power of two, so
-/// a masked index needs no bounds check.
+/// Both sliders' lookups for every square. Each table is built once per process and lives as
+/// long as it: its attack sets are one leaked allocation that the squares' slices point into.
 pub struct SliderTable {
     rook: [SliderSquare; 64],
     bishop: [SliderSquare; 64],
-    attacks: Box<[Bitboard; SLIDER_TABLE_LEN]>,
 }
-
-/// Rook and bishop attack sets take 102,400 + 5,248 entries with either indexing.
-const SLIDER_TABLE_LEN: usize = 1 << 17;
 
 impl SliderTable {
     /// The table indexed as the main generator's magics index it.
@@ -170,37 +168,33 @@ impl SliderTable {
         bishop_magics: &[attacks::Magic; 64],
         index: impl Fn(usize, u64, &SliderSquare) -> usize,
     ) -> SliderTable {
-        let mut attacks_table = vec![Bitboard::EMPTY; SLIDER_TABLE_LEN].into_boxed_slice();
-        let mut next_offset = 0;
-        let mut fill = |magics: &[attacks::Magic; 64],
-                        lookup: fn(Square, Bitboard) -> Bitboard,
-                        dirs: &[(i8, i8); 4]| {
-            let mut squares = [SliderSquare::default(); 64];
+        let mut rook = [SliderSquare::default(); 64];
+        let mut bishop = [SliderSquare::default(); 64];
+        let fill = |squares: &mut [SliderSquare; 64],
+                    magics: &[attacks::Magic; 64],
+                    lookup: fn(Square, Bitboard) -> Bitboard,
+                    dirs: &[(i8, i8); 4]| {
             for (sq, slot) in squares.iter_mut().enumerate() {
                 let mask = relevant_mask(sq, dirs);
-                debug_assert_eq!(mask, magics[sq].mask);
+                assert_eq!(mask, magics[sq].mask);
+                assert_eq!(magics[sq].shift, 64 - mask.count_ones());
                 *slot = SliderSquare {
                     mask,
                     magic: magics[sq].magic,
                     shift: magics[sq].shift,
-                    offset: next_offset as u32,
+                    attacks: &[],
                 };
+                let mut attacks_of_square = vec![Bitboard::EMPTY; 1 << mask.count_ones()];
                 for (subset_number, occ) in subsets(mask).enumerate() {
-                    attacks_table[next_offset + index(subset_number, occ, slot)] =
+                    attacks_of_square[index(subset_number, occ, slot)] =
                         lookup(Square::new(sq as u8), Bitboard(occ));
                 }
-                next_offset += 1 << mask.count_ones();
+                slot.attacks = Vec::leak(attacks_of_square);
             }
-            squares
         };
-        let rook = fill(rook_magics, attacks::rook, &ROOK_DIRS);
-        let bishop = fill(bishop_magics, attacks::bishop, &BISHOP_DIRS);
-        assert!(next_offset <= SLIDER_TABLE_LEN);
-        SliderTable {
-            rook,
-            bishop,
-            attacks: attacks_table.try_into().expect("the table's length"),
-        }
+        fill(&mut rook, rook_magics, attacks::rook, &ROOK_DIRS);
+        fill(&mut bishop, bishop_magics, attacks::bishop, &BISHOP_DIRS);
+        SliderTable { rook, bishop }
     }
 
     #[inline(always)]
@@ -211,11 +205,5 @@ impl SliderTable {
     #[inline(always)]
     pub fn bishop_square(&self, sq: Square) -> &SliderSquare {
         &self.bishop[sq.index()]
-    }
-
-    /// The attack set at `offset + index`.
-    #[inline(always)]
-    pub fn at(&self, square: &SliderSquare, index: usize) -> Bitboard {
-        self.attacks[(square.offset as usize + index) & (SLIDER_TABLE_LEN - 1)]
     }
 }
