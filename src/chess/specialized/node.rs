@@ -35,6 +35,28 @@ pub fn perft<L: Sliders, S: Side, E: Flag, C: Flag>(sliders: L, board: &Board, d
 trait Visitor {
     /// Moves of the piece of role `ROLE` on `from` to each square of `targets`.
     fn piece<const ROLE: usize>(&mut self, from: Square, targets: Bitboard);
+    /// Moves of the bishops, rooks and queens among `free` (no pin holds them) to each square
+    /// of `targets` they attack.
+    #[inline(always)]
+    fn free_sliders<L: Sliders>(
+        &mut self,
+        sliders: L,
+        board: &Board,
+        free: Bitboard,
+        occupied: Bitboard,
+        targets: Bitboard,
+    ) {
+        for from in board.roles[BISHOP] & free {
+            self.piece::<BISHOP>(from, sliders.bishop(from, occupied) & targets);
+        }
+        for from in board.roles[ROOK] & free {
+            self.piece::<ROOK>(from, sliders.rook(from, occupied) & targets);
+        }
+        for from in board.roles[QUEEN] & free {
+            let attacks = sliders.rook(from, occupied) | sliders.bishop(from, occupied);
+            self.piece::<QUEEN>(from, attacks & targets);
+        }
+    }
     /// Pawn moves that do not promote and are not double pushes, onto each square of
     /// `targets` from `to - offset`.
     fn pawn_moves(&mut self, targets: Bitboard, offset: i8);
@@ -49,6 +71,26 @@ trait Visitor {
 struct Count(u64);
 
 impl Visitor for Count {
+    /// A queen's moves along diagonals and along lines are disjoint sets: counted with the
+    /// bishops' and the rooks', two loops instead of three.
+    #[inline(always)]
+    fn free_sliders<L: Sliders>(
+        &mut self,
+        sliders: L,
+        board: &Board,
+        free: Bitboard,
+        occupied: Bitboard,
+        targets: Bitboard,
+    ) {
+        let queens = board.roles[QUEEN];
+        for from in (board.roles[BISHOP] | queens) & free {
+            self.0 += u64::from((sliders.bishop(from, occupied) & targets).count());
+        }
+        for from in (board.roles[ROOK] | queens) & free {
+            self.0 += u64::from((sliders.rook(from, occupied) & targets).count());
+        }
+    }
+
     #[inline(always)]
     fn piece<const ROLE: usize>(&mut self, _from: Square, targets: Bitboard) {
         self.0 += u64::from(targets.count());
@@ -289,17 +331,8 @@ fn generate<L: Sliders, S: Side, E: Flag, C: Flag, V: Visitor>(
     for from in board.roles[KNIGHT] & ours & !pinned {
         visitor.piece::<KNIGHT>(from, t.knight(from) & targets);
     }
-    for from in board.roles[BISHOP] & ours & !pinned {
-        visitor.piece::<BISHOP>(from, sliders.bishop(from, occupied) & targets);
-    }
-    for from in board.roles[ROOK] & ours & !pinned {
-        visitor.piece::<ROOK>(from, sliders.rook(from, occupied) & targets);
-    }
+    visitor.free_sliders(sliders, board, ours & !pinned, occupied, targets);
     let queens = board.roles[QUEEN] & ours;
-    for from in queens & !pinned {
-        let attacks = sliders.rook(from, occupied) | sliders.bishop(from, occupied);
-        visitor.piece::<QUEEN>(from, attacks & targets);
-    }
     // Most nodes have no pinned piece: one test skips the four loops.
     if pinned.any() {
         let diagonal_movers = (board.roles[BISHOP] | queens) & ours & diagonal;
