@@ -330,3 +330,50 @@ fn a_bad_peer_bin_is_bad_input() {
         assert!(run.stderr.contains(words), "{value}: {}", run.stderr);
     }
 }
+
+#[test]
+fn runs_keep_each_programs_fastest_time() {
+    let dir = scratch("runs");
+    let log = dir.join("ellxor-runs");
+    // The first run of the stand-in is slow, the later ones fast; each run leaves a line.
+    let body = format!(
+        "[ -s '{log}' ] || sleep 1\necho run >> '{log}'\n{ELLXOR}",
+        log = log.display()
+    );
+    let ellxor = format!("ellxor={}", script(&dir, "ellxor", &body));
+    let run = bench(&[
+        "--position",
+        "kiwipete",
+        "--depth",
+        "2",
+        "--runs",
+        "3",
+        "--json",
+        "--peer-bin",
+        &ellxor,
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let value: Value = serde_json::from_str(run.stdout.trim()).expect("JSON");
+    assert_eq!(value["runs"], 3);
+    let runs = std::fs::read_to_string(&log).expect("the stand-in's log");
+    assert_eq!(runs.lines().count(), 3, "{runs}");
+    let row = &value["positions"][0];
+    assert_eq!(row["peers"]["ellxor"]["nodes"], "2039");
+    let seconds = row["peers"]["ellxor"]["elapsed_s"]
+        .as_f64()
+        .expect("seconds");
+    assert!(seconds < 0.9, "the fastest run, not the first: {row}");
+
+    let text = bench(&["--position", "kiwipete", "--depth", "2", "--runs", "2"]);
+    assert_eq!(text.code, 0, "{}", text.stderr);
+    assert!(
+        text.stdout.starts_with("vkperft bench:") && text.stdout.contains("fastest of 2 runs"),
+        "{}",
+        text.stdout
+    );
+    for runs in ["0", "101", "two"] {
+        let run = bench(&["--position", "kiwipete", "--depth", "1", "--runs", runs]);
+        assert_eq!(run.code, 2, "--runs {runs}: {}", run.stderr);
+        assert!(run.stderr.contains("--runs"), "{}", run.stderr);
+    }
+}

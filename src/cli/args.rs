@@ -191,6 +191,10 @@ pub struct BenchArgs {
     /// Several TT modes side by side, e.g. `--modes fast,verified,certify` (instead of `--tt`).
     #[arg(long, value_enum, value_delimiter = ',')]
     pub modes: Vec<TtArg>,
+    /// Run every program this many times on each position and keep its fastest run: the
+    /// minimum is the time least disturbed by the rest of the machine.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub runs: u32,
     /// Print one JSON object instead of a table.
     #[arg(long)]
     pub json: bool,

@@ -1,5 +1,6 @@
 //! `vkperft bench`: a fixed set of positions, each run without a transposition table and with
-//! the chosen TT modes beside it, and optionally with a peer program, all in the same run.
+//! the chosen TT modes beside it, and optionally with peer programs, all in the same run; with
+//! `--runs N` every program runs N times per position and its fastest run counts.
 
 use super::args::{BenchArgs, TtArg};
 use super::error::CliError;
@@ -47,6 +48,15 @@ impl Timing {
         Timing {
             nodes: self.nodes + other.nodes,
             elapsed: self.elapsed + other.elapsed,
+        }
+    }
+
+    /// The faster of two timings of the same count.
+    fn faster(self, other: Timing) -> Timing {
+        if other.elapsed < self.elapsed {
+            other
+        } else {
+            self
         }
     }
 
@@ -129,9 +139,14 @@ impl Bench {
         } else {
             String::new()
         };
+        let fastest = if args.runs > 1 {
+            format!(", fastest of {} runs", args.runs)
+        } else {
+            String::new()
+        };
         let mut text = format!(
-            "vkperft bench: backend {}, {} thread(s){sliders}{table}; times in seconds, rates in \
-             Mnodes/s\n",
+            "vkperft bench: backend {}, {} thread(s){sliders}{table}{fastest}; times in seconds, \
+             rates in Mnodes/s\n",
             args.run.backend.0.name(),
             args.run.thread_count(),
         );
@@ -213,6 +228,29 @@ impl Bench {
     }
 }
 
+/// The fastest of `runs` timings by `time`; every run must count the same nodes, or `what`
+/// is named in the error.
+fn fastest(
+    runs: u32,
+    what: &dyn Fn() -> String,
+    mut time: impl FnMut() -> Result<Timing, CliError>,
+) -> Result<Timing, CliError> {
+    let mut best = time()?;
+    for _ in 1..runs {
+        let timing = time()?;
+        if timing.nodes != best.nodes {
+            return Err(CliError::Mismatch(anyhow!(
+                "{}: {} nodes in one run, {} in another",
+                what(),
+                best.nodes,
+                timing.nodes
+            )));
+        }
+        best = best.faster(timing);
+    }
+    Ok(best)
+}
+
 /// Starts the peers of `--peer` and `--peer-bin`, each name at most once.
 fn start_peers(args: &BenchArgs) -> Result<Vec<Peer>, CliError> {
     let mut peers: Vec<Peer> = Vec::new();
@@ -284,11 +322,12 @@ pub fn run(args: &BenchArgs) -> CliResult {
                 elapsed: result.elapsed,
             })
         };
-        let off = time(TtMode::Off)?;
+        let what = |mode: TtMode| move || format!("{name} depth {depth} --tt {}", mode.name());
+        let off = fastest(args.runs, &what(TtMode::Off), || time(TtMode::Off))?;
         let mode_timings = bench
             .modes
             .iter()
-            .map(|mode| time(mode.0))
+            .map(|mode| fastest(args.runs, &what(mode.0), || time(mode.0)))
             .collect::<Result<Vec<_>, _>>()?;
         for (mode, timing) in bench.modes.iter().zip(&mode_timings) {
             if timing.nodes != off.nodes {
@@ -307,7 +346,16 @@ pub fn run(args: &BenchArgs) -> CliResult {
                 peer_timings.push(None);
                 continue;
             }
-            let (nodes, elapsed) = peer.perft(fen, depth)?;
+            let peer_name = peer.name().to_string();
+            let timing = fastest(
+                args.runs,
+                &|| format!("{name} depth {depth}: {peer_name}"),
+                || {
+                    let (nodes, elapsed) = peer.perft(fen, depth)?;
+                    Ok(Timing { nodes, elapsed })
+                },
+            )?;
+            let nodes = timing.nodes;
             if nodes != off.nodes {
                 return Err(CliError::Mismatch(anyhow!(
                     "{name} depth {depth}: vkperft counts {} nodes but {} counts {nodes} ({})",
@@ -316,7 +364,7 @@ pub fn run(args: &BenchArgs) -> CliResult {
                     peer.flag()
                 )));
             }
-            peer_timings.push(Some(Timing { nodes, elapsed }));
+            peer_timings.push(Some(timing));
         }
         let row = Row {
             name,
@@ -364,6 +412,7 @@ pub fn run(args: &BenchArgs) -> CliResult {
             "threads": args.run.thread_count(),
             "slider_lookup": SliderLookup::detect().name(),
             "tt_mb": args.run.tt_mb,
+            "runs": args.runs,
             "modes": bench.modes.iter().map(|m| m.0.name()).collect::<Vec<_>>(),
             "peers": bench.peers.iter().zip(&skipped).map(|(peer, skip)| json!({
                 "name": peer.name(),
