@@ -55,7 +55,17 @@ impl CastlingSquares {
     /// Squares that must be empty, the castling king and rook aside.
     #[inline]
     pub fn must_be_empty(&self) -> Bitboard {
-        self.on_rank(RANK_MASKS[self.king_from.file() as usize][self.rook_from.file() as usize].0)
+        self.on_rank(Self::must_be_empty_files(
+            self.king_from.file(),
+            self.rook_from.file(),
+        ))
+    }
+
+    /// The files of the squares that must be empty for the castle of a king on `king_file`
+    /// with the rook on `rook_file`, as bits of one rank.
+    #[inline]
+    pub fn must_be_empty_files(king_file: u8, rook_file: u8) -> u8 {
+        RANK_MASKS[king_file as usize & 7][rook_file as usize & 7].0
     }
 
     /// Squares the king passes or lands on; none may be attacked.

@@ -476,9 +476,12 @@ fn rooks_with_clear_castling_paths<S: Side>(
     king: Square,
     occupied: Bitboard,
 ) -> Bitboard {
+    // A side with a castling right has its king on its back rank.
+    let back_rank_occupied = (occupied.0 >> S::BACK_RANK.0.trailing_zeros()) as u8;
     let mut clear = Bitboard::EMPTY;
     for rook in board.castling_rooks & board.ours::<S>() {
-        if (CastlingSquares::new(king, rook).must_be_empty() & occupied).is_empty() {
+        let files = CastlingSquares::must_be_empty_files(king.file(), rook.file());
+        if files & back_rank_occupied == 0 {
             clear = clear.with(rook);
         }
     }
