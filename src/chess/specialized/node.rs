@@ -422,11 +422,15 @@ fn generate_pawn_moves<L: Sliders, S: Side, E: Flag, V: Visitor>(
     let to_west = to_west & theirs & check_mask;
     let to_east = to_east & theirs & check_mask;
 
-    visitor.pawn_moves(single & !promotion_rank, push);
     visitor.double_pushes(double, 2 * push);
-    visitor.pawn_moves(to_west & !promotion_rank, west);
-    visitor.pawn_moves(to_east & !promotion_rank, east);
-    if ((single | to_west | to_east) & promotion_rank).any() {
+    if ((single | to_west | to_east) & promotion_rank).is_empty() {
+        visitor.pawn_moves(single, push);
+        visitor.pawn_moves(to_west, west);
+        visitor.pawn_moves(to_east, east);
+    } else {
+        visitor.pawn_moves(single & !promotion_rank, push);
+        visitor.pawn_moves(to_west & !promotion_rank, west);
+        visitor.pawn_moves(to_east & !promotion_rank, east);
         visitor.promotions(single & promotion_rank, push);
         visitor.promotions(to_west & promotion_rank, west);
         visitor.promotions(to_east & promotion_rank, east);
