@@ -57,6 +57,7 @@ trait Visitor {
             self.piece::<QUEEN>(from, attacks & targets);
         }
     }
+
     /// Pawn moves that do not promote and are not double pushes, onto each square of
     /// `targets` from `to - offset`.
     fn pawn_moves(&mut self, targets: Bitboard, offset: i8);
