@@ -131,7 +131,7 @@ impl SliderSquare {
 }
 
 /// Both sliders' lookups for every square. Each table is built once per process and lives as
-/// long as it: its attack sets are one leaked allocation that the squares' slices point into.
+/// long as it: every square's attack sets are a leaked allocation of their own.
 pub struct SliderTable {
     rook: [SliderSquare; 64],
     bishop: [SliderSquare; 64],
