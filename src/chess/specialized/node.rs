@@ -306,7 +306,7 @@ fn generate<L: Sliders, S: Side, E: Flag, C: Flag, V: Visitor>(
 
     let king_targets = t.king(king) & !ours;
     let castling_rooks = if C::ON && safety.checkers.is_empty() {
-        rooks_with_clear_castling_paths::<S>(board, king, occupied)
+        rooks_with_clear_castling_paths::<L, S>(sliders, board, king, occupied)
     } else {
         Bitboard::EMPTY
     };
@@ -476,11 +476,18 @@ fn en_passant_is_legal<L: Sliders, S: Side>(
 /// Our rooks that may castle and whose castle has nothing between king, rook and their
 /// targets: most nodes with castling rights have none, and need no attack set for castling.
 #[inline(always)]
-fn rooks_with_clear_castling_paths<S: Side>(
+fn rooks_with_clear_castling_paths<L: Sliders, S: Side>(
+    sliders: L,
     board: &Board,
     king: Square,
     occupied: Bitboard,
 ) -> Bitboard {
+    // The square beside the king towards a castling rook is that rook or must be empty: when
+    // pieces other than castling rooks stand on both sides, nothing can castle.
+    let beside = sliders.leapers().king(king) & S::BACK_RANK;
+    if beside & occupied & !board.castling_rooks == beside {
+        return Bitboard::EMPTY;
+    }
     // A side with a castling right has its king on its back rank.
     let back_rank_occupied = (occupied.0 >> S::BACK_RANK.0.trailing_zeros()) as u8;
     let mut clear = Bitboard::EMPTY;
