@@ -10,7 +10,8 @@
 mod board;
 mod flags;
 mod node;
-// Calls into the BMI2 build of the generator (see the module's safety argument).
+// Calls into the BMI2 build of the generator, and attack-set loads without a bounds check
+// (see the module's safety arguments).
 #[allow(unsafe_code)]
 mod sliders;
 mod tables;
