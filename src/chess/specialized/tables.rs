@@ -24,6 +24,10 @@ pub struct Leapers {
     bishop_reach: [Bitboard; 64],
     /// Squares from which a rook on an empty board attacks some square next to the king.
     rook_reach: [Bitboard; 64],
+    /// A bishop's attacks from this square on an empty board.
+    bishop_rays: [Bitboard; 64],
+    /// A rook's attacks from this square on an empty board.
+    rook_rays: [Bitboard; 64],
 }
 
 impl Leapers {
@@ -70,6 +74,8 @@ impl Leapers {
             knight_reach: reach(&attacks::knight),
             bishop_reach: reach(&|sq| attacks::bishop(sq, Bitboard::EMPTY)),
             rook_reach: reach(&|sq| attacks::rook(sq, Bitboard::EMPTY)),
+            bishop_rays: by_square(&|sq| attacks::bishop(sq, Bitboard::EMPTY)),
+            rook_rays: by_square(&|sq| attacks::rook(sq, Bitboard::EMPTY)),
         }
     }
 
@@ -102,6 +108,16 @@ impl Leapers {
     #[inline(always)]
     pub fn bishop_reach(&self, king: Square) -> Bitboard {
         self.bishop_reach[king.index()]
+    }
+
+    #[inline(always)]
+    pub fn bishop_rays(&self, sq: Square) -> Bitboard {
+        self.bishop_rays[sq.index()]
+    }
+
+    #[inline(always)]
+    pub fn rook_rays(&self, sq: Square) -> Bitboard {
+        self.rook_rays[sq.index()]
     }
 
     #[inline(always)]
