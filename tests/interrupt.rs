@@ -1,12 +1,14 @@
 //! Ctrl-C: `perft`, `perftree` and `bench` end within 0.5 s of SIGINT on every backend, with
 //! exit status 130, no total, and a line on stderr that says so; a peer program of `bench` is
-//! killed too. The Vulkan cases need a Vulkan device (lavapipe in CI).
+//! killed too, and so is the script `hunt` is waiting for, with what it started. The Vulkan cases need a Vulkan device (lavapipe in CI).
 //!
 //! Each test starts a run long enough to still be going, sends SIGINT with `kill -INT`, and
 //! times the exit from just after the signal. The tests take turns: runs side by side on a
 //! small machine would slow each other's reaction to the signal.
 
 #![cfg(unix)]
+
+mod common;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -286,4 +288,33 @@ fn bench_kills_a_running_peer_bin_on_sigint() {
     let (peer, pid_file) = sleeping_peer(&dir);
     let peer = format!("mperft={}", peer.to_str().expect("a UTF-8 path"));
     assert_bench_kills_its_peer(&dir, "--peer-bin", &peer, &pid_file);
+}
+
+/// `hunt` ends at once on SIGINT and kills the script call under way, which runs in a process
+/// group of its own, with the engine it started.
+#[test]
+fn hunt_kills_its_script_on_sigint() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = std::env::temp_dir().join(format!("vkperft-interrupt-hunt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    let pid_file = dir.join("engine.pid");
+    let script = dir.join("hung-engine.sh");
+    let text = format!(
+        "#!/bin/sh\nsleep 30 &\necho $! > '{}'\nwait\n",
+        pid_file.display()
+    );
+    std::fs::write(&script, text).expect("the script is written");
+    let command = format!("sh {}", script.display());
+    let args = ["hunt", "--script", &command, "--depth", "2"];
+    let run = interrupt(&args, CPU_START);
+    assert_eq!(run.status.code(), Some(130), "{}", run.stderr);
+    assert!(run.latency < BOUND, "took {:?} to end", run.latency);
+    assert!(run.stderr.contains("interrupted"), "{}", run.stderr);
+    let pid = std::fs::read_to_string(&pid_file).expect("the script started its engine");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        common::process_ended(pid.trim()),
+        "the script's engine (pid {}) still runs",
+        pid.trim()
+    );
 }

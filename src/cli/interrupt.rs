@@ -11,6 +11,10 @@
 //! as after any other run, so the GPU is idle and the device destroyed in order. A second
 //! SIGINT, for a run that does not stop, ends the process at once with the same code.
 //!
+//! `hunt` counts on the CPU only and has nothing to tear down but the engine under test; a
+//! script engine runs in a process group of its own and does not see the terminal's Ctrl-C, so
+//! `hunt`'s handler ([`install_for_hunt`]) kills the script under way and exits at once.
+//!
 //! The GUI keeps the default: its window has a Cancel button.
 
 use super::output;
@@ -38,6 +42,22 @@ pub fn install() {
     if let Err(err) = installed {
         output::write_stderr(&format!(
             "warning: no Ctrl-C handler ({err}); Ctrl-C will end runs abruptly\n"
+        ));
+    }
+}
+
+/// Installs `hunt`'s handler: the script call under way is killed with everything it started,
+/// and the process ends with [`EXIT_CODE`]. Without it, Ctrl-C ends the process alone and a
+/// script keeps running.
+pub fn install_for_hunt() {
+    let installed = ctrlc::set_handler(|| {
+        vkperft::hunt::kill_running_script();
+        output::write_stderr("interrupted: the walk stopped before a finding\n");
+        std::process::exit(EXIT_CODE.into());
+    });
+    if let Err(err) = installed {
+        output::write_stderr(&format!(
+            "warning: no Ctrl-C handler ({err}); Ctrl-C will leave a running script behind\n"
         ));
     }
 }

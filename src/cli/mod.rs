@@ -42,6 +42,9 @@ pub fn main() -> ExitCode {
     ) {
         interrupt::install();
     }
+    if matches!(cli.command, Some(Commands::Hunt(_))) {
+        interrupt::install_for_hunt();
+    }
     let result = match cli.command {
         Some(Commands::Perft(args)) => perft::run_perft(&args),
         Some(Commands::Perftree(args)) => perft::run_perftree(&args),

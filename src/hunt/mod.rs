@@ -18,6 +18,6 @@ pub use divide_output::{classify_line, EngineDivide, OutputLine};
 pub use engine::{open_engine, EngineCommand, EngineUnderTest, PositionRequest};
 pub use error::HuntError;
 pub use exact::exact_divide;
-pub use script_engine::ScriptEngine;
+pub use script_engine::{kill_running_script, ScriptEngine};
 pub use uci_engine::UciEngine;
 pub use walk::{hunt, Difference, ExactDivide, Finding, Step, WrongCount};

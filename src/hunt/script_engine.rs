@@ -1,13 +1,55 @@
 //! A perftree-style script: `CMD "$depth" "$fen" "$moves"` per request, printing `move count`
 //! lines, a blank line and the total. Each call has a deadline; a script that overruns it is
 //! killed.
+//!
+//! Each call runs in a process group of its own, killed whole: a script is often a shell
+//! wrapper around the engine, and killing the shell alone would leave the engine counting
+//! (and holding the output pipe open). Running apart from the terminal's group, the script no
+//! longer sees Ctrl-C, so `vkperft hunt` kills the running group on SIGINT
+//! ([`kill_running_script`]).
 
 use super::divide_output::EngineDivide;
 use super::engine::{EngineUnderTest, PositionRequest};
 use super::error::HuntError;
+use nix::sys::signal::{killpg, Signal};
+use nix::unistd::Pid;
 use std::io::Read;
+use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::{Duration, Instant};
+
+/// The process group of the script call under way, 0 when none.
+static RUNNING_GROUP: AtomicI32 = AtomicI32::new(0);
+
+/// Kills the script call under way, with every process it started. For a signal handler: it
+/// only sends a signal.
+pub fn kill_running_script() {
+    let group = RUNNING_GROUP.load(Ordering::SeqCst);
+    if group != 0 {
+        let _ = killpg(Pid::from_raw(group), Signal::SIGKILL);
+    }
+}
+
+/// A script call's process group, registered for [`kill_running_script`] while it lives and
+/// killed when dropped: what the script left running, or all of it when it overran.
+struct ScriptGroup(i32);
+
+impl ScriptGroup {
+    fn register(leader: u32) -> ScriptGroup {
+        // A process id fits in an i32 (pid_t).
+        let group = leader as i32;
+        RUNNING_GROUP.store(group, Ordering::SeqCst);
+        ScriptGroup(group)
+    }
+}
+
+impl Drop for ScriptGroup {
+    fn drop(&mut self) {
+        RUNNING_GROUP.store(0, Ordering::SeqCst);
+        let _ = killpg(Pid::from_raw(self.0), Signal::SIGKILL);
+    }
+}
 
 pub struct ScriptEngine {
     command: String,
@@ -40,11 +82,13 @@ impl ScriptEngine {
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
+            .process_group(0)
             .spawn()
             .map_err(|err| HuntError::Start {
                 command: self.command.clone(),
                 reason: err.to_string(),
             })?;
+        let group = ScriptGroup::register(child.id());
         let mut stdout = child.stdout.take().ok_or_else(|| HuntError::Start {
             command: self.command.clone(),
             reason: "its output pipe is missing".into(),
@@ -62,7 +106,7 @@ impl ScriptEngine {
                     std::thread::sleep(Duration::from_millis(5))
                 }
                 _ => {
-                    let _ = child.kill();
+                    drop(group);
                     let _ = child.wait();
                     return Err(HuntError::Timeout {
                         command: self.command.clone(),
@@ -72,6 +116,8 @@ impl ScriptEngine {
                 }
             }
         };
+        // Whatever the script left running may hold its output open.
+        drop(group);
         let output = reader.join().unwrap_or_default();
         if !status.success() {
             return Err(HuntError::Exited {

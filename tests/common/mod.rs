@@ -379,6 +379,23 @@ pub struct Run {
     pub stderr: String,
 }
 
+/// Whether process `pid` has ended within 3 s: gone, or a zombie its new parent has yet to
+/// reap.
+pub fn process_ended(pid: &str) -> bool {
+    let deadline = std::time::Instant::now() + Duration::from_secs(3);
+    loop {
+        let ended = std::fs::read_to_string(format!("/proc/{pid}/stat")).map_or(true, |stat| {
+            stat.rsplit(')')
+                .next()
+                .is_some_and(|rest| rest.trim_start().starts_with('Z'))
+        });
+        if ended || std::time::Instant::now() > deadline {
+            return ended;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 /// Runs the binary with `args` and extra environment variables; no run may panic, whatever its
 /// arguments.
 pub fn run_vkperft(args: &[&str], env: &[(&str, &str)]) -> Run {
