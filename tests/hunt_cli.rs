@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{process_ended, run_vkperft, Run};
+use common::{assert_child_ended, run_vkperft, script_with_child, Run};
 use serde_json::Value;
 use std::path::PathBuf;
 use vkperft::chess::movegen::legal_moves;
@@ -262,25 +262,10 @@ fn engines_that_hang_crash_or_print_garbage_are_clear_errors() {
     assert!(run.stderr.contains("UCI handshake"), "{}", run.stderr);
 }
 
-/// A wrapper script (`sh script`) whose engine is its child: `body` runs after the engine's
-/// pid is written to the returned file.
-fn wrapper_script(name: &str, engine: &str, body: &str) -> (PathBuf, PathBuf) {
-    let dir = std::env::temp_dir().join(format!("vkperft-hunt-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a scratch directory");
-    let pid_file = dir.join("engine.pid");
-    let script = dir.join("wrapper.sh");
-    let text = format!(
-        "#!/bin/sh\n{engine} &\necho $! > '{}'\n{body}\n",
-        pid_file.display()
-    );
-    std::fs::write(&script, text).expect("the script is written");
-    (script, pid_file)
-}
-
 /// A script that overruns its deadline is killed with the engine it started.
 #[test]
 fn a_hung_script_is_killed_with_what_it_started() {
-    let (script, pid_file) = wrapper_script("hung", "sleep 30", "wait");
+    let (script, pid_file) = script_with_child("hunt-hung", "sleep 30", "wait");
     let command = format!("sh {}", script.display());
     let started = std::time::Instant::now();
     let run = run_vkperft(
@@ -302,13 +287,7 @@ fn a_hung_script_is_killed_with_what_it_started() {
         run.stderr
     );
     assert!(started.elapsed() < std::time::Duration::from_secs(10));
-    let pid = std::fs::read_to_string(&pid_file).expect("the script started its engine");
-    let _ = std::fs::remove_dir_all(pid_file.parent().expect("the scratch directory"));
-    assert!(
-        process_ended(pid.trim()),
-        "the script's engine (pid {}) still runs",
-        pid.trim()
-    );
+    assert_child_ended(&pid_file);
 }
 
 /// A script that answers but leaves a process behind, holding its output open, does not stall
@@ -319,7 +298,7 @@ fn what_an_answered_script_left_running_is_killed() {
         "{} perftree \"$1\" \"$2\" \"$3\"",
         env!("CARGO_BIN_EXE_vkperft")
     );
-    let (script, pid_file) = wrapper_script("left", "sleep 30", &answer);
+    let (script, pid_file) = script_with_child("hunt-left", "sleep 30", &answer);
     let command = format!("sh {}", script.display());
     let started = std::time::Instant::now();
     let run = run_vkperft(&["hunt", "--script", &command, "--depth", "2"], &[]);
@@ -330,13 +309,7 @@ fn what_an_answered_script_left_running_is_killed() {
         run.stdout
     );
     assert!(started.elapsed() < std::time::Duration::from_secs(20));
-    let pid = std::fs::read_to_string(&pid_file).expect("the script started its process");
-    let _ = std::fs::remove_dir_all(pid_file.parent().expect("the scratch directory"));
-    assert!(
-        process_ended(pid.trim()),
-        "the script's process (pid {}) still runs",
-        pid.trim()
-    );
+    assert_child_ended(&pid_file);
 }
 
 #[test]

@@ -295,26 +295,12 @@ fn bench_kills_a_running_peer_bin_on_sigint() {
 #[test]
 fn hunt_kills_its_script_on_sigint() {
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let dir = std::env::temp_dir().join(format!("vkperft-interrupt-hunt-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a scratch directory");
-    let pid_file = dir.join("engine.pid");
-    let script = dir.join("hung-engine.sh");
-    let text = format!(
-        "#!/bin/sh\nsleep 30 &\necho $! > '{}'\nwait\n",
-        pid_file.display()
-    );
-    std::fs::write(&script, text).expect("the script is written");
+    let (script, pid_file) = common::script_with_child("interrupt-hunt", "sleep 30", "wait");
     let command = format!("sh {}", script.display());
     let args = ["hunt", "--script", &command, "--depth", "2"];
     let run = interrupt(&args, CPU_START);
     assert_eq!(run.status.code(), Some(130), "{}", run.stderr);
     assert!(run.latency < BOUND, "took {:?} to end", run.latency);
     assert!(run.stderr.contains("interrupted"), "{}", run.stderr);
-    let pid = std::fs::read_to_string(&pid_file).expect("the script started its engine");
-    let _ = std::fs::remove_dir_all(&dir);
-    assert!(
-        common::process_ended(pid.trim()),
-        "the script's engine (pid {}) still runs",
-        pid.trim()
-    );
+    common::assert_child_ended(&pid_file);
 }

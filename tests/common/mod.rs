@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::{Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
@@ -379,19 +380,42 @@ pub struct Run {
     pub stderr: String,
 }
 
-/// Whether process `pid` has ended within 3 s: gone, or a zombie its new parent has yet to
-/// reap.
-pub fn process_ended(pid: &str) -> bool {
+/// A shell script (run as `sh script`) standing in for a wrapper around an engine: it starts
+/// `child` in the background, writes its pid to the second path returned, then runs `body`.
+pub fn script_with_child(name: &str, child: &str, body: &str) -> (PathBuf, PathBuf) {
+    let dir = std::env::temp_dir().join(format!("vkperft-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    let pid_file = dir.join("child.pid");
+    let script = dir.join("wrapper.sh");
+    let text = format!(
+        "#!/bin/sh\n{child} &\necho $! > '{}'\n{body}\n",
+        pid_file.display()
+    );
+    std::fs::write(&script, text).expect("the script is written");
+    (script, pid_file)
+}
+
+/// Asserts that the child a [`script_with_child`] script started has ended within 3 s (gone,
+/// or a zombie its new parent has yet to reap), and removes the script's folder.
+pub fn assert_child_ended(pid_file: &Path) {
+    let pid = std::fs::read_to_string(pid_file).expect("the script started its child");
+    let _ = std::fs::remove_dir_all(pid_file.parent().expect("the script's folder"));
     let deadline = std::time::Instant::now() + Duration::from_secs(3);
     loop {
-        let ended = std::fs::read_to_string(format!("/proc/{pid}/stat")).map_or(true, |stat| {
-            stat.rsplit(')')
-                .next()
-                .is_some_and(|rest| rest.trim_start().starts_with('Z'))
-        });
-        if ended || std::time::Instant::now() > deadline {
-            return ended;
+        let ended =
+            std::fs::read_to_string(format!("/proc/{}/stat", pid.trim())).map_or(true, |stat| {
+                stat.rsplit(')')
+                    .next()
+                    .is_some_and(|rest| rest.trim_start().starts_with('Z'))
+            });
+        if ended {
+            return;
         }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the script's child (pid {}) still runs",
+            pid.trim()
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
 }
