@@ -12,7 +12,7 @@ use crate::chess::square::Square;
 use crate::chess::types::Color;
 use std::sync::OnceLock;
 
-/// Knights, kings, pawns, rays between squares, and reach sets.
+/// Knights, kings, pawns, rays between squares, sliders' rays on the empty board, and reach sets.
 pub struct Leapers {
     knight: [Bitboard; 64],
     king: [Bitboard; 64],
