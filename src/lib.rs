@@ -10,8 +10,7 @@ pub mod engine;
 // The main module with unsafe code (Vulkan calls); the only others are the table's prefetch
 // hint (src/tt/prefetch.rs) and the specialised generator's slider lookups (BMI2 entry and
 // unchecked attack-set loads, src/chess/specialized/sliders.rs), each allowed where its module
-// is declared. `unsafe_code`
-// is denied everywhere else by the package's lints (Cargo.toml).
+// is declared. `unsafe_code` is denied everywhere else by the package's lints (Cargo.toml).
 #[allow(unsafe_code)]
 pub mod gpu;
 pub mod hunt;

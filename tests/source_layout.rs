@@ -1,8 +1,8 @@
 //! Rules of the source tree that the compiler does not check by itself: no source file over
 //! 800 lines, and `unsafe` allowed in three modules only: `src/gpu/` (Vulkan), the table's
 //! prefetch hint (`src/tt/prefetch.rs`) and the specialised generator's slider lookups
-//! (entering the BMI2 build after run-time detection, and the unchecked attack-set load). The package denies `unsafe_code`; this
-//! checks that those exemptions stay the only ones.
+//! (entering the BMI2 build after run-time detection, and the unchecked attack-set load). The
+//! package denies `unsafe_code`; this checks that those exemptions stay the only ones.
 
 use std::path::{Path, PathBuf};
 

@@ -51,15 +51,6 @@ impl Timing {
         }
     }
 
-    /// The faster of two timings of the same count.
-    fn faster(self, other: Timing) -> Timing {
-        if other.elapsed < self.elapsed {
-            other
-        } else {
-            self
-        }
-    }
-
     fn json(self) -> Value {
         json!({
             "nodes": self.nodes.to_string(),
@@ -246,7 +237,9 @@ fn fastest(
                 timing.nodes
             )));
         }
-        best = best.faster(timing);
+        if timing.elapsed < best.elapsed {
+            best = timing;
+        }
     }
     Ok(best)
 }

@@ -24,7 +24,8 @@ pub struct Leapers {
     bishop_reach: [Bitboard; 64],
     /// Squares from which a rook on an empty board attacks some square next to the king.
     rook_reach: [Bitboard; 64],
-    /// A bishop's attacks from this square on an empty board.
+    /// A bishop's attacks from this square on an empty board. The slider tables hold the same
+    /// sets (at index 0), but read through them the castling test made Kiwipete 18% slower.
     bishop_rays: [Bitboard; 64],
     /// A rook's attacks from this square on an empty board.
     rook_rays: [Bitboard; 64],
