@@ -46,72 +46,82 @@ fn generate_magics(out: &Path) {
     std::fs::write(out.join("magics.rs"), source).expect("OUT_DIR is writable");
 }
 
+/// The shader compiler: `$GLSLC` if set, else `glslc` from the PATH (Debian and Ubuntu:
+/// package `glslc`; elsewhere shaderc's or the Vulkan SDK's).
+fn glslc() -> PathBuf {
+    println!("cargo:rerun-if-env-changed=GLSLC");
+    std::env::var_os("GLSLC").map_or_else(|| PathBuf::from("glslc"), PathBuf::from)
+}
+
 fn compile_shaders(out: &Path) {
     println!("cargo:rerun-if-changed=glsl");
     println!("cargo:rerun-if-changed=src/gpu/shader_layout.rs");
     println!("cargo:rerun-if-changed=src/chess/nybble_codes.rs");
     println!("cargo:rerun-if-changed=src/tt/shader_shared.rs");
     let glsl = Path::new("glsl");
-    let compiler = shaderc::Compiler::new().expect("shaderc compiler");
+    let glslc = glslc();
     let mut entries: Vec<PathBuf> = std::fs::read_dir(glsl)
         .expect("glsl/ exists")
         .filter_map(|entry| entry.ok().map(|e| e.path()))
         .filter(|path| path.extension().is_some_and(|ext| ext == "comp"))
         .collect();
     entries.sort();
-    let mut failures = Vec::new();
+    let defines: Vec<String> = shader_layout::SHADER_DEFINES
+        .iter()
+        .chain(tt_shader_shared::SHADER_DEFINES.iter())
+        .map(|&(name, value)| (name, value))
+        .chain(
+            nybble_codes::SHADER_DEFINES
+                .iter()
+                .map(|&(name, value)| (name, u32::from(value))),
+        )
+        .map(|(name, value)| format!("-D{name}={value}u"))
+        .collect();
     // Every stage twice: with the GPU transposition table (`<stage>_tt.spv`) for devices with
-    // the features it needs, and without (`<stage>.spv`) for the others.
+    // the features it needs, and without (`<stage>.spv`) for the others. All compile at once,
+    // one process each.
+    let mut compiles = Vec::new();
     for (suffix, gpu_tt) in [("", 0), ("_tt", 1)] {
-        let mut options = shaderc::CompileOptions::new().expect("shaderc options");
-        options.set_target_env(
-            shaderc::TargetEnv::Vulkan,
-            shaderc::EnvVersion::Vulkan1_1 as u32,
-        );
-        options.set_optimization_level(shaderc::OptimizationLevel::Performance);
-        options.add_macro_definition("GPU_TT", Some(&gpu_tt.to_string()));
-        for (name, value) in shader_layout::SHADER_DEFINES {
-            options.add_macro_definition(name, Some(&format!("{value}u")));
-        }
-        for (name, value) in tt_shader_shared::SHADER_DEFINES {
-            options.add_macro_definition(name, Some(&format!("{value}u")));
-        }
-        for (name, value) in nybble_codes::SHADER_DEFINES {
-            options.add_macro_definition(name, Some(&format!("{value}u")));
-        }
-        options.set_include_callback(|requested, _kind, _from, _depth| {
-            let path = glsl.join("common").join(requested);
-            std::fs::read_to_string(&path)
-                .map(|content| shaderc::ResolvedInclude {
-                    resolved_name: path.display().to_string(),
-                    content,
-                })
-                .map_err(|err| format!("{}: {err}", path.display()))
-        });
         for path in &entries {
-            let source = std::fs::read_to_string(path).expect("shader source is readable");
-            let file_name = path.display().to_string();
-            match compiler.compile_into_spirv(
-                &source,
-                shaderc::ShaderKind::Compute,
-                &file_name,
-                "main",
-                Some(&options),
-            ) {
-                Ok(artifact) => {
-                    let stem = path.file_stem().expect("a .comp file has a stem");
-                    let target = out.join(format!("{}{suffix}.spv", stem.to_string_lossy()));
-                    std::fs::write(target, artifact.as_binary_u8()).expect("OUT_DIR is writable");
-                }
-                // shaderc's message already reads `file:line: error: ...`.
-                Err(err) => failures.push(format!("GPU_TT={gpu_tt}: {err}")),
-            }
+            let stem = path.file_stem().expect("a .comp file has a stem");
+            let target = out.join(format!("{}{suffix}.spv", stem.to_string_lossy()));
+            let child = std::process::Command::new(&glslc)
+                .arg("--target-env=vulkan1.1")
+                .arg("-O")
+                .arg(format!("-DGPU_TT={gpu_tt}"))
+                .args(&defines)
+                .arg("-I")
+                .arg(glsl.join("common"))
+                .arg("-o")
+                .arg(&target)
+                .arg(path)
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap_or_else(|err| {
+                    panic!(
+                        "cannot run the shader compiler `{}`: {err}; install glslc (Debian and \
+                         Ubuntu: `apt install glslc`; elsewhere shaderc or the Vulkan SDK) or \
+                         point GLSLC at it",
+                        glslc.display()
+                    )
+                });
+            compiles.push((gpu_tt, child));
         }
     }
+    let failures: Vec<String> = compiles
+        .into_iter()
+        .filter_map(|(gpu_tt, child)| {
+            let output = child.wait_with_output().expect("glslc ran");
+            // glslc's message already reads `file:line: error: ...`.
+            (!output.status.success()).then(|| {
+                format!(
+                    "GPU_TT={gpu_tt}: {}",
+                    String::from_utf8_lossy(&output.stderr).trim()
+                )
+            })
+        })
+        .collect();
     if !failures.is_empty() {
-        for failure in &failures {
-            eprintln!("{failure}");
-        }
         panic!(
             "{} shader(s) failed to compile:\n{}",
             failures.len(),

@@ -5,9 +5,10 @@
 use crate::chess::movegen::legal_moves;
 use crate::chess::{Move, NybbleBoard, Position};
 use crate::count::Counts;
-use crate::run_control::ProgressSample;
+use crate::run_control::{Cancelled, ProgressSample};
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// How many paths lead from one root move to a work item.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,13 +51,15 @@ pub struct Plan {
 impl Plan {
     /// Expands `root` (`depth` >= 1) one ply, then ply after ply while `expand_more(items,
     /// remaining)` holds for the current level and some plies remain; a level of more than
-    /// `max_items` items is not taken.
+    /// `max_items` items is not taken (its making stops as soon as it is over). `Cancelled` soon
+    /// after `cancel` is set: the flag is looked at before each item is expanded.
     pub fn expand(
         root: &Position,
         depth: u32,
         max_items: usize,
+        cancel: &AtomicBool,
         expand_more: impl Fn(usize, u32) -> bool,
-    ) -> Plan {
+    ) -> Result<Plan, Cancelled> {
         assert!(depth >= 1, "a plan has at least the root moves");
         let root_moves: Vec<Move> = legal_moves(root).iter().copied().collect();
         let mut items: Vec<WorkItem> = root_moves
@@ -72,24 +75,35 @@ impl Plan {
             })
             .collect();
         let mut remaining = depth - 1;
-        while remaining > 0 && expand_more(items.len(), remaining) {
-            let next: Vec<WorkItem> = items.iter().flat_map(WorkItem::children).collect();
-            if next.len() > max_items {
-                break;
+        'levels: while remaining > 0 && expand_more(items.len(), remaining) {
+            let mut next: Vec<WorkItem> = Vec::new();
+            for item in &items {
+                if cancel.load(Ordering::Relaxed) {
+                    return Err(Cancelled);
+                }
+                next.extend(item.children());
+                if next.len() > max_items {
+                    break 'levels;
+                }
             }
             items = next;
             remaining -= 1;
         }
-        Plan { root_moves, items }
+        Ok(Plan { root_moves, items })
     }
 
     /// Merges items that are the same position at the same depth (transpositions among the
     /// host's plies): the first keeps the paths of all, so each is searched once. Positions are
-    /// compared by their exact NybbleBoard key.
-    pub fn merge_transpositions(&mut self) {
+    /// compared by their exact NybbleBoard key. `Cancelled` soon after `cancel` is set, the
+    /// plan then holding only the items merged so far.
+    pub fn merge_transpositions(&mut self, cancel: &AtomicBool) -> Result<(), Cancelled> {
         let mut first_of: HashMap<(NybbleBoard, u32), usize> = HashMap::new();
         let mut merged: Vec<WorkItem> = Vec::with_capacity(self.items.len());
-        for item in self.items.drain(..) {
+        for item in std::mem::take(&mut self.items) {
+            if cancel.load(Ordering::Relaxed) {
+                self.items = merged;
+                return Err(Cancelled);
+            }
             let key = (NybbleBoard::from_position(&item.position), item.remaining);
             match first_of.entry(key) {
                 Entry::Occupied(first) => {
@@ -108,6 +122,7 @@ impl Plan {
             }
         }
         self.items = merged;
+        Ok(())
     }
 }
 
@@ -227,11 +242,27 @@ mod tests {
             .collect()
     }
 
+    /// The cancel flag of runs that are not cancelled.
+    static NEVER: AtomicBool = AtomicBool::new(false);
+
+    fn expand(
+        root: &Position,
+        depth: u32,
+        max_items: usize,
+        expand_more: impl Fn(usize, u32) -> bool,
+    ) -> Plan {
+        Plan::expand(root, depth, max_items, &NEVER, expand_more).expect("not cancelled")
+    }
+
     fn expand_to(root: &Position, depth: u32, host_plies: u32) -> Plan {
         let last_remaining = depth - host_plies;
-        Plan::expand(root, depth, usize::MAX, move |_, remaining| {
+        expand(root, depth, usize::MAX, move |_, remaining| {
             remaining > last_remaining
         })
+    }
+
+    fn merge(plan: &mut Plan) {
+        plan.merge_transpositions(&NEVER).expect("not cancelled");
     }
 
     #[test]
@@ -247,7 +278,7 @@ mod tests {
                 assert_eq!(divide_by_items(&plan), expected, "{host_plies} host plies");
 
                 let mut merged = expand_to(&root, depth, host_plies);
-                merged.merge_transpositions();
+                merge(&mut merged);
                 assert_eq!(divide_by_items(&merged), expected, "merged, {host_plies}");
             }
         }
@@ -258,7 +289,7 @@ mod tests {
         // Start position perft(6) with three host plies: 8,902 paths to 5,362 positions.
         let mut plan = expand_to(&Position::startpos(), 6, 3);
         assert_eq!(plan.items.len(), 8_902);
-        plan.merge_transpositions();
+        merge(&mut plan);
         assert_eq!(plan.items.len(), 5_362);
         let paths: u64 = plan
             .items
@@ -273,15 +304,20 @@ mod tests {
     fn expansion_stops_at_the_item_limit_and_when_told() {
         let root = Position::startpos();
         // 400 positions after two plies exceed a limit of 100: the level of 20 stays.
-        let capped = Plan::expand(&root, 5, 100, |_, _| true);
+        let capped = expand(&root, 5, 100, |_, _| true);
         assert_eq!(capped.items.len(), 20);
-        let until_400 = Plan::expand(&root, 5, usize::MAX, |items, _| items < 400);
+        let until_400 = expand(&root, 5, usize::MAX, |items, _| items < 400);
         assert_eq!(until_400.items.len(), 400);
         assert!(until_400.items.iter().all(|i| i.remaining == 3));
         // Expansion never goes below the leaves.
-        let all = Plan::expand(&root, 2, usize::MAX, |_, _| true);
+        let all = expand(&root, 2, usize::MAX, |_, _| true);
         assert_eq!(all.items.len(), 400);
         assert!(all.items.iter().all(|i| i.remaining == 0));
+        // A cancelled expansion or merge stops with `Cancelled`.
+        let cancelled = AtomicBool::new(true);
+        assert!(Plan::expand(&root, 5, usize::MAX, &cancelled, |_, _| true).is_err());
+        let mut plan = expand(&root, 5, usize::MAX, |items, _| items < 400);
+        assert_eq!(plan.merge_transpositions(&cancelled), Err(Cancelled));
     }
 
     /// Splitting merged items hands every child all the paths of its parent.
@@ -289,7 +325,7 @@ mod tests {
     fn split_merged_items_keep_their_paths() {
         let root = Position::startpos();
         let mut plan = expand_to(&root, 5, 3);
-        plan.merge_transpositions();
+        merge(&mut plan);
         let mut tally = Tally::new(&plan);
         for item in &plan.items {
             let children = item.children();

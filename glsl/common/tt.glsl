@@ -299,17 +299,13 @@ Bucket tt_bucket(u64vec2 hash) {
     return b;
 }
 
-FastSegment fast_segment(Bucket b) {
-    return FastSegment(tt.fast_segments[b.segment]);
-}
-
-FastWords fast_words(Bucket b) {
-    return FastWords(tt.fast_segments[b.segment]);
-}
-
-ExactSegment exact_segment(Bucket b) {
-    return ExactSegment(tt.exact_segments[b.segment]);
-}
+// The segments holding bucket `b`: macros, not functions, because the inliner of SPIRV-Tools
+// 2022.4 (Debian 12's glslc) keeps a function's buffer-reference result in a variable that it
+// does not decorate as the specification requires (AliasedPointer or RestrictPointer), which
+// the validation layer rejects.
+#define fast_segment(b) FastSegment(tt.fast_segments[(b).segment])
+#define fast_words(b) FastWords(tt.fast_segments[(b).segment])
+#define exact_segment(b) ExactSegment(tt.exact_segments[(b).segment])
 
 // Entries per bucket of the exact array (verified: its entries; certify: the shadows).
 uint exact_ways() {

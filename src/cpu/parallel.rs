@@ -13,7 +13,7 @@ use crate::count::Counts;
 use crate::plan::{Plan, Tally};
 use crate::run_control::{Cancelled, RunControl};
 use crossbeam_channel::RecvTimeoutError;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 /// Expansion stops once there are this many items per thread and items are no deeper than
@@ -27,8 +27,13 @@ const MAX_ITEMS: usize = 1 << 20;
 
 /// The plan for `threads` threads: expanded while there are too few items or they are too
 /// deep, but never down to the plies a search counts in bulk.
-fn plan(root: &Position, depth: u32, threads: usize) -> Plan {
-    Plan::expand(root, depth, MAX_ITEMS, |items, remaining| {
+fn plan(
+    root: &Position,
+    depth: u32,
+    threads: usize,
+    cancel: &AtomicBool,
+) -> Result<Plan, Cancelled> {
+    Plan::expand(root, depth, MAX_ITEMS, cancel, |items, remaining| {
         remaining > 2 && (items < ITEMS_PER_THREAD * threads || remaining > MAX_ITEM_DEPTH)
     })
 }
@@ -46,7 +51,7 @@ pub fn divide<S: SubtreeSearch>(
         return Ok(Vec::new());
     }
     let threads = threads.max(1);
-    let plan = plan(root, depth, threads);
+    let plan = plan(root, depth, threads, control.cancel)?;
     let tally = Tally::new(&plan);
     for (m, counts) in tally.complete_from_the_start() {
         (control.on_root_done)(m, counts);

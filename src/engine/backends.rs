@@ -9,6 +9,11 @@ use crate::gpu::device::{auto_device, list_devices, DeviceInfo};
 use crate::gpu::{GpuOptions, VulkanBackend};
 use crate::tt::{TtConfig, TtMode};
 
+/// `auto` runs jobs this shallow on the CPU without looking for a device: the CPU counts them
+/// (at most a few hundred million leaves from the positions of real games) in about the time a
+/// device takes to open.
+pub const AUTO_CPU_MAX_DEPTH: u32 = 5;
+
 /// Where `auto` runs, decided once per engine: listing the devices costs a Vulkan instance.
 #[derive(Clone, Debug)]
 enum AutoChoice {
@@ -125,6 +130,15 @@ impl BackendProvider for Backends {
             });
         }
         let cpu_because = |reason: String| Some(format!("auto: using the CPU: {reason}"));
+        if job.depth <= AUTO_CPU_MAX_DEPTH {
+            return Ok(Resolved {
+                backend: &mut self.cpu,
+                note: cpu_because(format!(
+                    "a perft of depth {AUTO_CPU_MAX_DEPTH} or less is counted before a device \
+                     would be open"
+                )),
+            });
+        }
         let note = match self.auto_choice() {
             AutoChoice::Cpu(reason) => cpu_because(reason),
             AutoChoice::Gpu(index) => {
@@ -236,7 +250,7 @@ mod tests {
             auto: Some(AutoChoice::Cpu("no GPU found".to_string())),
             ..Backends::default()
         };
-        let job = crate::engine::JobSpec::new(crate::chess::Position::startpos(), 1)
+        let job = crate::engine::JobSpec::new(crate::chess::Position::startpos(), 6)
             .job(crate::engine::JobId(1))
             .expect("a valid job");
         let resolved = backends.backend_for(&job).expect("the CPU");
@@ -245,6 +259,27 @@ mod tests {
             resolved.note.as_deref(),
             Some("auto: using the CPU: no GPU found")
         );
+        assert!(backends.vulkan.is_none(), "no device was opened");
+    }
+
+    #[test]
+    fn auto_runs_shallow_jobs_on_the_cpu_without_looking_for_a_device() {
+        let mut backends = Backends::default();
+        for depth in 1..=AUTO_CPU_MAX_DEPTH {
+            let job = crate::engine::JobSpec::new(crate::chess::Position::startpos(), depth)
+                .job(crate::engine::JobId(1))
+                .expect("a valid job");
+            let resolved = backends.backend_for(&job).expect("the CPU");
+            assert_eq!(resolved.backend.kind(), "cpu");
+            assert_eq!(
+                resolved.note.as_deref(),
+                Some(
+                    "auto: using the CPU: a perft of depth 5 or less is counted before a device \
+                     would be open"
+                )
+            );
+        }
+        assert!(backends.auto.is_none(), "no device was listed");
         assert!(backends.vulkan.is_none(), "no device was opened");
     }
 }

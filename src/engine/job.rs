@@ -139,8 +139,7 @@ impl JobSpec {
             gpu: GpuOptions {
                 device: self.device,
                 memory_budget: self.gpu_mem_mb.map(|mb| mb.saturating_mul(1 << 20)),
-                max_workgroups: None,
-                slider_attacks: None,
+                ..GpuOptions::default()
             },
             keep_table: false,
         })

@@ -12,7 +12,7 @@
 //! of an overflowed chunk is used. Chunk sizes adapt so that each takes a fraction of a second:
 //! progress is reported between chunks.
 //!
-//! No submission may keep the device busy for long ([`SUBMISSION_TARGET`],
+//! No submission may keep the device busy for long ([`pacing::SUBMISSION_TARGET`],
 //! `backend/pacing.rs`): no submission trips a GPU watchdog, and cancellation, checked before
 //! every submission, takes effect within one of them. A chunk whose device time, estimated from
 //! the last chunk of the same depth, fits a submission goes whole: one command buffer records
@@ -44,14 +44,13 @@ use crate::chess::{Move, NybbleBoard, Position, Zobrist};
 use crate::count::Counts;
 use crate::engine::{Backend, EngineError, Job, RunError, RunOutcome};
 use crate::plan::{Plan, Tally, WorkItem};
-use crate::run_control::RunControl;
+use crate::run_control::{Cancelled, RunControl};
 use crate::tt::{TtConfig, TtMode};
 use buffers::{write_mapped, ChunkBuffers, TtBuffers, ITEMS_SHARE};
 use gpu_allocator::MemoryLocation;
 use pacing::Pacer;
-pub use pacing::SUBMISSION_TARGET;
 use std::collections::VecDeque;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 mod buffers;
@@ -90,6 +89,20 @@ pub struct GpuOptions {
     /// How the move generator finds slider attacks; `None`: [`SLIDER_ATTACKS_VARIABLE`] if set,
     /// else what suits the device.
     pub slider_attacks: Option<SliderAttacks>,
+    /// When a chunk goes to the device in one submission.
+    pub submissions: Submissions,
+}
+
+/// When a chunk goes to the device in one submission rather than level by level in parts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Submissions {
+    /// Whole once a chunk of the same depth was timed and as many items as that time says fit
+    /// the submission target; the first chunk of each depth goes in parts.
+    #[default]
+    Paced,
+    /// Every chunk whole, whatever it takes on the device: the schedule does not depend on
+    /// measured times (for tests, and devices that no watchdog resets).
+    Whole,
 }
 
 /// The environment variable that lowers the workgroups per dispatch (a debug override).
@@ -124,6 +137,9 @@ pub struct ScheduleStats {
     pub host_splits: u64,
     /// Compute dispatches recorded (a level over the workgroup limit takes several).
     pub dispatches: u64,
+    /// The most workgroups of a dispatch sized on the host (a level in parts; whole chunks
+    /// read their sizes on the device).
+    pub widest_dispatch: u32,
     /// Chunks that went to the device whole, in one submission.
     pub whole_chunks: u64,
     /// Submissions of search stages (a whole chunk takes one, a level in parts one per part).
@@ -156,6 +172,7 @@ pub struct VulkanBackend {
     chunk_items: usize,
     /// Sizes the parts of each level's submissions; kept across runs of this device.
     pacer: Pacer,
+    submissions: Submissions,
     schedule: ScheduleStats,
     /// Dispatches recorded before the last run began.
     dispatches_before_run: u64,
@@ -217,6 +234,7 @@ impl VulkanBackend {
             chunk_device_time: Duration::ZERO,
             chunk_items: FIRST_CHUNK_ITEMS,
             pacer: Pacer::default(),
+            submissions: options.submissions,
             schedule: ScheduleStats::default(),
             dispatches_before_run: 0,
             healthy: true,
@@ -280,6 +298,7 @@ impl VulkanBackend {
     pub fn schedule_stats(&self) -> ScheduleStats {
         ScheduleStats {
             dispatches: self.pipelines.dispatches() - self.dispatches_before_run,
+            widest_dispatch: self.pipelines.widest_dispatch(),
             ..self.schedule
         }
     }
@@ -334,7 +353,10 @@ impl VulkanBackend {
         if remaining == 0 {
             return None;
         }
-        let fitting = self.pacer.whole_chunk_items(remaining)?;
+        let fitting = match self.submissions {
+            Submissions::Paced => self.pacer.whole_chunk_items(remaining)?,
+            Submissions::Whole => usize::MAX,
+        };
         let take = items
             .iter()
             .take(self.chunk_items.min(self.max_chunk_items()).min(fitting))
@@ -351,8 +373,8 @@ impl VulkanBackend {
     }
 
     /// The host's share of a run: the top plies as work items, transpositions merged when a
-    /// table is in use.
-    fn plan(&self, root: &Position, depth: u32) -> Plan {
+    /// table is in use; `Cancelled` soon after a cancel.
+    fn plan(&self, root: &Position, depth: u32, cancel: &AtomicBool) -> Result<Plan, Cancelled> {
         let with_table = self.tt.table.is_some();
         let gpu_plies = if with_table {
             GPU_PLIES_WITH_TT
@@ -361,13 +383,13 @@ impl VulkanBackend {
         };
         // Plies expanded on the host, the root move included.
         let host_plies = depth.saturating_sub(gpu_plies).clamp(1, MAX_HOST_PLIES);
-        let mut plan = Plan::expand(root, depth, usize::MAX, |_, remaining| {
+        let mut plan = Plan::expand(root, depth, usize::MAX, cancel, |_, remaining| {
             depth - remaining < host_plies
-        });
+        })?;
         if with_table {
-            plan.merge_transpositions();
+            plan.merge_transpositions(cancel)?;
         }
-        plan
+        Ok(plan)
     }
 
     /// Perft of `root` to `depth`, per root move in generation order.
@@ -379,11 +401,12 @@ impl VulkanBackend {
     ) -> Result<Vec<(Move, Counts)>, RunError> {
         self.schedule = ScheduleStats::default();
         self.dispatches_before_run = self.pipelines.dispatches();
+        self.pipelines.reset_widest();
         if depth == 0 {
             return Ok(Vec::new());
         }
         self.chunk_items = FIRST_CHUNK_ITEMS;
-        let plan = self.plan(root, depth);
+        let plan = self.plan(root, depth, control.cancel)?;
         let mut tally = Tally::new(&plan);
         for (m, counts) in tally.complete_from_the_start() {
             (control.on_root_done)(m, counts);

@@ -25,8 +25,6 @@ pub mod slider_attacks;
 pub mod tables;
 pub mod tt_table;
 
-pub use backend::{
-    GpuOptions, ScheduleStats, VulkanBackend, MAX_WORKGROUPS_VARIABLE, SUBMISSION_TARGET,
-};
+pub use backend::{GpuOptions, ScheduleStats, Submissions, VulkanBackend, MAX_WORKGROUPS_VARIABLE};
 pub use device::{list_devices, DeviceInfo, DeviceKind};
 pub use error::GpuError;

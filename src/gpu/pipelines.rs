@@ -105,6 +105,8 @@ pub struct Pipelines {
     max_workgroups: u32,
     /// Dispatches recorded so far.
     dispatches: Cell<u64>,
+    /// The most workgroups of a dispatch sized on the host since [`Pipelines::reset_widest`].
+    widest_dispatch: Cell<u32>,
     set_layout: vk::DescriptorSetLayout,
     pub layout: vk::PipelineLayout,
     pool: vk::DescriptorPool,
@@ -158,6 +160,7 @@ impl Pipelines {
             shared: shared.clone(),
             max_workgroups: max_workgroups.max(1),
             dispatches: Cell::new(0),
+            widest_dispatch: Cell::new(0),
             set_layout: vk::DescriptorSetLayout::null(),
             layout: vk::PipelineLayout::null(),
             pool: vk::DescriptorPool::null(),
@@ -336,6 +339,8 @@ impl Pipelines {
                 device.cmd_dispatch(command_buffer, groups, 1, 1);
             }
             self.dispatches.set(self.dispatches.get() + 1);
+            self.widest_dispatch
+                .set(self.widest_dispatch.get().max(groups));
         }
     }
 
@@ -397,6 +402,16 @@ impl Pipelines {
     /// Dispatches recorded since the pipelines were created.
     pub fn dispatches(&self) -> u64 {
         self.dispatches.get()
+    }
+
+    /// The most workgroups of a dispatch sized on the host (not an indirect one) since the last
+    /// [`Pipelines::reset_widest`].
+    pub fn widest_dispatch(&self) -> u32 {
+        self.widest_dispatch.get()
+    }
+
+    pub fn reset_widest(&self) {
+        self.widest_dispatch.set(0);
     }
 }
 

@@ -1,5 +1,5 @@
-//! Fallible allocation of the table arrays: a budget the machine cannot meet is an error for
-//! the user, never an abort or a later kill by the OOM killer.
+//! The memory the machine has for a table: a budget it cannot meet is an error for the user,
+//! never an abort or a later kill by the OOM killer.
 
 use super::config::TtError;
 
@@ -27,15 +27,6 @@ pub fn check_available(needed: usize) -> Result<(), TtError> {
     }
 }
 
-/// `len` all-zero elements, or an error if the allocation fails. The memory comes zeroed from
-/// the allocator (fresh pages from the OS for large tables), so it is not written here and a
-/// run pays only for the pages it touches.
-pub fn allocate_zeroed<T: bytemuck::Zeroable>(len: usize) -> Result<Box<[T]>, TtError> {
-    bytemuck::allocation::try_zeroed_slice_box(len).map_err(|()| TtError::AllocationFailed {
-        bytes: len.saturating_mul(size_of::<T>()),
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -45,18 +36,5 @@ mod tests {
         let meminfo = "MemTotal:       32000000 kB\nMemAvailable:   24380104 kB\n";
         assert_eq!(parse_mem_available(meminfo), Some(24380104 * 1024));
         assert_eq!(parse_mem_available("MemTotal: 1 kB\n"), None);
-    }
-
-    #[test]
-    fn allocations_are_zeroed() {
-        let words = allocate_zeroed::<u64>(1 << 16).expect("512 KiB");
-        assert_eq!(words.len(), 1 << 16);
-        assert!(words.iter().all(|&w| w == 0));
-    }
-
-    #[test]
-    fn impossible_allocation_is_an_error() {
-        let result = allocate_zeroed::<u64>(usize::MAX / 4);
-        assert!(matches!(result, Err(TtError::AllocationFailed { .. })));
     }
 }

@@ -21,8 +21,9 @@ pub mod fast;
 mod config;
 mod memory;
 mod mode;
-// The table's only unsafe code: the prefetch hint (one intrinsic call); src/lib.rs allows
-// unsafe code in src/gpu/ too, and nowhere else (Cargo.toml, tests/source_layout.rs).
+// The table's only unsafe code: the prefetch hint (one intrinsic call) and its lazily backed
+// arrays; src/lib.rs allows unsafe code in src/gpu/ too, and nowhere else (Cargo.toml,
+// tests/integration/source_layout.rs).
 #[allow(unsafe_code)]
 mod prefetch;
 mod replace;
@@ -32,6 +33,8 @@ mod serde_u128;
 pub mod shader_shared;
 mod stats;
 mod table;
+#[allow(unsafe_code)]
+mod zeroed_array;
 
 pub use config::{
     mib, TtConfig, TtError, DEFAULT_VERIFIER_BITS, MAX_VERIFIER_BITS, MIN_VERIFIER_BITS,

@@ -34,12 +34,13 @@ use super::exact::{
     tag_depth, tag_of, ExactContents, ExactEntry, Occupant, VerifiedBucket, VERIFIED_WAYS,
 };
 use super::fast::{fast_check, fast_payload, verifier_mask, FastBucket, FastContents, FAST_WAYS};
-use super::memory::{allocate_zeroed, check_available};
+use super::memory::check_available;
 use super::mode::TtMode;
 use super::prefetch::prefetch;
 use super::replace::{tie_start, victim, Way};
 use super::report::TtStatsSnapshot;
 use super::stats::{StatsRegistry, ThreadStats, MAX_DEPTH};
+use super::zeroed_array::ZeroedArray;
 use crate::chess::{Hash128, NybbleBoard, Position};
 
 /// The outcome of a probe.
@@ -61,15 +62,15 @@ pub enum Probe {
 
 enum Storage {
     Fast {
-        buckets: Box<[FastBucket]>,
+        buckets: ZeroedArray<FastBucket>,
     },
     Verified {
-        buckets: Box<[VerifiedBucket]>,
+        buckets: ZeroedArray<VerifiedBucket>,
     },
     Certify {
-        fast: Box<[FastBucket]>,
+        fast: ZeroedArray<FastBucket>,
         /// `FAST_WAYS` shadows per bucket: entry `way` of bucket `b` at `b * FAST_WAYS + way`.
-        shadow: Box<[ExactEntry]>,
+        shadow: ZeroedArray<ExactEntry>,
     },
 }
 
@@ -78,14 +79,14 @@ impl Storage {
         Ok(match mode {
             TtMode::Off => return Err(TtError::ModeOff),
             TtMode::Fast => Storage::Fast {
-                buckets: allocate_zeroed(buckets)?,
+                buckets: ZeroedArray::new(buckets)?,
             },
             TtMode::Verified => Storage::Verified {
-                buckets: allocate_zeroed(buckets)?,
+                buckets: ZeroedArray::new(buckets)?,
             },
             TtMode::Certify => Storage::Certify {
-                fast: allocate_zeroed(buckets)?,
-                shadow: allocate_zeroed(buckets * FAST_WAYS)?,
+                fast: ZeroedArray::new(buckets)?,
+                shadow: ZeroedArray::new(buckets * FAST_WAYS)?,
             },
         })
     }

@@ -231,6 +231,7 @@ mod tests {
     fn positions_and_paths_equal_the_merged_host_plan() {
         use crate::plan::Plan;
         use std::collections::BTreeMap;
+        use std::sync::atomic::AtomicBool;
         for fen in [
             crate::chess::fen::START_FEN,
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
@@ -239,8 +240,11 @@ mod tests {
         ] {
             let root = Position::from_fen(fen).expect("valid FEN");
             for plies in 1..=3 {
-                let mut plan = Plan::expand(&root, plies + 1, usize::MAX, |_, left| left > 1);
-                plan.merge_transpositions();
+                let never = AtomicBool::new(false);
+                let mut plan =
+                    Plan::expand(&root, plies + 1, usize::MAX, &never, |_, left| left > 1)
+                        .expect("not cancelled");
+                plan.merge_transpositions(&never).expect("not cancelled");
                 let expected: BTreeMap<[u64; 4], Vec<(u8, u128)>> = plan
                     .items
                     .iter()

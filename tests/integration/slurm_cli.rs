@@ -10,9 +10,7 @@
 //! `scripts/setup` installs; CI has both. As another user the test says why and does nothing;
 //! as root without the packages it fails.
 
-mod common;
-
-use common::Run;
+use crate::common::Run;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

@@ -1,9 +1,9 @@
 //! Chess960: the 960 start positions against their published perft, random Chess960 games
 //! against shakmaty in Chess960 mode, FEN forms, castling notation and keys.
 
-mod common;
-
-use common::{random_chess960_positions, shakmaty_divide, shakmaty_position, CHESS960_SHARP_FENS};
+use crate::common::{
+    random_chess960_positions, shakmaty_divide, shakmaty_position, CHESS960_SHARP_FENS,
+};
 use shakmaty::{CastlingMode, Position as _};
 use std::collections::BTreeMap;
 use vkperft::chess::movegen::legal_moves;

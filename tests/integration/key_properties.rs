@@ -2,8 +2,8 @@
 //! `Zobrist::move_delta` and the NybbleBoard key of each position reached by moves equal the keys
 //! computed from scratch, from the position's FEN.
 
-mod common;
-mod strategies;
+use crate::common;
+use crate::strategies;
 
 use proptest::prelude::*;
 use proptest::sample::select;

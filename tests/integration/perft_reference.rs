@@ -1,7 +1,7 @@
 //! Published perft values, computed by the parallel CPU backend, and its divide checked root
 //! move by root move against the single-thread reference.
 
-mod common;
+use crate::common;
 
 use vkperft::chess::{Position, Zobrist};
 use vkperft::cpu::parallel::divide;

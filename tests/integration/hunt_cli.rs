@@ -2,9 +2,7 @@
 //! test`), over UCI and the perftree script interface, against Stockfish (which agrees), and
 //! against engines that hang, crash or print garbage.
 
-mod common;
-
-use common::{assert_child_ended, run_vkperft, script_with_child, Run};
+use crate::common::{assert_child_ended, run_vkperft, script_with_child, Run};
 use serde_json::Value;
 use std::path::PathBuf;
 use vkperft::chess::movegen::legal_moves;

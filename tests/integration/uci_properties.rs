@@ -1,8 +1,8 @@
 //! UCI move input: any text is a legal move or an error, never a panic, and a move is accepted
 //! exactly when its lower-cased text names a legal move.
 
-mod common;
-mod strategies;
+use crate::common;
+use crate::strategies;
 
 use proptest::prelude::*;
 use proptest::sample::{select, Index};

@@ -1,9 +1,9 @@
 //! Differential test against shakmaty: on positions from seeded random walks, the legal moves,
 //! check status, canonical ep square and perft 1-3 per root move must all agree.
 
-mod common;
+use crate::common;
 
-use common::{shakmaty_divide, shakmaty_position};
+use crate::common::{shakmaty_divide, shakmaty_position};
 use shakmaty::{CastlingMode, EnPassantMode, Position as _};
 use std::collections::BTreeMap;
 use vkperft::chess::movegen::legal_moves;

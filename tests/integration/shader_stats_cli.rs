@@ -2,9 +2,7 @@
 //! no hardware, from Debian's mesa-vulkan-drivers, which CI installs) and on lavapipe, whose
 //! driver reports no statistics.
 
-mod common;
-
-use common::run_vkperft;
+use crate::common::run_vkperft;
 use serde_json::Value;
 
 const PIPELINES: [&str; 11] = [

@@ -1,8 +1,5 @@
 //! Helpers shared by the integration tests: seeded random walks and a silent `RunControl`.
 
-// Each test crate compiles this module and uses only part of it.
-#![allow(dead_code)]
-
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;

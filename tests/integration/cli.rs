@@ -1,8 +1,6 @@
 //! The `vkperft` command line: output formats, exit codes and error reporting.
 
-mod common;
-
-use common::{run_vkperft, Run};
+use crate::common::{run_vkperft, Run};
 use serde_json::Value;
 use vkperft::chess::fen::START_FEN;
 use vkperft::reference;

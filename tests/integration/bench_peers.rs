@@ -2,9 +2,7 @@
 //! columns and JSON fields they fill, and the errors of a peer that is missing, wrong, crashes
 //! or prints no total.
 
-mod common;
-
-use common::{run_vkperft, Run};
+use crate::common::{run_vkperft, Run};
 use serde_json::Value;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};

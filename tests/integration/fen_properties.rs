@@ -1,8 +1,8 @@
 //! FEN input: any text parses to a position or an error, never a panic, and every legal
 //! position survives formatting and parsing unchanged.
 
-mod common;
-mod strategies;
+use crate::common;
+use crate::strategies;
 
 use proptest::prelude::*;
 use proptest::sample::{select, Index};

@@ -1,9 +1,7 @@
 //! The transposition table on the command line: the JSON report, the text table and risk line,
 //! bad sizes and verifier widths, and `--cross-check`.
 
-mod common;
-
-use common::{run_vkperft, Run};
+use crate::common::{run_vkperft, Run};
 use serde_json::Value;
 use std::collections::BTreeSet;
 

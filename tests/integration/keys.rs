@@ -1,6 +1,6 @@
 //! Position keys: incremental 128-bit Zobrist hashing and the exact NybbleBoard key.
 
-mod common;
+use crate::common;
 
 use std::collections::{HashMap, HashSet};
 use vkperft::chess::rng::SplitMix64;

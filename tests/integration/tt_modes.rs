@@ -2,9 +2,7 @@
 //! `--tt off` counts, `certify` catches the false hits a narrowed verifier lets through, the
 //! statistics add up, and counts above 2^64 survive.
 
-mod common;
-
-use common::{
+use crate::common::{
     assert_consistent, config, fast_nodes, nodes, position, random_positions, silent_control,
     total_fast_nodes, total_nodes, tt_divide,
 };

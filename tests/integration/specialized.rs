@@ -3,7 +3,7 @@
 //! combination of its compile-time parameters (side to move, en passant possible, castling
 //! right left), standard and Chess960, with every slider lookup this CPU has.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use vkperft::chess::movegen::legal_moves;

@@ -1,8 +1,5 @@
 //! Proptest strategies for chess values: unvalidated setups and the legal positions among them.
 
-// Each test crate compiles this module and uses only part of it.
-#![allow(dead_code)]
-
 use proptest::prelude::*;
 use proptest::sample::Index;
 use vkperft::chess::movegen::legal_moves;

@@ -1,7 +1,7 @@
 //! Positions that catch classic move generator bugs, with perft values checked against
 //! Stockfish 15.1 (`go perft N`).
 
-mod common;
+use crate::common;
 
 use vkperft::chess::movegen::{count_legal, legal_moves};
 use vkperft::chess::{uci, MoveKind, Position, Role, Zobrist};

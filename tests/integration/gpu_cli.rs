@@ -1,9 +1,7 @@
 //! The command line's Vulkan parts: `devices`, `--backend vulkan|auto`, `--device`,
 //! `--gpu-mem-mb`, and their errors. Needs a Vulkan device (lavapipe in CI).
 
-mod common;
-
-use common::{run_vkperft, Run};
+use crate::common::{run_vkperft, Run};
 use serde_json::Value;
 
 fn vkperft(args: &[&str]) -> Run {
@@ -106,7 +104,8 @@ fn vulkan_perft_has_the_cpu_output_shapes() {
 }
 
 /// `auto` takes the GPU `vkperft devices` names for it; with none (lavapipe is Vulkan on the
-/// CPU, not a GPU) it takes the CPU backend without opening a device, and says so once.
+/// CPU, not a GPU) it takes the CPU backend without opening a device, and says so once. Jobs of
+/// depth 5 or less run on the CPU whatever the devices.
 #[test]
 fn auto_takes_a_gpu_or_the_cpu_and_says_which_once() {
     let (devices, _) = json(&["devices", "--json"]);
@@ -116,9 +115,9 @@ fn auto_takes_a_gpu_or_the_cpu_and_says_which_once() {
         "vulkan"
     };
     for mode in ["off", "fast"] {
-        let (value, run) = json(&["perft", "--depth", "3", "--tt", mode, "--json"]);
+        let (value, run) = json(&["perft", "--depth", "6", "--tt", mode, "--json"]);
         assert_eq!(value["backend"], expected_backend, "{}", run.stderr);
-        assert_eq!(value["nodes"], "8902");
+        assert_eq!(value["nodes"], "119060324");
         let note = match expected_backend {
             "cpu" => "auto: using the CPU: ",
             _ => "auto: using Vulkan on ",
@@ -126,10 +125,17 @@ fn auto_takes_a_gpu_or_the_cpu_and_says_which_once() {
         assert!(run.stderr.starts_with(note), "{}", run.stderr);
         assert_eq!(run.stderr.matches("auto:").count(), 1, "{}", run.stderr);
     }
-    // Twelve jobs (six positions, with and without a table), one note.
+    // Twelve jobs (six positions, with and without a table), all shallow: one note.
     let bench = vkperft(&["bench", "--quick", "--json"]);
     assert_eq!(bench.code, 0, "{}", bench.stderr);
     assert_eq!(bench.stderr.matches("auto:").count(), 1, "{}", bench.stderr);
+    assert!(
+        bench
+            .stderr
+            .contains("depth 5 or less is counted before a device"),
+        "{}",
+        bench.stderr
+    );
     // Vulkan on the CPU still runs when asked for.
     let (value, _) = json(&[
         "perft",
@@ -473,7 +479,7 @@ fn without_a_vulkan_driver_auto_falls_back_and_vulkan_fails_clearly() {
         ("VK_DRIVER_FILES", "/nonexistent/icd.json"),
     ];
     let run_without_driver = |args: &[&str]| run_vkperft(args, &no_driver);
-    let auto = run_without_driver(&["perft", "--tt", "off", "--depth", "3", "--json"]);
+    let auto = run_without_driver(&["perft", "--tt", "off", "--depth", "6", "--json"]);
     assert_eq!(auto.code, 0, "{}", auto.stderr);
     assert!(
         auto.stderr
@@ -487,7 +493,7 @@ fn without_a_vulkan_driver_auto_falls_back_and_vulkan_fails_clearly() {
         auto.stdout
     );
     assert!(
-        auto.stdout.contains("\"nodes\":\"8902\""),
+        auto.stdout.contains("\"nodes\":\"119060324\""),
         "{}",
         auto.stdout
     );

@@ -4,9 +4,7 @@
 //! per ply against OEIS A083276, scheduler tasks (`--shard-from-env`, the same shard twice at
 //! once) and `work slurm` without a cluster (dry runs, a missing or failing sbatch).
 
-mod common;
-
-use common::{run_vkperft, Run};
+use crate::common::{run_vkperft, Run};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
