@@ -7,6 +7,7 @@ use crate::chess::{Move, Zobrist};
 use crate::count::Counts;
 use crate::run_control::{Cancelled, RunControl};
 use crate::tt::{TtConfig, TtStatsSnapshot};
+use std::sync::atomic::AtomicBool;
 
 /// Why a run produced no result.
 #[derive(Debug)]
@@ -76,7 +77,9 @@ pub struct Resolved<'a> {
 /// Hands the engine the backend for each job, keeping backends open between jobs (opening a
 /// Vulkan device and building its pipelines is slow).
 pub trait BackendProvider: Send {
-    fn backend_for(&mut self, job: &Job) -> Result<Resolved<'_>, EngineError>;
+    /// The backend for `job`, opened if need be; `Cancelled` if `cancel` is set while a device
+    /// opens.
+    fn backend_for(&mut self, job: &Job, cancel: &AtomicBool) -> Result<Resolved<'_>, RunError>;
 
     /// Drops every open backend; the next job opens afresh. Called after a job panicked,
     /// when a backend may be in any state.

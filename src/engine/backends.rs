@@ -1,13 +1,14 @@
 //! The backends of this machine: the CPU, and a Vulkan device opened on first use and kept
 //! open between jobs. `auto` resolves here.
 
-use super::backend::{Backend, BackendProvider, Resolved};
+use super::backend::{Backend, BackendProvider, Resolved, RunError};
 use super::event::EngineError;
 use super::job::{BackendChoice, Job};
 use crate::cpu::CpuBackend;
 use crate::gpu::device::{auto_device, list_devices, DeviceInfo};
 use crate::gpu::{GpuOptions, VulkanBackend};
 use crate::tt::{TtConfig, TtMode};
+use std::sync::atomic::AtomicBool;
 
 /// `auto` runs jobs this shallow on the CPU without looking for a device: the CPU counts them
 /// (at most a few hundred million leaves from the positions of real games) in about the time a
@@ -53,8 +54,13 @@ pub struct Backends {
 }
 
 impl Backends {
-    /// The Vulkan backend for `options`, opened unless it is open and healthy.
-    fn vulkan(&mut self, options: &GpuOptions) -> Result<&mut VulkanBackend, EngineError> {
+    /// The Vulkan backend for `options`, opened unless it is open and healthy; `Cancelled` if
+    /// `cancel` is set while it opens.
+    fn vulkan(
+        &mut self,
+        options: &GpuOptions,
+        cancel: &AtomicBool,
+    ) -> Result<&mut VulkanBackend, RunError> {
         let reusable = self
             .vulkan
             .as_ref()
@@ -63,7 +69,8 @@ impl Backends {
             // Free the old device's memory before opening another.
             self.vulkan = None;
             self.finished_table = None;
-            self.vulkan = Some((options.clone(), VulkanBackend::new(options)?));
+            let opened = VulkanBackend::open(options, cancel).map_err(EngineError::from)?;
+            self.vulkan = Some((options.clone(), opened.ok_or(RunError::Cancelled)?));
         }
         match &mut self.vulkan {
             Some((_, backend)) => Ok(backend),
@@ -109,7 +116,7 @@ fn why_no_gpu(devices: &[DeviceInfo]) -> String {
 }
 
 impl BackendProvider for Backends {
-    fn backend_for(&mut self, job: &Job) -> Result<Resolved<'_>, EngineError> {
+    fn backend_for(&mut self, job: &Job, cancel: &AtomicBool) -> Result<Resolved<'_>, RunError> {
         let wants_gpu = match job.backend {
             BackendChoice::Cpu => false,
             BackendChoice::Vulkan => true,
@@ -117,7 +124,7 @@ impl BackendProvider for Backends {
             BackendChoice::Auto => job.gpu.device.is_some(),
         };
         if wants_gpu {
-            let backend = self.vulkan(&job.gpu)?;
+            let backend = self.vulkan(&job.gpu, cancel)?;
             return Ok(Resolved {
                 backend,
                 note: None,
@@ -146,7 +153,7 @@ impl BackendProvider for Backends {
                     device: Some(index),
                     ..job.gpu.clone()
                 };
-                match self.vulkan(&options) {
+                match self.vulkan(&options, cancel) {
                     Ok(gpu) if job.tt.mode != TtMode::Off && !gpu.supports_tt() => {
                         cpu_because(format!(
                             "a {} table needs what {} lacks ({})",
@@ -162,7 +169,10 @@ impl BackendProvider for Backends {
                         let note = Some(format!("auto: using Vulkan on {}", gpu.device_name()));
                         return Ok(Resolved { backend: gpu, note });
                     }
-                    Err(error) => cpu_because(format!("the GPU could not be opened ({error})")),
+                    Err(RunError::Cancelled) => return Err(RunError::Cancelled),
+                    Err(RunError::Failed(error)) => {
+                        cpu_because(format!("the GPU could not be opened ({error})"))
+                    }
                 }
             }
         };
@@ -253,7 +263,9 @@ mod tests {
         let job = crate::engine::JobSpec::new(crate::chess::Position::startpos(), 6)
             .job(crate::engine::JobId(1))
             .expect("a valid job");
-        let resolved = backends.backend_for(&job).expect("the CPU");
+        let resolved = backends
+            .backend_for(&job, &AtomicBool::new(false))
+            .expect("the CPU");
         assert_eq!(resolved.backend.kind(), "cpu");
         assert_eq!(
             resolved.note.as_deref(),
@@ -269,7 +281,9 @@ mod tests {
             let job = crate::engine::JobSpec::new(crate::chess::Position::startpos(), depth)
                 .job(crate::engine::JobId(1))
                 .expect("a valid job");
-            let resolved = backends.backend_for(&job).expect("the CPU");
+            let resolved = backends
+                .backend_for(&job, &AtomicBool::new(false))
+                .expect("the CPU");
             assert_eq!(resolved.backend.kind(), "cpu");
             assert_eq!(
                 resolved.note.as_deref(),

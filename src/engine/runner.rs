@@ -7,7 +7,7 @@ use crate::chess::{attacks, specialized, Zobrist};
 use crate::count::Counts;
 use crate::run_control::{ProgressSample, RunControl};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// How often a running job reports progress.
@@ -57,14 +57,20 @@ fn run(
     let keep_table = job.keep_table && backends.holds_table_for(job);
     // Until this job finishes, no later job may count on the table.
     backends.set_finished_table(None);
-    let Resolved { backend, note } = match backends.backend_for(job) {
+    let Resolved { backend, note } = match backends.backend_for(job, cancel) {
         Ok(resolved) => resolved,
-        Err(error) => return fail(error),
+        Err(RunError::Cancelled) => return emit(Event::Cancelled { job: id }),
+        Err(RunError::Failed(error)) => return fail(error),
     };
     if !keep_table {
         if let Err(error) = backend.prepare(&job.tt, &zobrist) {
             return fail(error);
         }
+    }
+    // Opening a device and preparing a table can take a while: a cancel in the meantime ends
+    // the job here.
+    if cancel.load(Ordering::Relaxed) {
+        return emit(Event::Cancelled { job: id });
     }
     let (kind, device) = (backend.kind(), backend.runs_on(job));
     emit(Event::Started {

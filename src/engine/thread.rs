@@ -414,7 +414,11 @@ mod tests {
     }
 
     impl BackendProvider for FirstJobPanics {
-        fn backend_for(&mut self, _job: &Job) -> Result<Resolved<'_>, EngineError> {
+        fn backend_for(
+            &mut self,
+            _job: &Job,
+            _cancel: &AtomicBool,
+        ) -> Result<Resolved<'_>, RunError> {
             self.jobs += 1;
             let backend: &mut dyn Backend = if self.jobs == 1 {
                 &mut self.buggy

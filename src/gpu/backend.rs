@@ -181,7 +181,19 @@ pub struct VulkanBackend {
 }
 
 impl VulkanBackend {
+    /// Opens the device `options` name, with its pipelines built and run once.
     pub fn new(options: &GpuOptions) -> Result<VulkanBackend, GpuError> {
+        let never = AtomicBool::new(false);
+        Ok(VulkanBackend::open(options, &never)?.expect("nothing cancels the opening"))
+    }
+
+    /// As [`VulkanBackend::new`], or `None` soon after `cancel` is set: building the pipelines
+    /// (over a second on lavapipe, which compiles them when they are created) and the warm-up
+    /// look at it between pipelines and between submissions.
+    pub fn open(
+        options: &GpuOptions,
+        cancel: &AtomicBool,
+    ) -> Result<Option<VulkanBackend>, GpuError> {
         let context = Context::new(options.device)?;
         let info = context.info().clone();
         let budget = options.memory_budget.unwrap_or_else(|| {
@@ -218,7 +230,11 @@ impl VulkanBackend {
         let max_workgroups = requested_max_workgroups(options)?
             .map_or(info.max_workgroups, |limit| limit.min(info.max_workgroups));
         let sliders = SliderAttacks::choose(options.slider_attacks, &info)?;
-        let pipelines = Pipelines::new(shared, info.supports_tt(), max_workgroups, sliders)?;
+        let Some(pipelines) =
+            Pipelines::new(shared, info.supports_tt(), max_workgroups, sliders, cancel)?
+        else {
+            return Ok(None);
+        };
         let mut backend = VulkanBackend {
             pipelines,
             buffers,
@@ -242,23 +258,23 @@ impl VulkanBackend {
         backend.bind_buffers();
         // No table until a run asks for one (`prepare_table` also clears the statistics).
         backend.upload_no_table()?;
-        backend.warm_up()?;
-        Ok(backend)
+        Ok(backend.warm_up(cancel)?.then_some(backend))
     }
 
     /// Runs every search stage once, in parts and whole: drivers such as lavapipe compile a
     /// pipeline at its first dispatch, which would otherwise be timed as part of the first run.
-    fn warm_up(&mut self) -> Result<(), GpuError> {
+    /// False when `cancel` stopped it.
+    fn warm_up(&mut self, cancel: &AtomicBool) -> Result<bool, GpuError> {
         let start = GpuBoard::from(NybbleBoard::from_position(&Position::startpos()));
-        let never = std::sync::atomic::AtomicBool::new(false);
         let control = RunControl {
-            cancel: &never,
+            cancel,
             progress_interval: Duration::MAX,
             on_progress: &|_| {},
             on_root_done: &|_, _| {},
         };
         let in_parts = match self.run_chunk_in_parts(&[start], 3, &control) {
             Ok(counts) => counts,
+            Err(RunError::Cancelled) => return Ok(false),
             Err(RunError::Failed(EngineError::Gpu(err))) => return Err(err),
             Err(other) => unreachable!("the warm-up fails only on the device: {other:?}"),
         };
@@ -273,7 +289,7 @@ impl VulkanBackend {
                 });
             }
         }
-        Ok(())
+        Ok(true)
     }
 
     pub fn device_name(&self) -> &str {

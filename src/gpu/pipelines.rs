@@ -16,6 +16,7 @@ use super::slider_attacks::SliderAttacks;
 use ash::vk;
 use std::cell::Cell;
 use std::io::Cursor;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 macro_rules! spirv {
@@ -118,18 +119,22 @@ impl Pipelines {
     /// The pipelines of every stage, in the build with the GPU transposition table if
     /// `with_tt` (the device must have the features it needs); dispatches have at most
     /// `max_workgroups` (>= 1) workgroups.
+    /// `None` when `cancel` was set before the last pipeline was built: a driver may take a
+    /// second to compile one (lavapipe does so when it is created).
     pub fn new(
         shared: &Arc<DeviceShared>,
         with_tt: bool,
         max_workgroups: u32,
         sliders: SliderAttacks,
-    ) -> Result<Pipelines, GpuError> {
+        cancel: &AtomicBool,
+    ) -> Result<Option<Pipelines>, GpuError> {
         Pipelines::with_flags(
             shared,
             with_tt,
             max_workgroups,
             sliders,
             vk::PipelineCreateFlags::empty(),
+            cancel,
         )
     }
 
@@ -140,13 +145,16 @@ impl Pipelines {
         with_tt: bool,
         sliders: SliderAttacks,
     ) -> Result<Pipelines, GpuError> {
-        Pipelines::with_flags(
+        let never = AtomicBool::new(false);
+        let pipelines = Pipelines::with_flags(
             shared,
             with_tt,
             1,
             sliders,
             vk::PipelineCreateFlags::CAPTURE_STATISTICS_KHR,
-        )
+            &never,
+        )?;
+        Ok(pipelines.expect("nothing cancels them"))
     }
 
     fn with_flags(
@@ -155,7 +163,8 @@ impl Pipelines {
         max_workgroups: u32,
         sliders: SliderAttacks,
         flags: vk::PipelineCreateFlags,
-    ) -> Result<Pipelines, GpuError> {
+        cancel: &AtomicBool,
+    ) -> Result<Option<Pipelines>, GpuError> {
         let mut pipelines = Pipelines {
             shared: shared.clone(),
             max_workgroups: max_workgroups.max(1),
@@ -168,8 +177,8 @@ impl Pipelines {
             pipelines: Vec::new(),
         };
         // Filled in step by step; Drop destroys whatever was created if a step fails.
-        pipelines.create(with_tt, sliders, flags)?;
-        Ok(pipelines)
+        let complete = pipelines.create(with_tt, sliders, flags, cancel)?;
+        Ok(complete.then_some(pipelines))
     }
 
     fn create(
@@ -177,7 +186,8 @@ impl Pipelines {
         with_tt: bool,
         sliders: SliderAttacks,
         flags: vk::PipelineCreateFlags,
-    ) -> Result<(), GpuError> {
+        cancel: &AtomicBool,
+    ) -> Result<bool, GpuError> {
         let device = &self.shared.device;
         let bindings: Vec<vk::DescriptorSetLayoutBinding> = (0..BINDING_COUNT)
             .map(|binding| {
@@ -231,6 +241,9 @@ impl Pipelines {
                 .map_entries(&map)
                 .data(&slider_constant);
             for stage in Stage::ALL {
+                if cancel.load(Ordering::Relaxed) {
+                    return Ok(false);
+                }
                 let code =
                     ash::util::read_spv(&mut Cursor::new(stage.spirv(with_tt))).map_err(|err| {
                         GpuError::Vulkan {
@@ -263,7 +276,7 @@ impl Pipelines {
                 self.pipelines.push(pipeline);
             }
         }
-        Ok(())
+        Ok(true)
     }
 
     pub fn pipeline(&self, stage: Stage) -> vk::Pipeline {

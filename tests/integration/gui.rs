@@ -4,11 +4,12 @@
 use egui::accesskit::Role;
 use egui_kittest::kittest::{NodeT, Queryable};
 use egui_kittest::Harness;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 use vkperft::app::{EngineKind, Settings, VkperftApp};
 use vkperft::chess::movegen::legal_moves;
 use vkperft::chess::{fen, MoveKind, Position};
-use vkperft::engine::{BackendProvider, Backends, EngineError, Job, Resolved};
+use vkperft::engine::{BackendProvider, Backends, Job, Resolved, RunError};
 use vkperft::hunt::Difference;
 use vkperft::tt::TtMode;
 
@@ -32,10 +33,10 @@ struct FirstJobPanics {
 }
 
 impl BackendProvider for FirstJobPanics {
-    fn backend_for(&mut self, job: &Job) -> Result<Resolved<'_>, EngineError> {
+    fn backend_for(&mut self, job: &Job, cancel: &AtomicBool) -> Result<Resolved<'_>, RunError> {
         self.jobs += 1;
         assert!(self.jobs > 1, "a bug in the first job");
-        self.backends.backend_for(job)
+        self.backends.backend_for(job, cancel)
     }
 
     fn reset(&mut self) {
