@@ -100,8 +100,9 @@ pub enum Submissions {
     /// the submission target; the first chunk of each depth goes in parts.
     #[default]
     Paced,
-    /// Every chunk whole, whatever it takes on the device: the schedule does not depend on
-    /// measured times (for tests, and devices that no watchdog resets).
+    /// Every chunk whole, as many items as the buffers allow (halved after an overflow, doubled
+    /// again after a chunk that fit), whatever it takes on the device: the schedule does not
+    /// depend on measured times (for tests, and devices that no watchdog resets).
     Whole,
 }
 
@@ -421,7 +422,10 @@ impl VulkanBackend {
         if depth == 0 {
             return Ok(Vec::new());
         }
-        self.chunk_items = FIRST_CHUNK_ITEMS;
+        self.chunk_items = match self.submissions {
+            Submissions::Paced => FIRST_CHUNK_ITEMS,
+            Submissions::Whole => self.max_chunk_items(),
+        };
         let plan = self.plan(root, depth, control.cancel)?;
         let mut tally = Tally::new(&plan);
         for (m, counts) in tally.complete_from_the_start() {
@@ -547,8 +551,14 @@ impl VulkanBackend {
         Ok(())
     }
 
+    /// Paced, chunks are sized to take about [`CHUNK_TARGET`]; whole, a chunk after one that
+    /// fit may hold twice as many items, up to what the buffers allow.
     fn adapt_chunk_size(&mut self, items: usize, took: Duration) {
-        if took > CHUNK_TARGET * 2 {
+        if self.submissions == Submissions::Whole {
+            if items >= self.chunk_items {
+                self.chunk_items = (self.chunk_items * 2).min(self.max_chunk_items());
+            }
+        } else if took > CHUNK_TARGET * 2 {
             self.chunk_items = (items / 2).max(1);
         } else if took < CHUNK_TARGET / 2 && items >= self.chunk_items {
             self.chunk_items = (self.chunk_items * 2).min(self.max_chunk_items());

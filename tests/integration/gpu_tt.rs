@@ -548,7 +548,11 @@ fn dispatches_split_at_a_low_workgroup_limit() {
             let table = config(mode, MIB, DEFAULT_VERIFIER_BITS);
             let (divide, stats) = exact_gpu_run(&mut gpu, &pos, depth, &table, &expected);
             assert_eq!(total_fast_nodes(&divide), total_nodes(&expected), "{mode}");
-            assert!(stats.total.hits > 0, "{mode}, {limit}: {stats:?}");
+            // Paced chunks start at one item, so later chunks find what earlier ones stored;
+            // whole, the distinct items all go in one chunk, whose levels are deduplicated.
+            if submissions == Submissions::Paced {
+                assert!(stats.total.hits > 0, "{mode}, {limit}: {stats:?}");
+            }
         }
     }
 }
