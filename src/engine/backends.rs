@@ -254,23 +254,26 @@ mod tests {
         assert_eq!(why_no_gpu(&[]), "no Vulkan device found");
     }
 
+    /// The backend kind and note `auto` resolves a start position perft of `depth` to.
+    fn auto_for_depth(backends: &mut Backends, depth: u32) -> (&'static str, Option<String>) {
+        let job = crate::engine::JobSpec::new(crate::chess::Position::startpos(), depth)
+            .job(crate::engine::JobId(1))
+            .expect("a valid job");
+        let resolved = backends
+            .backend_for(&job, &AtomicBool::new(false))
+            .expect("a backend");
+        (resolved.backend.kind(), resolved.note)
+    }
+
     #[test]
     fn auto_without_a_gpu_runs_on_the_cpu_and_says_why() {
         let mut backends = Backends {
             auto: Some(AutoChoice::Cpu("no GPU found".to_string())),
             ..Backends::default()
         };
-        let job = crate::engine::JobSpec::new(crate::chess::Position::startpos(), 6)
-            .job(crate::engine::JobId(1))
-            .expect("a valid job");
-        let resolved = backends
-            .backend_for(&job, &AtomicBool::new(false))
-            .expect("the CPU");
-        assert_eq!(resolved.backend.kind(), "cpu");
-        assert_eq!(
-            resolved.note.as_deref(),
-            Some("auto: using the CPU: no GPU found")
-        );
+        let (kind, note) = auto_for_depth(&mut backends, 6);
+        assert_eq!(kind, "cpu");
+        assert_eq!(note.as_deref(), Some("auto: using the CPU: no GPU found"));
         assert!(backends.vulkan.is_none(), "no device was opened");
     }
 
@@ -278,15 +281,10 @@ mod tests {
     fn auto_runs_shallow_jobs_on_the_cpu_without_looking_for_a_device() {
         let mut backends = Backends::default();
         for depth in 1..=AUTO_CPU_MAX_DEPTH {
-            let job = crate::engine::JobSpec::new(crate::chess::Position::startpos(), depth)
-                .job(crate::engine::JobId(1))
-                .expect("a valid job");
-            let resolved = backends
-                .backend_for(&job, &AtomicBool::new(false))
-                .expect("the CPU");
-            assert_eq!(resolved.backend.kind(), "cpu");
+            let (kind, note) = auto_for_depth(&mut backends, depth);
+            assert_eq!(kind, "cpu");
             assert_eq!(
-                resolved.note.as_deref(),
+                note.as_deref(),
                 Some(
                     "auto: using the CPU: a perft of depth 5 or less is counted before a device \
                      would be open"

@@ -154,8 +154,8 @@ fn deep_cpu_perft_with_a_table_ends_on_sigint() {
     perft_is_interrupted(&args, CPU_START);
 }
 
-/// A deep run with a table, interrupted while it allocates its table and plans its work items
-/// (the host's plies, their transpositions merged on the GPU), on both backends.
+/// A deep run with a table, interrupted while it sets up: its table, the host's plies of its
+/// plan (their transpositions merged, on Vulkan) and, on Vulkan, the device's pipelines.
 #[test]
 fn deep_perft_ends_on_sigint_while_it_sets_up() {
     for backend in ["cpu", "vulkan"] {
