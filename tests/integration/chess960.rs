@@ -47,7 +47,7 @@ fn every_start_position_matches_its_published_perft_to_depth_4() {
     }
 }
 
-/// Depth 5 of all 960 (about 4.7e9 nodes): `cargo test --release -- --ignored`.
+/// Depth 5 of all 960 (about 4.7e9 nodes): `cargo test --profile testing -- --ignored`.
 #[test]
 #[ignore]
 fn every_start_position_matches_its_published_perft_to_depth_5() {
