@@ -15,6 +15,7 @@ layout(local_size_x = WORKGROUP_SIZE) in;
 
 #include "buffers.glsl"
 #include "tt.glsl"
+#include "work.glsl"
 
 #if GPU_TT
 void dedup_position(uint i, uint input_offset, uint input_count) {
@@ -32,6 +33,7 @@ void dedup_position(uint i, uint input_offset, uint input_count) {
         uint first = input_offset + claimed - 1u;
         if (same_key(boards[first], board)) {
             children[index] = uvec2(first, uint(CHILD_FLAG_DUPLICATE));
+            work_count(WORK_FIELD_DUPLICATES, 1u);
             return;
         }
         slot = slot + 1u == size ? 0u : slot + 1u;
@@ -42,17 +44,18 @@ void dedup_position(uint i, uint input_offset, uint input_count) {
 
 void main() {
 #if GPU_TT
+    work_begin();
     uint i = level_invocation();
     uint input_count = level_count();
-    if (i >= input_count) {
-        return;
-    }
-    if ((step.dedup & uint(DEDUP_CLEAR)) != 0u) {
-        for (uint k = 0u; k < DEDUP_SLOTS_PER_POSITION; k++) {
-            dedup_set[i * DEDUP_SLOTS_PER_POSITION + k] = 0u;
+    if (i < input_count) {
+        if ((step.dedup & uint(DEDUP_CLEAR)) != 0u) {
+            for (uint k = 0u; k < DEDUP_SLOTS_PER_POSITION; k++) {
+                dedup_set[i * DEDUP_SLOTS_PER_POSITION + k] = 0u;
+            }
+        } else {
+            dedup_position(i, level_offset(), input_count);
         }
-    } else {
-        dedup_position(i, level_offset(), input_count);
     }
+    work_flush(step.remaining);
 #endif
 }

@@ -18,6 +18,7 @@ layout(local_size_x = WORKGROUP_SIZE) in;
 #include "buffers.glsl"
 #include "movegen.glsl"
 #include "tt.glsl"
+#include "work.glsl"
 
 uint next_child_slot;
 // The parent's TT hash, when the level being written is deduplicated (DEDUP_OUTPUT).
@@ -91,6 +92,7 @@ void write_children(uint index, uint output_offset, uint first, uint moves, uint
 }
 
 void main() {
+    work_begin();
     tt_stats_begin();
     uint i = level_invocation();
     uint input_offset = level_offset();
@@ -111,6 +113,8 @@ void main() {
     uint first = subgroupBroadcastFirst(base) + subgroupExclusiveAdd(moves);
     if (expands) {
         write_children(index, input_offset + input_count, first, moves, flags);
+        work_count(WORK_FIELD_EXPANDED, 1u);
     }
     tt_stats_flush(step.remaining);
+    work_flush(step.remaining);
 }

@@ -11,11 +11,14 @@ layout(local_size_x = WORKGROUP_SIZE) in;
 #include "buffers.glsl"
 #include "movegen.glsl"
 #include "tt.glsl"
+#include "work.glsl"
 
 uint64_t leaf_sum;
 
 void on_move(Pos parent, uint from, uint to, uint kind) {
     leaf_sum += uint64_t(count_legal(play_move(parent, from, to, kind)));
+    // A child whose moves are counted: a leaf count-op, added in shared memory.
+    work_count(WORK_FIELD_LEAF_COUNT_OPS, 1u);
 }
 
 #include "generate.glsl"
@@ -28,6 +31,7 @@ void count_position(uint index) {
         u64vec2 count = u64vec2(uint64_t(count_legal(decode_board(boards[index]))), uint64_t(0));
         counts[index] = count;
         set_fast_count(index, count);
+        work_count(WORK_FIELD_LEAF_COUNT_OPS, 1u);
         return;
     }
     bool tt_on = tt_enabled(step.remaining);
@@ -54,6 +58,7 @@ void count_position(uint index) {
     }
     leaf_sum = uint64_t(0);
     generate_moves(index);
+    work_count(WORK_FIELD_EXPANDED, 1u);
     u64vec2 count = u64vec2(leaf_sum, uint64_t(0));
     counts[index] = count;
     if (!false_hit) {
@@ -69,10 +74,12 @@ void count_position(uint index) {
 }
 
 void main() {
+    work_begin();
     tt_stats_begin();
     uint i = level_invocation();
     if (i < level_count()) {
         count_position(level_offset() + i);
     }
     tt_stats_flush(step.remaining);
+    work_flush(step.remaining);
 }

@@ -20,3 +20,4 @@ pub mod run_control;
 pub mod tt;
 pub mod unique;
 pub mod work;
+pub mod work_counters;

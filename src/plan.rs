@@ -203,6 +203,7 @@ impl Tally {
             tasks_done: self.items_done,
             tasks_total: self.items_total,
             tt: None,
+            work: None,
         }
     }
 

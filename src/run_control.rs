@@ -3,6 +3,7 @@
 use crate::chess::Move;
 use crate::count::Counts;
 use crate::tt::TtStatsSnapshot;
+use crate::work_counters::WorkCounters;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -16,6 +17,8 @@ pub struct ProgressSample {
     /// The statistics of a transposition table that the backend keeps itself (the GPU's);
     /// `None` when there is none or the caller reads the table directly (the CPU's).
     pub tt: Option<TtStatsSnapshot>,
+    /// The work counters so far, where the backend keeps them live.
+    pub work: Option<WorkCounters>,
 }
 
 /// Hooks and limits of one run.

@@ -1,9 +1,10 @@
 //! The live panel: the node rate over time, nodes and time so far, progress with the time
-//! left, and the transposition table's counters with the risk model.
+//! left, the transposition table's counters with the risk model, and the work counters.
 
 use super::format;
 use super::live_run::LiveRun;
 use crate::tt::{TtMode, TtStatsSnapshot};
+use crate::work_counters::WorkCounters;
 use egui::{RichText, Ui};
 use egui_plot::{Line, Plot, PlotPoints};
 
@@ -68,7 +69,65 @@ fn counters(ui: &mut Ui, live: &LiveRun) {
                     ui.end_row();
                 }
             }
+            if let Some(work) = progress.and_then(|p| p.work.as_ref()) {
+                work_rows(ui, work);
+            }
         });
+}
+
+/// What the run did so far: the leaf work, and on the GPU what its chunks wrote and cost.
+fn work_rows(ui: &mut Ui, work: &WorkCounters) {
+    let count = |value: u64| format::thousands(u128::from(value));
+    ui.label("Leaf count-ops").on_hover_text(
+        "Positions whose moves were counted at the last ply: perft(depth - 1) without a \
+         table, fewer the more the table saves",
+    );
+    ui.label(format::thousands(work.leaf_count_ops));
+    ui.end_row();
+    ui.label("Expanded");
+    ui.label(count(work.positions_expanded.total()))
+        .on_hover_text("Positions whose children were made");
+    ui.end_row();
+    let Some(chunks) = &work.chunks else {
+        return;
+    };
+    let per_leaf = chunks
+        .leaf_bytes_per_position()
+        .map_or_else(String::new, |bytes| format!(" ({bytes:.0} B each)"));
+    for (name, value, hover) in [
+        (
+            "Written",
+            format!("{}{per_leaf}", count(chunks.positions_written.total())),
+            "Positions written to the GPU's chunk buffers (bytes per leaf-level position)",
+        ),
+        (
+            "Duplicates",
+            count(chunks.duplicates),
+            "Positions found earlier in their level and searched once",
+        ),
+        (
+            "Submissions",
+            format!(
+                "{} ({} dispatches)",
+                count(chunks.submissions),
+                count(chunks.dispatches)
+            ),
+            "Command buffers sent to the device, and the compute dispatches in them",
+        ),
+        (
+            "Overflows",
+            format!(
+                "{} ({} positions wasted)",
+                count(chunks.overflows),
+                count(chunks.wasted_positions)
+            ),
+            "Chunks redone smaller because a level did not fit the buffers",
+        ),
+    ] {
+        ui.label(name).on_hover_text(hover);
+        ui.label(value);
+        ui.end_row();
+    }
 }
 
 fn table_rows(ui: &mut Ui, tt: &TtStatsSnapshot, nodes: u128) {

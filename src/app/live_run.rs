@@ -53,6 +53,7 @@ impl LiveRun {
             tasks_done: tasks_total,
             tasks_total,
             tt: result.tt.clone(),
+            work: Some(result.work.clone()),
         });
     }
 
@@ -93,6 +94,7 @@ mod tests {
             tasks_done: done,
             tasks_total: 10,
             tt: None,
+            work: None,
         }
     }
 

@@ -104,7 +104,7 @@ impl AppState {
             device: settings.backend.device(),
             threads: Some(settings.threads.max(1)),
             tt_mode: settings.tt_mode,
-            tt_mb: settings.tt_mb,
+            tt_mb: Some(settings.tt_mb),
             verifier_bits: settings.verifier_bits,
             zobrist_seed: settings.zobrist_seed,
             ..JobSpec::new(position, depth)
@@ -132,7 +132,7 @@ impl AppState {
             Event::Started { .. } => {}
             Event::Progress { progress, .. } => {
                 if let Some(live) = self.live.as_mut() {
-                    live.record(progress);
+                    live.record(*progress);
                 }
             }
             Event::RootMoveDone { .. } => {

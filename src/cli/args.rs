@@ -4,7 +4,8 @@ use super::peer::PeerBin;
 use clap::builder::PossibleValue;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use vkperft::chess::Position;
-use vkperft::engine::{all_cores, parse_seed, BackendChoice, JobSpec, DEFAULT_TT_MB};
+use vkperft::engine::{all_cores, parse_seed, BackendChoice, JobSpec};
+use vkperft::gpu::Submissions;
 use vkperft::tt::{TtMode, DEFAULT_VERIFIER_BITS};
 
 /// `vkperft::chess::zobrist::DEFAULT_SEED` as `--help` shows it.
@@ -85,6 +86,34 @@ impl ValueEnum for TtArg {
     }
 }
 
+/// `--submissions`: when the GPU's chunks go in one submission.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SubmissionsArg(pub Submissions);
+
+impl ValueEnum for SubmissionsArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[
+            SubmissionsArg(Submissions::Auto),
+            SubmissionsArg(Submissions::Paced),
+            SubmissionsArg(Submissions::Whole),
+        ]
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        let help = match self.0 {
+            Submissions::Auto => {
+                "whole on a GPU that drives no display (VK_KHR_display lists none, and neither \
+                 DISPLAY nor WAYLAND_DISPLAY is set), else paced"
+            }
+            Submissions::Paced => {
+                "no submission over about 100 ms (a display GPU's watchdog resets longer ones)"
+            }
+            Submissions::Whole => "every chunk in one submission, however long it runs",
+        };
+        Some(PossibleValue::new(self.0.name()).help(help))
+    }
+}
+
 /// Options shared by every command that runs perft.
 #[derive(Args, Debug, Clone, PartialEq)]
 pub struct RunOptions {
@@ -94,19 +123,23 @@ pub struct RunOptions {
     /// Vulkan device index from `vkperft devices` (default: discrete, then integrated, then CPU).
     #[arg(long)]
     pub device: Option<usize>,
-    /// GPU memory for the search buffers in MiB (default: a quarter of the device's memory,
-    /// at most 2 GiB).
+    /// GPU memory for the search buffers in MiB (default: a quarter of the device's free
+    /// memory, as many positions as one binding holds; `vkperft devices` shows it).
     #[arg(long)]
     pub gpu_mem_mb: Option<u64>,
+    /// When the GPU's chunks go in one submission.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub submissions: SubmissionsArg,
     /// CPU threads (default: all cores).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
     /// Transposition table mode.
     #[arg(long, value_enum, default_value = "fast")]
     pub tt: TtArg,
-    /// Transposition table size in MiB (the table uses at most this much).
-    #[arg(long, default_value_t = DEFAULT_TT_MB)]
-    pub tt_mb: u64,
+    /// Transposition table size in MiB (the table uses at most this much). Default: most of a
+    /// GPU's free memory (`vkperft devices` shows how much), else 256 MiB.
+    #[arg(long)]
+    pub tt_mb: Option<u64>,
     /// Compare only the low K bits of the fast verifier (8..=64): a debug knob that makes false
     /// hits frequent, to watch `fast` drift and `certify` catch them.
     #[arg(long, value_name = "K", default_value_t = DEFAULT_VERIFIER_BITS,
@@ -244,16 +277,18 @@ impl RunOptions {
         self.threads.map_or_else(all_cores, |n| n as usize)
     }
 
-    /// These options as command-line arguments, every one spelled out (defaults too), for a
-    /// process started elsewhere (`work slurm`'s tasks) to run exactly as this one would.
+    /// These options as command-line arguments, for a process started elsewhere (`work
+    /// slurm`'s tasks) to run as this one would: every option spelled out, defaults too, but for
+    /// those whose default depends on the machine (threads, device, memory, table size), which
+    /// are passed only when chosen.
     pub fn to_args(&self) -> Vec<String> {
         let mut args = vec![
             "--backend".to_string(),
             self.backend.0.name().to_string(),
             "--tt".to_string(),
             self.tt.0.name().to_string(),
-            "--tt-mb".to_string(),
-            self.tt_mb.to_string(),
+            "--submissions".to_string(),
+            self.submissions.0.name().to_string(),
             "--verifier-bits".to_string(),
             self.verifier_bits.to_string(),
             "--zobrist-seed".to_string(),
@@ -263,6 +298,7 @@ impl RunOptions {
             ("--device", self.device.map(|n| n as u64)),
             ("--gpu-mem-mb", self.gpu_mem_mb),
             ("--threads", self.threads.map(u64::from)),
+            ("--tt-mb", self.tt_mb),
         ];
         for (flag, value) in optional {
             if let Some(value) = value {
@@ -280,6 +316,7 @@ impl RunOptions {
             backend: self.backend.0,
             device: self.device,
             gpu_mem_mb: self.gpu_mem_mb,
+            submissions: self.submissions.0,
             threads: self.threads.map(|n| n as usize),
             tt_mode: self.tt.0,
             tt_mb: self.tt_mb,
@@ -321,6 +358,8 @@ mod tests {
             "3",
             "--tt",
             "certify",
+            "--submissions",
+            "whole",
             "--tt-mb",
             "64",
             "--verifier-bits",

@@ -32,14 +32,23 @@ const BENCH_DEPTHS: [(&str, u32); 6] = [
 /// `--quick` takes this many plies off every depth.
 const QUICK_DEPTH_CUT: u32 = 2;
 
-/// Nodes and time of one program on one position.
+/// Nodes and time of one program on one position, and vkperft's leaf count-ops (the work
+/// counters' measure of leaf work: a table's saving is the ratio to `off`'s).
 #[derive(Clone, Copy, Default)]
 struct Timing {
     nodes: u128,
     elapsed: Duration,
+    leaf_count_ops: Option<u128>,
 }
 
 impl Timing {
+    /// The start of a sum of vkperft's timings.
+    const COUNTED_ZERO: Timing = Timing {
+        nodes: 0,
+        elapsed: Duration::ZERO,
+        leaf_count_ops: Some(0),
+    };
+
     fn nps(self) -> f64 {
         nodes_per_second(self.nodes, self.elapsed)
     }
@@ -48,7 +57,17 @@ impl Timing {
         Timing {
             nodes: self.nodes + other.nodes,
             elapsed: self.elapsed + other.elapsed,
+            leaf_count_ops: self
+                .leaf_count_ops
+                .zip(other.leaf_count_ops)
+                .map(|(a, b)| a + b),
         }
+    }
+
+    /// This timing's leaf count-ops over `off`'s.
+    fn leaf_ops_vs(self, off: Timing) -> Option<f64> {
+        let (ops, off_ops) = self.leaf_count_ops.zip(off.leaf_count_ops)?;
+        (off_ops > 0).then(|| ops as f64 / off_ops as f64)
     }
 
     fn json(self) -> Value {
@@ -69,6 +88,8 @@ struct Row {
     /// One timing per peer, in the order of [`Bench::peers`]; `None` where the peer cannot
     /// count the position (or, in the total, missed one).
     peers: Vec<Option<Timing>>,
+    /// The work counters (`--json`'s `work`) of `off`, then of each mode; none in the total.
+    work: Vec<Value>,
 }
 
 struct Bench {
@@ -97,9 +118,16 @@ impl Bench {
         if let Some(depth) = row.depth {
             value["depth"] = json!(depth);
         }
-        for (mode, timing) in self.modes.iter().zip(&row.modes) {
+        if let Some(work) = row.work.first() {
+            value["off"]["work"] = work.clone();
+        }
+        for (index, (mode, timing)) in self.modes.iter().zip(&row.modes).enumerate() {
             let mut entry = timing.json();
             entry["vs_off"] = json!(timing.nps() / row.off.nps());
+            entry["leaf_ops_vs_off"] = json!(timing.leaf_ops_vs(row.off));
+            if let Some(work) = row.work.get(index + 1) {
+                entry["work"] = work.clone();
+            }
             if !self.peers.is_empty() {
                 entry["vs_peers"] = vs_peers(*timing, &self.peers, &row.peers);
             }
@@ -122,7 +150,10 @@ impl Bench {
         let table = if self.modes.is_empty() {
             String::new()
         } else {
-            format!(", TT {} MiB", args.run.tt_mb)
+            args.run.tt_mb.map_or_else(
+                || ", TT of the default size".to_string(),
+                |mb| format!(", TT {mb} MiB"),
+            )
         };
         // Which build of the CPU generator runs: it differs by CPU.
         let sliders = if args.run.backend.0 == BackendChoice::Cpu {
@@ -148,10 +179,11 @@ impl Bench {
         for mode in &self.modes {
             let name = mode.0.name();
             text += &format!(
-                " {:>10} {:>13} {:>7}",
+                " {:>10} {:>13} {:>7} {:>8}",
                 format!("{name} s"),
                 format!("{name} Mnps"),
-                "vs off"
+                "vs off",
+                "leaf ops"
             );
         }
         for peer in &self.peers {
@@ -182,8 +214,11 @@ impl Bench {
             row.off.nps() / 1e6
         );
         for timing in &row.modes {
+            let leaf_ops = timing
+                .leaf_ops_vs(row.off)
+                .map_or_else(|| "—".to_string(), |ratio| format!("{ratio:.3}"));
             line += &format!(
-                " {:>10.3} {:>13.1} {:>6.2}x",
+                " {:>10.3} {:>13.1} {:>6.2}x {leaf_ops:>8}",
                 timing.elapsed.as_secs_f64(),
                 timing.nps() / 1e6,
                 timing.nps() / row.off.nps()
@@ -304,23 +339,33 @@ pub fn run(args: &BenchArgs) -> CliResult {
             .map(|&(_, fen)| fen)
             .ok_or_else(|| CliError::runtime(anyhow!("{name} missing from the reference table")))?;
         let position = Position::from_fen(fen).map_err(CliError::runtime)?;
-        let mut time = |tt_mode: TtMode| -> Result<Timing, CliError> {
+        // The work counters of each mode's last run (they do not depend on the run).
+        let mut work = Vec::new();
+        let mut time = |tt_mode: TtMode, work: &mut Value| -> Result<Timing, CliError> {
             let spec = JobSpec {
                 tt_mode,
                 ..args.run.spec(position, depth)
             };
             let result = runner.run(&spec, false)?;
+            *work = result.work.to_json();
             Ok(Timing {
                 nodes: result.counts.nodes,
                 elapsed: result.elapsed,
+                leaf_count_ops: Some(result.work.leaf_count_ops),
             })
         };
         let what = |mode: TtMode| move || format!("{name} depth {depth} --tt {}", mode.name());
-        let off = fastest(args.runs, &what(TtMode::Off), || time(TtMode::Off))?;
+        let mut counted = |mode: TtMode| {
+            let mut mode_work = Value::Null;
+            let timing = fastest(args.runs, &what(mode), || time(mode, &mut mode_work));
+            work.push(mode_work);
+            timing
+        };
+        let off = counted(TtMode::Off)?;
         let mode_timings = bench
             .modes
             .iter()
-            .map(|mode| fastest(args.runs, &what(mode.0), || time(mode.0)))
+            .map(|mode| counted(mode.0))
             .collect::<Result<Vec<_>, _>>()?;
         for (mode, timing) in bench.modes.iter().zip(&mode_timings) {
             if timing.nodes != off.nodes {
@@ -345,7 +390,11 @@ pub fn run(args: &BenchArgs) -> CliResult {
                 &|| format!("{name} depth {depth}: {peer_name}"),
                 || {
                     let (nodes, elapsed) = peer.perft(fen, depth)?;
-                    Ok(Timing { nodes, elapsed })
+                    Ok(Timing {
+                        nodes,
+                        elapsed,
+                        leaf_count_ops: None,
+                    })
                 },
             )?;
             let nodes = timing.nodes;
@@ -365,6 +414,7 @@ pub fn run(args: &BenchArgs) -> CliResult {
             off,
             modes: mode_timings,
             peers: peer_timings,
+            work,
         };
         if !args.json {
             output::write_stdout(&bench.row_text(&row))?;
@@ -376,11 +426,11 @@ pub fn run(args: &BenchArgs) -> CliResult {
         depth: None,
         off: rows
             .iter()
-            .fold(Timing::default(), |sum, row| sum.plus(row.off)),
+            .fold(Timing::COUNTED_ZERO, |sum, row| sum.plus(row.off)),
         modes: (0..bench.modes.len())
             .map(|i| {
                 rows.iter()
-                    .fold(Timing::default(), |sum, row| sum.plus(row.modes[i]))
+                    .fold(Timing::COUNTED_ZERO, |sum, row| sum.plus(row.modes[i]))
             })
             .collect(),
         // A peer that skipped a position has no total to compare.
@@ -390,6 +440,7 @@ pub fn run(args: &BenchArgs) -> CliResult {
                     .try_fold(Timing::default(), |sum, row| Some(sum.plus(row.peers[i]?)))
             })
             .collect(),
+        work: Vec::new(),
     };
     for (peer, skip) in bench.peers.iter().zip(&skipped) {
         if let Some(skip) = skip {

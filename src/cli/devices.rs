@@ -5,9 +5,10 @@ use super::error::CliError;
 use super::output;
 use super::CliResult;
 use serde_json::json;
+use vkperft::engine::DEFAULT_TT_MB;
 use vkperft::gpu::device::{auto_device, choose_device};
 use vkperft::gpu::slider_attacks::SliderAttacks;
-use vkperft::gpu::{list_devices, DeviceInfo};
+use vkperft::gpu::{list_devices, memory_defaults, DeviceInfo, Submissions};
 
 pub fn run(args: &DevicesArgs) -> CliResult {
     let devices = list_devices().map_err(CliError::runtime)?;
@@ -65,9 +66,21 @@ fn device_text(device: &DeviceInfo, chosen: bool) -> String {
             device.tt_missing.join(", ")
         )
     };
+    let defaults = memory_defaults(device);
+    let table = defaults.table_bytes.map_or_else(
+        || format!("{DEFAULT_TT_MB} MiB (its memory is the host's)"),
+        |bytes| {
+            format!(
+                "{} (free memory less the chunk buffers and a reserve)",
+                gib(bytes)
+            )
+        },
+    );
     format!(
         "{marker} device {index}: {name} ({kind})\n    driver: {driver}, Vulkan {api}\n    \
-         memory heaps: {heaps}\n    shaderInt64: {int64}, 64-bit buffer atomics: {atomics}, \
+         memory heaps: {heaps}; free: {free}\n    defaults: chunk buffers {chunks} \
+         ({positions} positions), table {table}, submissions {submissions} ({display})\n    \
+         shaderInt64: {int64}, 64-bit buffer atomics: {atomics}, \
          buffer device address: {address}, memory model: {memory_model}, subgroup size: {subgroup} (arithmetic: {arithmetic}), \
          max storage buffer range: {range} MiB, max workgroups per dispatch: {workgroups}, \
          slider attacks: {sliders}\n    {status}\n",
@@ -78,6 +91,15 @@ fn device_text(device: &DeviceInfo, chosen: bool) -> String {
         driver = device.driver,
         api = device.api_version,
         heaps = heaps.join(", "),
+        free = gib(defaults.free),
+        submissions = Submissions::Auto.resolve(device).name(),
+        display = if device.headless {
+            "a GPU that drives no display"
+        } else {
+            "a display may be attached, or Vulkan on the CPU"
+        },
+        chunks = gib(defaults.chunk_bytes),
+        positions = defaults.chunk_positions,
         int64 = yes_no(device.shader_int64),
         atomics = yes_no(device.buffer_int64_atomics),
         address = yes_no(device.buffer_device_address),
@@ -91,13 +113,20 @@ fn device_text(device: &DeviceInfo, chosen: bool) -> String {
 }
 
 fn device_json(device: &DeviceInfo) -> serde_json::Value {
+    let defaults = memory_defaults(device);
     json!({
         "index": device.index,
         "name": device.name,
         "type": device.kind.name(),
         "driver": device.driver,
         "api_version": device.api_version,
-        "heaps": device.heaps.iter().map(|h| json!({"bytes": h.bytes, "device_local": h.device_local})).collect::<Vec<_>>(),
+        "heaps": device.heaps.iter().map(|h| json!({"bytes": h.bytes, "device_local": h.device_local, "free": h.free})).collect::<Vec<_>>(),
+        "free_memory": defaults.free,
+        "default_chunk_bytes": defaults.chunk_bytes,
+        "default_chunk_positions": defaults.chunk_positions,
+        "default_table_bytes": defaults.table_bytes,
+        "headless": device.headless,
+        "default_submissions": Submissions::Auto.resolve(device).name(),
         "shader_int64": device.shader_int64,
         "buffer_int64_atomics": device.buffer_int64_atomics,
         "buffer_device_address": device.buffer_device_address,

@@ -49,7 +49,7 @@ pub fn perftree_text(result: &PerftResult) -> String {
 
 /// The TT table and risk line, and the cross-check's verdict, for text output.
 pub fn details_text(result: &PerftResult, cross_check: Option<&PerftResult>) -> String {
-    let mut text = result.tt_text();
+    let mut text = result.tt_text() + &result.work.render_text();
     if let Some(second) = cross_check {
         let verdict = if second.counts.nodes == result.counts.nodes {
             "agrees"

@@ -111,6 +111,7 @@ fn run_units_of(args: &WorkRunArgs) -> CliResult {
                 tasks_done: before.done as usize,
                 tasks_total: before.units as usize,
                 tt: None,
+                work: None,
             });
         };
         show(0);

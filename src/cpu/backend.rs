@@ -35,9 +35,9 @@ impl Backend for CpuBackend {
 
     fn run(&mut self, job: &Job, control: &RunControl<'_>) -> Result<RunOutcome, RunError> {
         let zobrist = &self.zobrist;
-        let (divide, tt) = match &self.table {
+        let ((divide, work), tt) = match &self.table {
             None => (
-                parallel::divide(
+                parallel::divide_with_work(
                     &job.position,
                     job.depth,
                     job.threads,
@@ -49,7 +49,7 @@ impl Backend for CpuBackend {
             ),
             Some(table) => {
                 let search = TtSearch { table, zobrist };
-                let divide = parallel::divide(
+                let divide = parallel::divide_with_work(
                     &job.position,
                     job.depth,
                     job.threads,
@@ -60,6 +60,6 @@ impl Backend for CpuBackend {
                 (divide, Some(table.snapshot()))
             }
         };
-        Ok(RunOutcome { divide, tt })
+        Ok(RunOutcome { divide, tt, work })
     }
 }

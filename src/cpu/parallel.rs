@@ -8,10 +8,11 @@
 //! milliseconds however deep its items are.
 
 use super::search::SubtreeSearch;
-use crate::chess::{Move, Position, Zobrist};
+use crate::chess::{specialized, Move, Position, Zobrist};
 use crate::count::Counts;
 use crate::plan::{Plan, Tally};
 use crate::run_control::{Cancelled, RunControl};
+use crate::work_counters::WorkCounters;
 use crossbeam_channel::RecvTimeoutError;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -38,6 +39,12 @@ fn plan(
     })
 }
 
+/// The tally of a run and the leaf count-ops of its finished items, under one lock.
+struct Counted {
+    tally: Tally,
+    leaf_count_ops: u128,
+}
+
 /// Perft of `root` to `depth` on `threads` threads, per root move in generation order.
 pub fn divide<S: SubtreeSearch>(
     root: &Position,
@@ -47,8 +54,21 @@ pub fn divide<S: SubtreeSearch>(
     zobrist: &Zobrist,
     control: &RunControl<'_>,
 ) -> Result<Vec<(Move, Counts)>, Cancelled> {
+    divide_with_work(root, depth, threads, search, zobrist, control).map(|(divide, _)| divide)
+}
+
+/// As [`divide`], with the work counters the search keeps (leaf count-ops, items, launch
+/// depth).
+pub fn divide_with_work<S: SubtreeSearch>(
+    root: &Position,
+    depth: u32,
+    threads: usize,
+    search: &S,
+    zobrist: &Zobrist,
+    control: &RunControl<'_>,
+) -> Result<(Vec<(Move, Counts)>, WorkCounters), Cancelled> {
     if depth == 0 {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), WorkCounters::default()));
     }
     let threads = threads.max(1);
     let plan = plan(root, depth, threads, control.cancel)?;
@@ -56,14 +76,29 @@ pub fn divide<S: SubtreeSearch>(
     for (m, counts) in tally.complete_from_the_start() {
         (control.on_root_done)(m, counts);
     }
-    let tally = Mutex::new(tally);
+    let mut work = WorkCounters {
+        items: plan.items.len() as u64,
+        launch_depth: plan
+            .items
+            .iter()
+            .map(|item| item.remaining)
+            .max()
+            .unwrap_or(0),
+        // At depth 1 the plan counted the root's moves: the one count-op.
+        leaf_count_ops: u128::from(depth == 1),
+        ..WorkCounters::default()
+    };
+    let counted = Mutex::new(Counted {
+        tally,
+        leaf_count_ops: work.leaf_count_ops,
+    });
     let next_item = AtomicUsize::new(0);
     let (done_tx, done_rx) = crossbeam_channel::unbounded::<()>();
 
     std::thread::scope(|scope| {
         for _ in 0..threads {
             let done_tx = done_tx.clone();
-            let (plan, tally, next_item) = (&plan, &tally, &next_item);
+            let (plan, counted, next_item) = (&plan, &counted, &next_item);
             scope.spawn(move || {
                 let mut worker = search.worker();
                 while !control.cancel.load(Ordering::Relaxed) {
@@ -72,6 +107,7 @@ pub fn divide<S: SubtreeSearch>(
                         break;
                     };
                     let hash = zobrist.hash(&item.position);
+                    let ops_before = specialized::leaf_count_ops();
                     let Ok(counts) = search.count_until(
                         &mut worker,
                         &item.position,
@@ -81,10 +117,12 @@ pub fn divide<S: SubtreeSearch>(
                     ) else {
                         break;
                     };
-                    let completed = tally
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .record(item, counts);
+                    let ops = specialized::leaf_count_ops().wrapping_sub(ops_before);
+                    let completed = {
+                        let mut counted = counted.lock().unwrap_or_else(|e| e.into_inner());
+                        counted.leaf_count_ops += u128::from(ops);
+                        counted.tally.record(item, counts)
+                    };
                     for (m, root_counts) in completed {
                         (control.on_root_done)(m, root_counts);
                     }
@@ -95,8 +133,17 @@ pub fn divide<S: SubtreeSearch>(
         }
         drop(done_tx);
         let report = || {
-            let mut sample = tally.lock().unwrap_or_else(|e| e.into_inner()).progress();
+            let (mut sample, leaf_count_ops) = {
+                let counted = counted.lock().unwrap_or_else(|e| e.into_inner());
+                (counted.tally.progress(), counted.leaf_count_ops)
+            };
             sample.tt = search.tt_snapshot();
+            let mut live = WorkCounters {
+                leaf_count_ops,
+                ..work.clone()
+            };
+            live.set_table_counts(sample.tt.as_ref());
+            sample.work = Some(live);
             (control.on_progress)(sample);
         };
         let mut running = threads;
@@ -113,8 +160,14 @@ pub fn divide<S: SubtreeSearch>(
     if control.cancel.load(Ordering::Relaxed) {
         return Err(Cancelled);
     }
-    Ok(tally
-        .into_inner()
-        .unwrap_or_else(|e| e.into_inner())
-        .into_divide())
+    let counted = counted.into_inner().unwrap_or_else(|e| e.into_inner());
+    work.leaf_count_ops = counted.leaf_count_ops;
+    let tt = search.tt_snapshot();
+    work.set_table_counts(tt.as_ref());
+    // Through the table, a node's children are made exactly when its probe misses.
+    for depth in tt.iter().flat_map(|tt| &tt.per_depth) {
+        work.positions_expanded
+            .add(depth.depth, depth.counts.misses);
+    }
+    Ok((counted.tally.into_divide(), work))
 }

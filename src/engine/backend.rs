@@ -7,6 +7,7 @@ use crate::chess::{Move, Zobrist};
 use crate::count::Counts;
 use crate::run_control::{Cancelled, RunControl};
 use crate::tt::{TtConfig, TtStatsSnapshot};
+use crate::work_counters::WorkCounters;
 use std::sync::atomic::AtomicBool;
 
 /// Why a run produced no result.
@@ -41,6 +42,8 @@ pub struct RunOutcome {
     pub divide: Vec<(Move, Counts)>,
     /// The table's final statistics (none for `off`).
     pub tt: Option<TtStatsSnapshot>,
+    /// What the run did, in positions, probes and submissions.
+    pub work: WorkCounters,
 }
 
 /// A place where perft runs. A backend owns its transposition table.
@@ -55,6 +58,12 @@ pub trait Backend: Send {
     /// with the keys of `zobrist`, and zeroed statistics. After an error the backend has no
     /// table and stays usable.
     fn prepare(&mut self, config: &TtConfig, zobrist: &Zobrist) -> Result<(), EngineError>;
+
+    /// The table size for a job that chose none; `None`: the job's default
+    /// ([`DEFAULT_TT_MB`](super::job::DEFAULT_TT_MB)).
+    fn default_table_bytes(&self) -> Option<usize> {
+        None
+    }
 
     /// Perft of the job's position to its depth through the prepared table, reporting
     /// progress and finished root moves to `control` and stopping when it is cancelled.

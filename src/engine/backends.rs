@@ -201,7 +201,8 @@ impl BackendProvider for Backends {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gpu::device::DeviceKind;
+    use crate::gpu::device::{DeviceKind, MemoryHeap};
+    use crate::gpu::memory_defaults;
 
     fn device(index: usize, name: &str, kind: DeviceKind, usable: bool) -> DeviceInfo {
         DeviceInfo {
@@ -219,6 +220,7 @@ mod tests {
             subgroup_size: 32,
             max_storage_buffer_range: 1 << 27,
             max_workgroups: 65_535,
+            headless: false,
             has_compute_queue: true,
             missing: if usable {
                 Vec::new()
@@ -227,6 +229,37 @@ mod tests {
             },
             tt_missing: Vec::new(),
         }
+    }
+
+    /// A 139 GiB GPU gets a table of most of its free memory beside chunk buffers that one
+    /// binding of boards caps; Vulkan on the CPU keeps the job's table size.
+    #[test]
+    fn memory_defaults_follow_the_free_memory() {
+        const GIB: u64 = 1 << 30;
+        let mut gpu = device(0, "big GPU", DeviceKind::Discrete, true);
+        gpu.max_storage_buffer_range = u32::MAX;
+        gpu.heaps = vec![MemoryHeap {
+            bytes: 139 * GIB,
+            device_local: true,
+            free: Some(138 * GIB),
+        }];
+        let defaults = memory_defaults(&gpu);
+        assert_eq!(defaults.free, 138 * GIB);
+        // 4 GiB of 32-byte boards: the binding, not the budget, bounds a chunk.
+        assert_eq!(defaults.chunk_positions, u64::from(u32::MAX) / 32);
+        assert_eq!(defaults.chunk_bytes, defaults.chunk_positions * 96);
+        let table = defaults.table_bytes.expect("a GPU gets a default table");
+        assert!(
+            table > 110 * GIB && table < 138 * GIB - defaults.chunk_bytes,
+            "{table}"
+        );
+
+        let mut lavapipe = device(1, "llvmpipe", DeviceKind::Cpu, true);
+        lavapipe.heaps = gpu.heaps.clone();
+        assert_eq!(memory_defaults(&lavapipe).table_bytes, None);
+        // Without a budget from the driver, the whole heap counts as free.
+        lavapipe.heaps[0].free = None;
+        assert_eq!(memory_defaults(&lavapipe).free, 139 * GIB);
     }
 
     #[test]

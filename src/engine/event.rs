@@ -5,6 +5,7 @@ use crate::chess::{Move, Position};
 use crate::count::Counts;
 use crate::gpu::GpuError;
 use crate::tt::{TtError, TtMode, TtStatsSnapshot};
+use crate::work_counters::WorkCounters;
 use std::time::Duration;
 use thiserror::Error;
 
@@ -32,6 +33,8 @@ pub struct Progress {
     pub tasks_total: usize,
     /// Transposition table statistics so far (none for `off`).
     pub tt: Option<TtStatsSnapshot>,
+    /// Work counters so far, where the backend reports them live.
+    pub work: Option<WorkCounters>,
 }
 
 #[derive(Clone, Debug)]
@@ -51,6 +54,8 @@ pub struct PerftResult {
     pub tt_mode: TtMode,
     /// Final transposition table statistics (none for `off`).
     pub tt: Option<TtStatsSnapshot>,
+    /// What the run did (positions, probes, submissions).
+    pub work: WorkCounters,
 }
 
 impl PerftResult {
@@ -75,6 +80,7 @@ impl PerftResult {
                 .tt
                 .as_ref()
                 .map(|tt| tt.to_json(self.fast_total(), self.counts.nodes)),
+            "work": self.work.to_json(),
         });
         if divide {
             value["divide"] = self
@@ -113,7 +119,7 @@ pub enum Event {
     },
     Progress {
         job: JobId,
-        progress: Progress,
+        progress: Box<Progress>,
     },
     RootMoveDone {
         job: JobId,

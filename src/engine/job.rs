@@ -2,14 +2,15 @@
 
 use crate::chess::zobrist::DEFAULT_SEED;
 use crate::chess::Position;
-use crate::gpu::GpuOptions;
+use crate::gpu::{GpuOptions, Submissions};
 use crate::tt::{TtConfig, TtMode, DEFAULT_VERIFIER_BITS};
 use thiserror::Error;
 
 /// The deepest perft accepted: far beyond what finishes, and within the Zobrist depth keys.
 pub const MAX_DEPTH: u32 = 30;
 
-/// The table size unless one is chosen.
+/// The table size unless one is chosen, on the CPU and on Vulkan on the CPU; a GPU's default
+/// is most of its free memory (`Backend::default_table_bytes`).
 pub const DEFAULT_TT_MB: u64 = 256;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -54,6 +55,9 @@ pub struct Job {
     pub zobrist_seed: u64,
     /// Mode, size and verifier width of the transposition table (none for `off`).
     pub tt: TtConfig,
+    /// Whether the table's size was chosen: if not, `tt.bytes` is the default, and a backend
+    /// with a default of its own uses that instead.
+    pub tt_size_chosen: bool,
     /// Device and memory budget for the Vulkan backend.
     pub gpu: GpuOptions,
     /// Start from the table the previous job left when that job finished with the same
@@ -73,10 +77,13 @@ pub struct JobSpec {
     pub device: Option<usize>,
     /// Memory for the GPU's search buffers in MiB; `None` for the backend's default.
     pub gpu_mem_mb: Option<u64>,
+    /// When the GPU's chunks go in one submission.
+    pub submissions: Submissions,
     /// CPU threads; `None` for every core.
     pub threads: Option<usize>,
     pub tt_mode: TtMode,
-    pub tt_mb: u64,
+    /// Table size in MiB; `None` for the backend's default.
+    pub tt_mb: Option<u64>,
     pub verifier_bits: u32,
     pub zobrist_seed: u64,
 }
@@ -92,7 +99,7 @@ pub enum JobSpecError {
 
 impl JobSpec {
     /// Perft of `position` to `depth` with the defaults: auto backend, every core, a fast
-    /// table of [`DEFAULT_TT_MB`] MiB, the default Zobrist seed.
+    /// table of the backend's default size, the default Zobrist seed.
     pub fn new(position: Position, depth: u32) -> JobSpec {
         JobSpec {
             position,
@@ -100,9 +107,10 @@ impl JobSpec {
             backend: BackendChoice::Auto,
             device: None,
             gpu_mem_mb: None,
+            submissions: Submissions::Auto,
             threads: None,
             tt_mode: TtMode::Fast,
-            tt_mb: DEFAULT_TT_MB,
+            tt_mb: None,
             verifier_bits: DEFAULT_VERIFIER_BITS,
             zobrist_seed: DEFAULT_SEED,
         }
@@ -116,7 +124,7 @@ impl JobSpec {
     pub fn tt_config(&self) -> TtConfig {
         TtConfig {
             mode: self.tt_mode,
-            bytes: mib_to_bytes(self.tt_mb),
+            bytes: mib_to_bytes(self.tt_mb.unwrap_or(DEFAULT_TT_MB)),
             verifier_bits: self.verifier_bits,
         }
     }
@@ -136,9 +144,11 @@ impl JobSpec {
             threads: self.thread_count(),
             zobrist_seed: self.zobrist_seed,
             tt: self.tt_config(),
+            tt_size_chosen: self.tt_mb.is_some(),
             gpu: GpuOptions {
                 device: self.device,
                 memory_budget: self.gpu_mem_mb.map(|mb| mb.saturating_mul(1 << 20)),
+                submissions: self.submissions,
                 ..GpuOptions::default()
             },
             keep_table: false,
@@ -191,7 +201,7 @@ mod tests {
     #[test]
     fn a_spec_becomes_a_job_in_bytes_and_threads() {
         let mut spec = JobSpec::new(Position::startpos(), 5);
-        spec.tt_mb = 3;
+        spec.tt_mb = Some(3);
         spec.gpu_mem_mb = Some(2);
         spec.threads = Some(7);
         let job = spec.job(JobId(9)).expect("a valid spec");

@@ -40,17 +40,19 @@ impl PerftResult {
         })
     }
 
-    /// The whole result: position, divide, total, timing, what ran it, and the table.
+    /// The whole result: position, divide, total, timing, what ran it, the table, and the
+    /// work counters.
     pub fn report_text(&self) -> String {
         format!(
-            "Position: {}\nDepth: {}\n\n{}{}Run: {}, TT {}\n{}",
+            "Position: {}\nDepth: {}\n\n{}{}Run: {}, TT {}\n{}{}",
             self.position.to_fen(),
             self.depth,
             self.divide_text(),
             self.timing_text(),
             self.ran_on(),
             self.tt_mode,
-            self.tt_text()
+            self.tt_text(),
+            self.work.render_text()
         )
     }
 }
@@ -81,6 +83,7 @@ pub(crate) mod tests {
             zobrist_seed: 1,
             tt_mode: TtMode::Off,
             tt: None,
+            work: Default::default(),
         }
     }
 

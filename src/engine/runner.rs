@@ -62,8 +62,12 @@ fn run(
         Err(RunError::Cancelled) => return emit(Event::Cancelled { job: id }),
         Err(RunError::Failed(error)) => return fail(error),
     };
+    let mut tt = job.tt;
+    if !job.tt_size_chosen {
+        tt.bytes = backend.default_table_bytes().unwrap_or(tt.bytes);
+    }
     if !keep_table {
-        if let Err(error) = backend.prepare(&job.tt, &zobrist) {
+        if let Err(error) = backend.prepare(&tt, &zobrist) {
             return fail(error);
         }
     }
@@ -84,14 +88,15 @@ fn run(
         let elapsed = start.elapsed();
         emit(Event::Progress {
             job: id,
-            progress: Progress {
+            progress: Box::new(Progress {
                 nodes: sample.nodes,
                 elapsed,
                 nps: nodes_per_second(sample.nodes, elapsed),
                 tasks_done: sample.tasks_done,
                 tasks_total: sample.tasks_total,
                 tt: sample.tt,
-            },
+                work: sample.work,
+            }),
         });
     };
     let on_root_done = |mv, counts| {
@@ -108,7 +113,11 @@ fn run(
         on_root_done: &on_root_done,
     };
     match backend.run(job, &control) {
-        Ok(RunOutcome { mut divide, tt }) => {
+        Ok(RunOutcome {
+            mut divide,
+            tt,
+            work,
+        }) => {
             let counts = if job.depth == 0 {
                 Counts::exact(1)
             } else {
@@ -130,6 +139,7 @@ fn run(
                     zobrist_seed: job.zobrist_seed,
                     tt_mode: job.tt.mode,
                     tt,
+                    work,
                 }),
             });
         }

@@ -195,6 +195,7 @@ mod tests {
             threads: 2,
             zobrist_seed: 1,
             tt: TtConfig::new(mode, 1 << 20),
+            tt_size_chosen: true,
             gpu: Default::default(),
             keep_table: false,
         }

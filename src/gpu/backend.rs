@@ -39,7 +39,6 @@ use super::slider_attacks::SliderAttacks;
 #[cfg(doc)]
 use super::slider_attacks::SLIDER_ATTACKS_VARIABLE;
 use super::tables::table_words;
-use crate::chess::moves::MAX_MOVES;
 use crate::chess::{Move, NybbleBoard, Position, Zobrist};
 use crate::count::Counts;
 use crate::engine::{Backend, EngineError, Job, RunError, RunOutcome};
@@ -52,12 +51,14 @@ use pacing::Pacer;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+use work::HostWork;
 
 mod buffers;
 mod chunk;
 mod diagnostics;
 mod pacing;
 mod table;
+mod work;
 
 /// Plies the GPU expands below each host item (the last two in the fused leaf stage).
 const GPU_PLIES: u32 = 5;
@@ -67,10 +68,13 @@ const GPU_PLIES: u32 = 5;
 const GPU_PLIES_WITH_TT: u32 = 3;
 /// At most this many plies are expanded on the host before the GPU takes over.
 const MAX_HOST_PLIES: u32 = 4;
-/// The default memory budget is this fraction of the device's largest heap ...
+/// The default memory budget for the chunk buffers is this fraction of the device's free
+/// memory (the buffers are smaller where the binding limit caps the positions of a chunk).
 const DEFAULT_BUDGET_FRACTION: u64 = 4;
-/// ... and at most this many bytes.
-const DEFAULT_BUDGET_CAP: u64 = 2 << 30;
+/// A GPU's default table leaves this fraction of its free memory (and at least
+/// [`TABLE_RESERVE_MIN`]) to the driver and other programs, beside the chunk buffers.
+const TABLE_RESERVE_FRACTION: u64 = 20;
+const TABLE_RESERVE_MIN: u64 = 512 << 20;
 /// A chunk should take about this long, so progress and cancellation stay responsive.
 const CHUNK_TARGET: Duration = Duration::from_millis(150);
 /// Chunks start at one item per run and grow while they are fast: items of a deep run can be
@@ -96,14 +100,37 @@ pub struct GpuOptions {
 /// When a chunk goes to the device in one submission rather than level by level in parts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Submissions {
-    /// Whole once a chunk of the same depth was timed and as many items as that time says fit
-    /// the submission target; the first chunk of each depth goes in parts.
+    /// Whole once a chunk of the same depth was timed, with as many items and positions as
+    /// that chunk's rates say fit the submission target; the first chunk of each depth, and
+    /// the next after a whole one overran, go in parts.
     #[default]
     Paced,
     /// Every chunk whole, as many items as the buffers allow (halved after an overflow, doubled
     /// again after a chunk that fit), whatever it takes on the device: the schedule does not
     /// depend on measured times (for tests, and devices that no watchdog resets).
     Whole,
+    /// `Whole` on a GPU that drives no display (`DeviceInfo::headless`: no watchdog resets it,
+    /// so long submissions cost only cancellation latency), else `Paced`.
+    Auto,
+}
+
+impl Submissions {
+    pub fn name(self) -> &'static str {
+        match self {
+            Submissions::Paced => "paced",
+            Submissions::Whole => "whole",
+            Submissions::Auto => "auto",
+        }
+    }
+
+    /// What `self` means on `info`'s device: never `Auto`.
+    pub fn resolve(self, info: &DeviceInfo) -> Submissions {
+        match self {
+            Submissions::Auto if info.headless => Submissions::Whole,
+            Submissions::Auto => Submissions::Paced,
+            chosen => chosen,
+        }
+    }
 }
 
 /// The environment variable that lowers the workgroups per dispatch (a debug override).
@@ -177,6 +204,8 @@ pub struct VulkanBackend {
     schedule: ScheduleStats,
     /// Dispatches recorded before the last run began.
     dispatches_before_run: u64,
+    /// The host's share of the run's work counters.
+    host_work: HostWork,
     /// False after the device failed: the engine opens it afresh.
     healthy: bool,
 }
@@ -197,9 +226,9 @@ impl VulkanBackend {
     ) -> Result<Option<VulkanBackend>, GpuError> {
         let context = Context::new(options.device)?;
         let info = context.info().clone();
-        let budget = options.memory_budget.unwrap_or_else(|| {
-            (info.memory_bytes() / DEFAULT_BUDGET_FRACTION).min(DEFAULT_BUDGET_CAP)
-        });
+        let budget = options
+            .memory_budget
+            .unwrap_or_else(|| default_budget(&info));
         // Every table mode must fit: the budget is checked with every buffer.
         if capacity_for(&info, budget, PositionLayout::FULL) < MIN_CAPACITY {
             return Err(GpuError::BudgetTooSmall {
@@ -251,9 +280,10 @@ impl VulkanBackend {
             chunk_device_time: Duration::ZERO,
             chunk_items: FIRST_CHUNK_ITEMS,
             pacer: Pacer::default(),
-            submissions: options.submissions,
+            submissions: options.submissions.resolve(&info),
             schedule: ScheduleStats::default(),
             dispatches_before_run: 0,
+            host_work: HostWork::default(),
             healthy: true,
         };
         backend.bind_buffers();
@@ -281,7 +311,7 @@ impl VulkanBackend {
         };
         self.submit_whole_chunk(0, &[start], 3)?;
         self.context.wait(0)?;
-        let whole = self.chunk_counts(0, 1)?;
+        let whole = self.chunk_counts(0, 1, 3)?;
         for counts in [in_parts, whole] {
             if counts.as_deref() != Some(&[Counts::exact(8_902)]) {
                 return Err(GpuError::Vulkan {
@@ -304,6 +334,11 @@ impl VulkanBackend {
     /// Whether this device runs the TT modes (see `vkperft devices`).
     pub fn supports_tt(&self) -> bool {
         self.context.info().supports_tt()
+    }
+
+    /// When chunks go whole (never `Auto`: resolved for the device).
+    pub fn submissions(&self) -> Submissions {
+        self.submissions
     }
 
     /// Positions a chunk's levels can hold together.
@@ -336,6 +371,7 @@ impl VulkanBackend {
             zobrist: tt.zobrist.buffer,
             tt_stats: tt.stats.buffer,
             dedup: buffers.dedup.buffer,
+            work: buffers.work.buffer,
         });
     }
 
@@ -370,8 +406,9 @@ impl VulkanBackend {
         if remaining == 0 {
             return None;
         }
+        // The field is resolved for the device: `Auto` is never left in it.
         let fitting = match self.submissions {
-            Submissions::Paced => self.pacer.whole_chunk_items(remaining)?,
+            Submissions::Paced | Submissions::Auto => self.pacer.whole_chunk_items(remaining)?,
             Submissions::Whole => usize::MAX,
         };
         let take = items
@@ -423,10 +460,12 @@ impl VulkanBackend {
             return Ok(Vec::new());
         }
         self.chunk_items = match self.submissions {
-            Submissions::Paced => FIRST_CHUNK_ITEMS,
+            Submissions::Paced | Submissions::Auto => FIRST_CHUNK_ITEMS,
             Submissions::Whole => self.max_chunk_items(),
         };
         let plan = self.plan(root, depth, control.cancel)?;
+        let launch_depth = plan.items.iter().map(|item| item.remaining).max();
+        self.begin_work(depth, plan.items.len() as u64, launch_depth.unwrap_or(0))?;
         let mut tally = Tally::new(&plan);
         for (m, counts) in tally.complete_from_the_start() {
             (control.on_root_done)(m, counts);
@@ -474,14 +513,15 @@ impl VulkanBackend {
                 });
                 next_slot = (next_slot + 1) % SLOTS;
             }
-            let (chunk, counts, took) = if let Some(whole) = queued.pop_front() {
+            let (chunk, counts, took, whole) = if let Some(whole) = queued.pop_front() {
                 let took = self.context.wait(whole.slot)?;
                 self.schedule.longest_submission = self.schedule.longest_submission.max(took);
-                let counts = self.chunk_counts(whole.slot, whole.items.len() as u32)?;
+                let remaining = whole.items[0].remaining;
+                let counts = self.chunk_counts(whole.slot, whole.items.len() as u32, remaining)?;
                 if counts.is_some() {
                     self.schedule.whole_chunks += 1;
                 }
-                (whole.items, counts, took)
+                (whole.items, counts, took, true)
             } else {
                 let remaining = items[0].remaining;
                 let take = items
@@ -496,16 +536,18 @@ impl VulkanBackend {
                 } else {
                     self.run_chunk_in_parts(&boards_of(&chunk), remaining, control)?
                 };
-                (chunk, counts, self.chunk_device_time)
+                (chunk, counts, self.chunk_device_time, false)
             };
             let remaining = chunk[0].remaining;
             let Some(counts) = counts else {
-                self.overflowed(chunk, &mut items, tally, control);
+                self.overflowed(chunk, whole, &mut items, tally, control);
                 continue;
             };
             self.schedule.chunks += 1;
             self.adapt_chunk_size(chunk.len(), took);
-            self.pacer.record_chunk(remaining, chunk.len(), took);
+            let positions = self.host_work.last_chunk_positions;
+            self.pacer
+                .record_chunk(remaining, chunk.len(), positions, took, whole);
             for (item, count) in chunk.iter().zip(counts) {
                 for (m, counts) in tally.record(item, count) {
                     (control.on_root_done)(m, counts);
@@ -519,11 +561,14 @@ impl VulkanBackend {
         Ok(())
     }
 
-    /// A chunk did not fit: its items go back to the front, to be redone in chunks of half
-    /// as many items, or a single item is expanded one ply on the host.
+    /// A chunk (`whole` or in parts) did not fit: its items go back to the front, to be redone
+    /// in chunks of half as many items; a single item of a paced whole chunk (whose levels were
+    /// bounded by what fits a submission) is redone in parts, and a single item that did not
+    /// fit in parts is expanded one ply on the host.
     fn overflowed(
         &mut self,
         mut chunk: Vec<WorkItem>,
+        whole: bool,
         items: &mut VecDeque<WorkItem>,
         tally: &mut Tally,
         control: &RunControl<'_>,
@@ -531,9 +576,12 @@ impl VulkanBackend {
         self.schedule.overflows += 1;
         if chunk.len() > 1 {
             self.chunk_items = (chunk.len() / 2).max(1);
+        } else if whole && self.submissions == Submissions::Paced {
+            self.pacer.overran(chunk[0].remaining);
         } else if let Some(item) = chunk.pop() {
             self.schedule.host_splits += 1;
             let children = item.children();
+            self.count_split(children.len());
             for (m, counts) in tally.split(&item, &children) {
                 (control.on_root_done)(m, counts);
             }
@@ -547,6 +595,7 @@ impl VulkanBackend {
     fn report_progress(&self, tally: &Tally, control: &RunControl<'_>) -> Result<(), GpuError> {
         let mut sample = tally.progress();
         sample.tt = self.tt_snapshot()?;
+        sample.work = Some(self.work_counters()?);
         (control.on_progress)(sample);
         Ok(())
     }
@@ -569,14 +618,53 @@ impl VulkanBackend {
 /// A chunk needs room for an item and its children at least.
 const MIN_CAPACITY: u64 = 1024;
 
-/// Positions the chunk buffers of `layout` hold within `budget` bytes on `info`'s device.
+/// The chunk buffers' memory unless one is asked for.
+pub fn default_budget(info: &DeviceInfo) -> u64 {
+    info.free_memory_bytes() / DEFAULT_BUDGET_FRACTION
+}
+
+/// Positions the chunk buffers of `layout` hold within `budget` bytes on `info`'s device: as
+/// many as the budget and one binding of boards allow.
+///
+/// Offsets and the append counter are 32-bit and checked, not capped: a binding holds fewer
+/// than 2^32 positions, and an expand whose appends run past the capacity (even far enough to
+/// wrap the counter) sets the overflow flag before any child lands outside its level, since a
+/// child is written only where `first + moves` fits what is left of the capacity, and the
+/// subgroup whose append crosses the capacity flags it.
 fn capacity_for(info: &DeviceInfo, budget: u64, layout: PositionLayout) -> u64 {
     let by_budget = budget / layout.bytes();
     let by_binding = u64::from(info.max_storage_buffer_range) / size_of::<GpuBoard>() as u64;
-    // The shaders' 32-bit append counter must not wrap even if every position of a full
-    // level had the maximum number of moves.
-    let by_counter = u64::from(u32::MAX) / MAX_MOVES as u64;
-    by_budget.min(by_binding).min(by_counter)
+    by_budget.min(by_binding)
+}
+
+/// What a device's memory is used for unless sizes are asked for (`vkperft devices`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemoryDefaults {
+    /// The main heap's free memory.
+    pub free: u64,
+    /// The chunk buffers with every table layout, and the positions a chunk holds then.
+    pub chunk_bytes: u64,
+    pub chunk_positions: u64,
+    /// The table a GPU gets: free memory less the chunk buffers and a reserve. `None` for
+    /// Vulkan on the CPU, whose memory is the host's: the job's default size stays.
+    pub table_bytes: Option<u64>,
+}
+
+pub fn memory_defaults(info: &DeviceInfo) -> MemoryDefaults {
+    let free = info.free_memory_bytes();
+    let layout = PositionLayout::FULL;
+    let chunk_positions = capacity_for(info, default_budget(info), layout);
+    let chunk_bytes = chunk_positions * layout.bytes();
+    let reserve = (free / TABLE_RESERVE_FRACTION).max(TABLE_RESERVE_MIN);
+    MemoryDefaults {
+        free,
+        chunk_bytes,
+        chunk_positions,
+        table_bytes: info
+            .kind
+            .is_gpu()
+            .then(|| free.saturating_sub(chunk_bytes).saturating_sub(reserve)),
+    }
 }
 
 /// Workgroups along x of an indirect dispatch: at most `max_workgroups`, unless a level of
@@ -597,6 +685,16 @@ fn boards_of(items: &[WorkItem]) -> Vec<GpuBoard> {
         .collect()
 }
 
+impl Drop for VulkanBackend {
+    /// Submissions may still be running when a run ends early: they finish before any buffer
+    /// they use is freed (the fields' drops).
+    fn drop(&mut self) {
+        for slot in 0..SLOTS {
+            let _ = self.context.wait(slot);
+        }
+    }
+}
+
 impl Backend for VulkanBackend {
     fn kind(&self) -> &'static str {
         "vulkan"
@@ -610,12 +708,18 @@ impl Backend for VulkanBackend {
         self.prepare_table(config, zobrist)
     }
 
+    fn default_table_bytes(&self) -> Option<usize> {
+        let bytes = memory_defaults(self.context.info()).table_bytes?;
+        Some(usize::try_from(bytes).unwrap_or(usize::MAX))
+    }
+
     fn run(&mut self, job: &Job, control: &RunControl<'_>) -> Result<RunOutcome, RunError> {
         let outcome = self
             .divide(&job.position, job.depth, control)
             .and_then(|divide| {
                 let tt = self.tt_snapshot()?;
-                Ok(RunOutcome { divide, tt })
+                let work = self.work_counters()?;
+                Ok(RunOutcome { divide, tt, work })
             });
         if matches!(outcome, Err(RunError::Failed(_))) {
             self.healthy = false;

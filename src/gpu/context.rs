@@ -156,6 +156,8 @@ pub struct Context {
     /// Start and end timestamps of each slot's submission; `None` when the queue has no
     /// timestamps.
     timer: Option<Timer>,
+    /// Waits for a pending submission so far (the work counters' host waits).
+    host_waits: Cell<u64>,
 }
 
 /// One submission at a time: its command buffer, and the fence it signals.
@@ -228,6 +230,7 @@ impl Context {
                 submitted: Cell::new(None),
             }),
             timer: None,
+            host_waits: Cell::new(0),
         };
         let alloc_info = vk::CommandBufferAllocateInfo::default()
             .command_pool(command_pool)
@@ -265,6 +268,11 @@ impl Context {
 
     pub fn info(&self) -> &DeviceInfo {
         &self.shared.info
+    }
+
+    /// How many times the host has waited for a pending submission.
+    pub fn host_waits(&self) -> u64 {
+        self.host_waits.get()
     }
 
     /// Records commands with `record`, submits them and waits for them to finish (in slot 0,
@@ -369,6 +377,7 @@ impl Context {
         if !pending.get() {
             return Ok(Duration::ZERO);
         }
+        self.host_waits.set(self.host_waits.get() + 1);
         let device = self.device();
         let timeout_ns = FENCE_TIMEOUT.as_nanos() as u64;
         // SAFETY: the fence belongs to this device.

@@ -48,6 +48,9 @@ impl DeviceKind {
 pub struct MemoryHeap {
     pub bytes: u64,
     pub device_local: bool,
+    /// What this process may allocate from the heap now (`VK_EXT_memory_budget`'s heap budget
+    /// less its usage); `None` where the device does not say.
+    pub free: Option<u64>,
 }
 
 /// What `vkperft devices` shows of one device.
@@ -72,6 +75,9 @@ pub struct DeviceInfo {
     pub max_storage_buffer_range: u32,
     /// `maxComputeWorkGroupCount[0]`: workgroups one dispatch may have.
     pub max_workgroups: u32,
+    /// A GPU that drives no display (see `Instance::drives_no_display`): no watchdog limits
+    /// how long a submission may run on it.
+    pub headless: bool,
     pub has_compute_queue: bool,
     /// Why vkperft cannot run on it; empty when it can.
     pub missing: Vec<String>,
@@ -89,16 +95,25 @@ impl DeviceInfo {
     }
 
     /// The largest device-local heap (or the largest heap when none is device-local).
-    pub fn memory_bytes(&self) -> u64 {
-        let local = self
-            .heaps
+    fn main_heap(&self) -> Option<&MemoryHeap> {
+        let by_size = |heap: &&MemoryHeap| heap.bytes;
+        self.heaps
             .iter()
             .filter(|h| h.device_local)
-            .map(|h| h.bytes)
-            .max();
-        local
-            .or_else(|| self.heaps.iter().map(|h| h.bytes).max())
-            .unwrap_or(0)
+            .max_by_key(by_size)
+            .or_else(|| self.heaps.iter().max_by_key(by_size))
+    }
+
+    /// The size of the main heap.
+    pub fn memory_bytes(&self) -> u64 {
+        self.main_heap().map_or(0, |heap| heap.bytes)
+    }
+
+    /// What of the main heap is free for this process: the driver's budget where it gives
+    /// one, else the whole heap.
+    pub fn free_memory_bytes(&self) -> u64 {
+        self.main_heap()
+            .map_or(0, |heap| heap.free.unwrap_or(heap.bytes).min(heap.bytes))
     }
 }
 
@@ -106,6 +121,8 @@ impl DeviceInfo {
 pub struct Instance {
     pub entry: ash::Entry,
     pub instance: ash::Instance,
+    /// `VK_KHR_display`, where the loader has it: which displays a device drives.
+    display: Option<ash::khr::display::Instance>,
 }
 
 impl Instance {
@@ -127,6 +144,12 @@ impl Instance {
                 .any(|extension| extension.extension_name_as_c_str() == Ok(wanted))
         };
         let mut extension_names = Vec::new();
+        let has_display =
+            has_extension(ash::khr::display::NAME) && has_extension(ash::khr::surface::NAME);
+        if has_display {
+            extension_names.push(ash::khr::surface::NAME.as_ptr());
+            extension_names.push(ash::khr::display::NAME.as_ptr());
+        }
         let mut flags = vk::InstanceCreateFlags::empty();
         // Without this opt-in the loader hides portability drivers (MoltenVK on macOS).
         if has_extension(ash::khr::portability_enumeration::NAME) {
@@ -150,7 +173,27 @@ impl Instance {
         // SAFETY: the create info and what it points to live until the call returns.
         let instance = unsafe { entry.create_instance(&create_info, None) }
             .map_err(vk_error("vkCreateInstance"))?;
-        Ok(Instance { entry, instance })
+        let display = has_display.then(|| ash::khr::display::Instance::new(&entry, &instance));
+        Ok(Instance {
+            entry,
+            instance,
+            display,
+        })
+    }
+
+    /// Whether `physical` drives no display, as far as can be told: `VK_KHR_display` lists none
+    /// for it and no desktop session runs here (`DISPLAY` and `WAYLAND_DISPLAY` unset; a
+    /// compositor may own displays that the extension does not list). `false` when unknown.
+    fn drives_no_display(&self, physical: vk::PhysicalDevice) -> bool {
+        let Some(display) = &self.display else {
+            return false;
+        };
+        let desktop = ["DISPLAY", "WAYLAND_DISPLAY"]
+            .iter()
+            .any(|name| std::env::var_os(name).is_some_and(|value| !value.is_empty()));
+        // SAFETY: `physical` belongs to this instance, which has the extension enabled.
+        let listed = unsafe { display.get_physical_device_display_properties(physical) };
+        !desktop && listed.is_ok_and(|displays| displays.is_empty())
     }
 
     /// Whether `physical` offers the device extension `name`.
@@ -228,13 +271,25 @@ impl Instance {
                     | vk::SubgroupFeatureFlags::BALLOT,
             );
 
-        // SAFETY: as above.
-        let memory = unsafe { instance.get_physical_device_memory_properties(physical) };
+        let has_budget = self
+            .device_has_extension(physical, ash::ext::memory_budget::NAME)
+            .unwrap_or(false);
+        let mut budget = vk::PhysicalDeviceMemoryBudgetPropertiesEXT::default();
+        let mut memory2 = vk::PhysicalDeviceMemoryProperties2::default();
+        if has_budget {
+            memory2 = memory2.push_next(&mut budget);
+        }
+        // SAFETY: as above; the budget struct is chained only where the extension exists.
+        unsafe { instance.get_physical_device_memory_properties2(physical, &mut memory2) };
+        let memory = memory2.memory_properties;
         let heaps: Vec<MemoryHeap> = memory.memory_heaps[..memory.memory_heap_count as usize]
             .iter()
-            .map(|heap| MemoryHeap {
+            .enumerate()
+            .map(|(index, heap)| MemoryHeap {
                 bytes: heap.size,
                 device_local: heap.flags.contains(vk::MemoryHeapFlags::DEVICE_LOCAL),
+                free: has_budget
+                    .then(|| budget.heap_budget[index].saturating_sub(budget.heap_usage[index])),
             })
             .collect();
         let has_compute_queue = compute_queue_family(instance, physical).is_some();
@@ -301,6 +356,8 @@ impl Instance {
             subgroup_size: subgroup.subgroup_size,
             max_storage_buffer_range: properties.limits.max_storage_buffer_range,
             max_workgroups: properties.limits.max_compute_work_group_count[0],
+            headless: DeviceKind::from_vk(properties.device_type).is_gpu()
+                && self.drives_no_display(physical),
             has_compute_queue,
             missing,
             tt_missing,

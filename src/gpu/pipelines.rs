@@ -10,7 +10,7 @@ use super::layouts::{Control, StepConstants};
 use super::shader_layout::{
     BINDING_BOARDS, BINDING_CHILDREN, BINDING_CONTROL, BINDING_COUNT, BINDING_COUNTS,
     BINDING_DEDUP, BINDING_FAST_COUNTS, BINDING_HASHES, BINDING_TABLES, BINDING_TT_PARAMS,
-    BINDING_TT_STATS, BINDING_ZOBRIST, SPEC_SLIDER_ATTACKS, WORKGROUP_SIZE,
+    BINDING_TT_STATS, BINDING_WORK, BINDING_ZOBRIST, SPEC_SLIDER_ATTACKS, WORKGROUP_SIZE,
 };
 use super::slider_attacks::SliderAttacks;
 use ash::vk;
@@ -98,6 +98,7 @@ pub struct Bindings {
     pub zobrist: vk::Buffer,
     pub tt_stats: vk::Buffer,
     pub dedup: vk::Buffer,
+    pub work: vk::Buffer,
 }
 
 pub struct Pipelines {
@@ -297,6 +298,7 @@ impl Pipelines {
             (BINDING_ZOBRIST, bindings.zobrist),
             (BINDING_TT_STATS, bindings.tt_stats),
             (BINDING_DEDUP, bindings.dedup),
+            (BINDING_WORK, bindings.work),
         ];
         let infos: Vec<[vk::DescriptorBufferInfo; 1]> = buffers
             .iter()

@@ -18,7 +18,8 @@ pub const BINDING_TT_PARAMS: u32 = 7;
 pub const BINDING_ZOBRIST: u32 = 8;
 pub const BINDING_TT_STATS: u32 = 9;
 pub const BINDING_DEDUP: u32 = 10;
-pub const BINDING_COUNT: u32 = 11;
+pub const BINDING_WORK: u32 = 11;
+pub const BINDING_COUNT: u32 = 12;
 
 /// Layout of the tables buffer, in 64-bit words: the line through two squares (edge to edge)
 /// and the squares strictly between them, `[64][64]` each; then, for the slider lookups, three
@@ -81,11 +82,21 @@ pub const DEDUP_CLEAR: u32 = 8;
 pub const DEDUP_SLOTS_PER_POSITION: u32 = 2;
 pub const DEDUP_MAX_PROBES: u32 = 32;
 
+/// Layout of the work counters buffer (`glsl/common/work.glsl`), in 32-bit words: each counter
+/// is 64 bits wide as (low, high) words, added with a carry (no 64-bit atomics needed). The leaf
+/// count-ops, the duplicates, then the positions expanded per remaining depth
+/// (`WORK_DEPTHS` of them).
+pub const WORK_LEAF_COUNT_OPS: u32 = 0;
+pub const WORK_DUPLICATES: u32 = 2;
+pub const WORK_EXPANDED: u32 = 4;
+pub const WORK_DEPTHS: u32 = 32;
+pub const WORK_WORDS: u32 = WORK_EXPANDED + 2 * WORK_DEPTHS;
+
 /// Levels of one chunk the `Control` block describes (a chunk of items `r` plies deep has
 /// `r - 1` levels: the items, then one per expand).
 pub const MAX_LEVELS: u32 = 32;
 
-pub const SHADER_DEFINES: [(&str, u32); 44] = [
+pub const SHADER_DEFINES: [(&str, u32); 50] = [
     ("WORKGROUP_SIZE", WORKGROUP_SIZE),
     ("BINDING_TABLES", BINDING_TABLES),
     ("BINDING_BOARDS", BINDING_BOARDS),
@@ -98,6 +109,7 @@ pub const SHADER_DEFINES: [(&str, u32); 44] = [
     ("BINDING_ZOBRIST", BINDING_ZOBRIST),
     ("BINDING_TT_STATS", BINDING_TT_STATS),
     ("BINDING_DEDUP", BINDING_DEDUP),
+    ("BINDING_WORK", BINDING_WORK),
     ("BINDING_COUNT", BINDING_COUNT),
     ("TABLE_LINE", TABLE_LINE),
     ("TABLE_BETWEEN", TABLE_BETWEEN),
@@ -130,4 +142,9 @@ pub const SHADER_DEFINES: [(&str, u32); 44] = [
     ("DEDUP_SLOTS_PER_POSITION", DEDUP_SLOTS_PER_POSITION),
     ("DEDUP_MAX_PROBES", DEDUP_MAX_PROBES),
     ("MAX_LEVELS", MAX_LEVELS),
+    ("WORK_LEAF_COUNT_OPS", WORK_LEAF_COUNT_OPS),
+    ("WORK_DUPLICATES", WORK_DUPLICATES),
+    ("WORK_EXPANDED", WORK_EXPANDED),
+    ("WORK_DEPTHS", WORK_DEPTHS),
+    ("WORK_WORDS", WORK_WORDS),
 ];

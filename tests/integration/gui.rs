@@ -172,6 +172,19 @@ fn runs_in_two_modes_make_two_history_rows() {
 }
 
 #[test]
+fn the_live_panel_shows_the_work_counters_of_a_run() {
+    let mut harness = harness(test_settings(3));
+    harness.get_by_label("off").click();
+    harness.get_by_label("▶ Run").click();
+    step_until(&mut harness, "the result", |h| {
+        idle(h) && h.state().state().history.len() == 1
+    });
+    assert!(shows(&harness, "Leaf count-ops"));
+    // perft(3) without a table counts the moves of perft(2) positions.
+    assert!(shows(&harness, "400"), "the leaf count-ops of perft(3)");
+}
+
+#[test]
 fn a_run_that_panics_shows_its_error_and_the_next_run_works() {
     let backends = FirstJobPanics {
         jobs: 0,

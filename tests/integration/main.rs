@@ -32,3 +32,4 @@ mod tt_modes;
 mod uci;
 mod uci_properties;
 mod work_cli;
+mod work_counters;

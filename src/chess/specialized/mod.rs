@@ -22,6 +22,23 @@ use super::types::Color;
 use board::Board;
 use flags::{Black, No, Side, White, Yes};
 use sliders::Sliders;
+use std::cell::Cell;
+
+thread_local! {
+    static LEAF_COUNT_OPS: Cell<u64> = const { Cell::new(0) };
+}
+
+/// Positions whose legal moves this thread's generator counted at the last ply (children made
+/// at depth 2, and roots of depth 1) since the thread began: the leaf count-ops of the work
+/// counters (`crate::work_counters`). Callers take differences around a search.
+pub fn leaf_count_ops() -> u64 {
+    LEAF_COUNT_OPS.with(Cell::get)
+}
+
+#[inline(always)]
+fn add_leaf_count_ops(ops: u64) {
+    LEAF_COUNT_OPS.with(|total| total.set(total.get().wrapping_add(ops)));
+}
 
 /// How the specialised generator looks up slider attacks on this CPU.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -93,6 +110,9 @@ pub fn perft_with(pos: &Position, depth: u32, lookup: SliderLookup) -> u128 {
 
 /// Enters the node function compiled for the root's flags.
 fn root<L: Sliders>(sliders: L, pos: &Position, depth: u32) -> u64 {
+    if depth == 1 {
+        add_leaf_count_ops(1);
+    }
     let board = Board::from_position(pos);
     match pos.turn() {
         Color::White => root_for_side::<L, White>(sliders, pos, &board, depth),

@@ -11,7 +11,8 @@ use crate::chess::square::Square;
 use std::marker::PhantomData;
 
 /// Perft of `board` to `depth >= 1` with `S` to move; `E`: an en passant capture may exist;
-/// `C`: some castling right is left.
+/// `C`: some castling right is left. A node at depth 2 adds its children to the thread's
+/// [`leaf_count_ops`](super::leaf_count_ops).
 #[inline(always)]
 pub fn perft<L: Sliders, S: Side, E: Flag, C: Flag>(sliders: L, board: &Board, depth: u32) -> u64 {
     if depth == 1 {
@@ -24,9 +25,13 @@ pub fn perft<L: Sliders, S: Side, E: Flag, C: Flag>(sliders: L, board: &Board, d
             board,
             depth: depth - 1,
             nodes: 0,
+            made: 0,
             side: PhantomData,
         };
         generate::<L, S, E, C, _>(sliders, board, &mut children);
+        if depth == 2 {
+            super::add_leaf_count_ops(children.made);
+        }
         children.nodes
     }
 }
@@ -129,6 +134,8 @@ struct Children<'a, L, S, C> {
     board: &'a Board,
     depth: u32,
     nodes: u64,
+    /// Children made (the leaf count-ops of a node at depth 2).
+    made: u64,
     side: PhantomData<(S, C)>,
 }
 
@@ -136,6 +143,7 @@ impl<L: Sliders, S: Side, C: Flag> Children<'_, L, S, C> {
     /// The child's perft, by the node function of its flags: castling rights can only go.
     #[inline(always)]
     fn count<E: Flag>(&mut self, child: &Board) {
+        self.made += 1;
         self.nodes += if C::ON && child.castling_rooks.any() {
             self.sliders.perft::<S::Other, E, Yes>(child, self.depth)
         } else {
@@ -152,6 +160,7 @@ impl<L: Sliders, S: Side, C: Flag> Children<'_, L, S, C> {
         if self.depth != 1 {
             return self.count::<No>(child);
         }
+        self.made += 1;
         let mut count = Count(0);
         if C::ON && child.castling_rooks.any() {
             generate::<L, S::Other, No, Yes, _>(self.sliders, child, &mut count);

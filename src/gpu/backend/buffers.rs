@@ -7,7 +7,7 @@ use crate::gpu::error::GpuError;
 use crate::gpu::layouts::{
     ChildRange, Control, GpuBoard, GpuU128, PositionLayout, TT_PARAMS_BYTES,
 };
-use crate::gpu::shader_layout::{DEDUP_SLOTS_PER_POSITION, ZOBRIST_KEYS};
+use crate::gpu::shader_layout::{DEDUP_SLOTS_PER_POSITION, WORK_WORDS, ZOBRIST_KEYS};
 use crate::gpu::tt_table::GpuTable;
 use crate::tt::shader_shared::{COUNTERS_PER_DEPTH, MAX_DEPTH};
 use gpu_allocator::MemoryLocation;
@@ -30,6 +30,8 @@ pub struct ChunkBuffers {
     /// The `Control` block (append counter, overflow flag, the chunk's levels), in device
     /// memory: every expand subgroup does an atomic on it.
     pub control: GpuBuffer,
+    /// The work counters of the run (`glsl/common/work.glsl`).
+    pub work: GpuBuffer,
     /// One per submission slot.
     pub slots: Vec<SlotBuffers>,
 }
@@ -44,6 +46,8 @@ pub struct SlotBuffers {
     pub control_readback: GpuBuffer,
     /// The table's statistics after the chunk.
     pub stats_readback: GpuBuffer,
+    /// The work counters after the chunk.
+    pub work_readback: GpuBuffer,
 }
 
 impl ChunkBuffers {
@@ -79,6 +83,7 @@ impl ChunkBuffers {
                 size_of::<Control>() as u64,
                 MemoryLocation::GpuOnly,
             )?,
+            work: GpuBuffer::new(shared, "work counters", WORK_BYTES, MemoryLocation::GpuOnly)?,
             slots: (0..SLOTS)
                 .map(|_| SlotBuffers::new(shared, capacity))
                 .collect::<Result<_, _>>()?,
@@ -113,9 +118,17 @@ impl SlotBuffers {
                 TT_STAT_BYTES,
                 MemoryLocation::GpuToCpu,
             )?,
+            work_readback: host_visible(
+                "work counters readback",
+                WORK_BYTES,
+                MemoryLocation::GpuToCpu,
+            )?,
         })
     }
 }
+
+/// Bytes of the work counters buffer.
+pub const WORK_BYTES: u64 = WORK_WORDS as u64 * size_of::<u32>() as u64;
 
 /// Bytes of the statistics buffer: its counters are 64-bit words.
 const TT_STAT_BYTES: u64 =

@@ -12,7 +12,7 @@
 //!   and chunks of single items too deep for one submission).
 
 use super::buffers::{mapped_bytes, read_mapped, write_mapped};
-use super::VulkanBackend;
+use super::{Submissions, VulkanBackend};
 use crate::count::Counts;
 use crate::engine::{RunError, MAX_DEPTH};
 use crate::gpu::buffer::{record_copy, GpuBuffer};
@@ -137,8 +137,16 @@ impl VulkanBackend {
         let shape = self.shape(remaining);
         let count = boards.len() as u32;
         let control = self.buffers.control.buffer;
+        // Paced, the chunk's levels hold at most the positions that fit a submission.
+        let bound = match self.submissions {
+            Submissions::Paced => self.pacer.whole_chunk_positions(remaining),
+            _ => None,
+        };
+        let capacity = bound.map_or(self.capacity, |positions| {
+            positions.clamp(u64::from(count), u64::from(self.capacity)) as u32
+        });
         self.context.submit(slot, |device, cb| {
-            self.record_chunk_start(device, cb, slot, count);
+            self.record_chunk_start(device, cb, slot, count, capacity);
             let pipelines = &self.pipelines;
             let indirect = |stage, step: &StepConstants| {
                 pipelines.record_indirect_dispatch(cb, stage, step, control);
@@ -197,7 +205,7 @@ impl VulkanBackend {
                 control,
                 |backend, device, cb| {
                     if let Some(items) = start.take() {
-                        backend.record_chunk_start(device, cb, SLOT, items);
+                        backend.record_chunk_start(device, cb, SLOT, items, backend.capacity);
                     }
                 },
                 |backend, device, cb, last_part| {
@@ -215,6 +223,8 @@ impl VulkanBackend {
                 |backend| Ok(backend.read_control(SLOT)?.overflow == 0),
             )?;
             if !fits {
+                let control = self.read_control(SLOT)?;
+                self.count_chunk_work(SLOT, &control, remaining, level + 1);
                 return Ok(None);
             }
             level_count = self.read_control(SLOT)?.levels[level as usize + 1].count;
@@ -230,7 +240,7 @@ impl VulkanBackend {
             control,
             |backend, device, cb| {
                 if let Some(items) = start.take() {
-                    backend.record_chunk_start(device, cb, SLOT, items);
+                    backend.record_chunk_start(device, cb, SLOT, items, backend.capacity);
                 }
             },
             no_commands,
@@ -251,17 +261,20 @@ impl VulkanBackend {
         self.context.submit_and_wait(|device, cb| {
             self.record_chunk_end(device, cb, SLOT, count);
         })?;
-        Ok(self.chunk_counts(SLOT, count)?)
+        Ok(self.chunk_counts(SLOT, count, remaining)?)
     }
 
-    /// The counts of the `count` items of the chunk that ran in `slot`; `None` if a level of
-    /// it did not fit.
+    /// The counts of the `count` items, `remaining` plies deep, of the chunk that ran in
+    /// `slot`; `None` if a level of it did not fit.
     pub(super) fn chunk_counts(
         &mut self,
         slot: usize,
         count: u32,
+        remaining: u32,
     ) -> Result<Option<Vec<Counts>>, GpuError> {
-        if self.read_control(slot)?.overflow != 0 {
+        let control = self.read_control(slot)?;
+        self.count_chunk_work(slot, &control, remaining, remaining - 1);
+        if control.overflow != 0 {
             return Ok(None);
         }
         if self.tt.table.is_some() {
@@ -286,13 +299,14 @@ impl VulkanBackend {
     }
 
     /// Records the start of a chunk of `count` items: their upload from `slot`, and a fresh
-    /// `Control` block whose level 0 they are.
+    /// `Control` block whose level 0 they are, its levels holding at most `capacity` positions.
     pub(super) fn record_chunk_start(
         &self,
         device: &ash::Device,
         cb: vk::CommandBuffer,
         slot: usize,
         count: u32,
+        capacity: u32,
     ) {
         self.record_upload(
             device,
@@ -303,7 +317,7 @@ impl VulkanBackend {
         let head = ControlHead {
             appended: 0,
             overflow: 0,
-            capacity: self.capacity,
+            capacity,
             max_groups_x: self.max_groups_x,
             first_level: Level::new(0, count, self.max_groups_x),
         };
@@ -336,6 +350,7 @@ impl VulkanBackend {
         if self.tt.table.is_some() {
             self.record_stats_readback(device, cb, slot);
         }
+        self.record_work_readback(device, cb, slot);
         self.record_control_readback(device, cb, slot);
     }
 
@@ -407,7 +422,7 @@ impl VulkanBackend {
         let set_bytes = u64::from(positions * DEDUP_SLOTS_PER_POSITION) * 4;
         let clear_set = |backend: &Self, device: &ash::Device, cb: vk::CommandBuffer| {
             if let Some(items) = start.take() {
-                backend.record_chunk_start(device, cb, 0, items);
+                backend.record_chunk_start(device, cb, 0, items, backend.capacity);
             }
             // SAFETY: the dedup buffer is live and holds this many slots (it is sized for the
             // capacity); the command buffer is recording.

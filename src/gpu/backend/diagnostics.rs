@@ -67,7 +67,7 @@ impl VulkanBackend {
             ..StepConstants::default()
         };
         self.context.submit_and_wait(|device, cb| {
-            self.record_chunk_start(device, cb, 0, count);
+            self.record_chunk_start(device, cb, 0, count, self.capacity);
             self.pipelines
                 .record_dispatch(cb, Stage::KeyProbe, &step, count);
             record_barrier(device, cb);
@@ -104,7 +104,7 @@ impl VulkanBackend {
             ..StepConstants::default()
         };
         self.context.submit_and_wait(|device, cb| {
-            self.record_chunk_start(device, cb, 0, 1);
+            self.record_chunk_start(device, cb, 0, 1, self.capacity);
             self.pipelines.record_dispatch(cb, Stage::Expand, &step, 1);
             record_barrier(device, cb);
             self.record_control_readback(device, cb, 0);

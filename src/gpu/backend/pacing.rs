@@ -5,8 +5,11 @@
 //! Each stage's device time per position is measured from the submissions themselves
 //! (timestamps, see `Context::wait`), and the next part of a level is sized to take half of
 //! [`SUBMISSION_TARGET`], leaving room for positions that cost more than the last ones. The
-//! same share bounds a chunk submitted whole: its items are as many as the device time per item
-//! of the last chunk of the same depth says fit.
+//! same share bounds a chunk submitted whole, by positions rather than items: the last chunk of
+//! the same depth gives its positions per item and device time per position, from which the
+//! items that fit are predicted; the chunk's levels may hold at most the positions that fit
+//! (more overflow, and the chunk is redone smaller), and after a whole chunk that overran the
+//! target the next one of its depth goes in parts.
 
 use crate::gpu::pipelines::Stage;
 use crate::gpu::shader_layout::WORKGROUP_SIZE;
@@ -34,12 +37,22 @@ struct StageRate {
     last_part: u32,
 }
 
+/// What the last chunk of one depth measured.
+#[derive(Clone, Copy, Debug)]
+struct ChunkRate {
+    positions_per_item: f64,
+    nanos_per_position: f64,
+    /// The last whole chunk took longer than the target, or its positions did not fit the
+    /// bound: the next chunk goes in parts.
+    overran: bool,
+}
+
 /// Part sizes per stage and chunk sizes per depth, learned from the submissions of this device.
 #[derive(Clone, Debug, Default)]
 pub struct Pacer {
     rates: [StageRate; PACED.len()],
-    /// Device nanoseconds per item of the last chunk, by the items' remaining depth.
-    item_nanos: BTreeMap<u32, f64>,
+    /// By the items' remaining depth.
+    chunks: BTreeMap<u32, ChunkRate>,
 }
 
 impl Pacer {
@@ -64,19 +77,55 @@ impl Pacer {
         (positions / WORKGROUP_SIZE).max(1) * WORKGROUP_SIZE
     }
 
-    /// Items `remaining` plies deep that one whole-chunk submission may hold; `None` before a
-    /// chunk of that depth was timed, or when one item takes too long for a submission.
+    /// Items `remaining` plies deep that one whole-chunk submission may hold, predicted from
+    /// the positions per item and the time per position of the last chunk of that depth; `None`
+    /// before one was timed, after a whole one overran, or when one item takes too long.
     pub fn whole_chunk_items(&self, remaining: u32) -> Option<usize> {
-        let nanos = *self.item_nanos.get(&remaining)?;
-        let fitting = AIM.as_nanos() as f64 / nanos.max(f64::MIN_POSITIVE);
+        let rate = self.chunks.get(&remaining)?;
+        if rate.overran {
+            return None;
+        }
+        let item_nanos = rate.positions_per_item * rate.nanos_per_position;
+        let fitting = AIM.as_nanos() as f64 / item_nanos.max(f64::MIN_POSITIVE);
         (fitting >= 1.0).then(|| fitting.min(usize::MAX as f64) as usize)
     }
 
-    /// A chunk of `items` items `remaining` plies deep took `took` on the device.
-    pub fn record_chunk(&mut self, remaining: u32, items: usize, took: Duration) {
-        if items > 0 {
-            let nanos = took.as_nanos() as f64 / items as f64;
-            self.item_nanos.insert(remaining, nanos);
+    /// The most positions a whole chunk of items `remaining` plies deep may hold (all its
+    /// levels): what half the target covers at the last time per position of that depth.
+    pub fn whole_chunk_positions(&self, remaining: u32) -> Option<u64> {
+        let rate = self.chunks.get(&remaining)?;
+        let fitting = AIM.as_nanos() as f64 / rate.nanos_per_position.max(f64::MIN_POSITIVE);
+        Some(fitting.min(u64::MAX as f64) as u64)
+    }
+
+    /// A chunk of `items` items `remaining` plies deep, `positions` in all its levels, took
+    /// `took` on the device, submitted whole or not.
+    pub fn record_chunk(
+        &mut self,
+        remaining: u32,
+        items: usize,
+        positions: u64,
+        took: Duration,
+        whole: bool,
+    ) {
+        if items == 0 || positions == 0 {
+            return;
+        }
+        self.chunks.insert(
+            remaining,
+            ChunkRate {
+                positions_per_item: positions as f64 / items as f64,
+                nanos_per_position: took.as_nanos() as f64 / positions as f64,
+                overran: whole && took > SUBMISSION_TARGET,
+            },
+        );
+    }
+
+    /// A whole chunk of items `remaining` plies deep held more positions than its bound: the
+    /// next chunk of that depth goes in parts.
+    pub fn overran(&mut self, remaining: u32) {
+        if let Some(rate) = self.chunks.get_mut(&remaining) {
+            rate.overran = true;
         }
     }
 
@@ -115,15 +164,31 @@ mod tests {
     }
 
     #[test]
-    fn whole_chunks_hold_what_fits_half_the_target() {
+    fn whole_chunks_hold_the_positions_that_fit_half_the_target() {
         let mut pacer = Pacer::default();
         assert_eq!(pacer.whole_chunk_items(5), None);
-        pacer.record_chunk(5, 10, Duration::from_millis(10));
+        assert_eq!(pacer.whole_chunk_positions(5), None);
+        // 10 items of 1,000 positions each in 10 ms: 1 µs per position.
+        pacer.record_chunk(5, 10, 10_000, Duration::from_millis(10), false);
         assert_eq!(pacer.whole_chunk_items(5), Some(50));
+        assert_eq!(pacer.whole_chunk_positions(5), Some(50_000));
         assert_eq!(pacer.whole_chunk_items(4), None);
         // One item over half the target: parts only.
-        pacer.record_chunk(6, 1, AIM * 2);
+        pacer.record_chunk(6, 1, 100, AIM * 2, false);
         assert_eq!(pacer.whole_chunk_items(6), None);
+    }
+
+    #[test]
+    fn a_whole_chunk_that_overran_sends_the_next_in_parts() {
+        let mut pacer = Pacer::default();
+        pacer.record_chunk(5, 10, 10_000, SUBMISSION_TARGET * 2, true);
+        assert_eq!(pacer.whole_chunk_items(5), None);
+        // A chunk in parts measures again; whole chunks resume.
+        pacer.record_chunk(5, 1, 1_000, Duration::from_millis(1), false);
+        assert_eq!(pacer.whole_chunk_items(5), Some(50));
+        pacer.overran(5);
+        assert_eq!(pacer.whole_chunk_items(5), None);
+        assert_eq!(pacer.whole_chunk_positions(5), Some(50_000));
     }
 
     #[test]

@@ -1,0 +1,55 @@
+// Work counters (src/work_counters.rs; layout in src/gpu/shader_layout.rs, WORK_*): each
+// workgroup adds its invocations' counts in shared memory, and one invocation adds the
+// workgroup's totals to the buffer, so the buffer sees one atomic per counter per workgroup.
+// A counter is 64 bits as two 32-bit words: an add whose low word wraps carries into the high
+// word itself, so the sum is exact with 32-bit atomics alone.
+#ifndef WORK_GLSL
+#define WORK_GLSL
+
+layout(std430, set = 0, binding = BINDING_WORK) buffer Work {
+    uint work[WORK_WORDS];
+};
+
+const uint WORK_FIELD_LEAF_COUNT_OPS = 0u;
+const uint WORK_FIELD_DUPLICATES = 1u;
+// Positions whose children the dispatch made, at its remaining depth.
+const uint WORK_FIELD_EXPANDED = 2u;
+const uint WORK_FIELDS = 3u;
+
+shared uint work_group[WORK_FIELDS];
+
+// At the start of main, in uniform control flow.
+void work_begin() {
+    if (gl_LocalInvocationIndex < WORK_FIELDS) {
+        work_group[gl_LocalInvocationIndex] = 0u;
+    }
+    barrier();
+}
+
+void work_count(uint field, uint amount) {
+    if (amount != 0u) {
+        atomicAdd(work_group[field], amount);
+    }
+}
+
+void work_add(uint word, uint amount) {
+    if (amount == 0u) {
+        return;
+    }
+    uint before = atomicAdd(work[word], amount);
+    if (before + amount < before) {
+        atomicAdd(work[word + 1u], 1u);
+    }
+}
+
+// At the end of main, in uniform control flow; `depth` is the dispatch's remaining depth.
+void work_flush(uint depth) {
+    barrier();
+    if (gl_LocalInvocationIndex == 0u) {
+        work_add(WORK_LEAF_COUNT_OPS, work_group[WORK_FIELD_LEAF_COUNT_OPS]);
+        work_add(WORK_DUPLICATES, work_group[WORK_FIELD_DUPLICATES]);
+        work_add(WORK_EXPANDED + 2u * min(depth, WORK_DEPTHS - 1u), work_group[WORK_FIELD_EXPANDED]);
+    }
+}
+
+#endif

@@ -1,0 +1,144 @@
+//! The work counters of a GPU run: the shaders' (leaf count-ops, expanded positions,
+//! duplicates; `glsl/common/work.glsl`) read back with each chunk, and the host's (positions
+//! each chunk wrote, submissions, waits, overflows).
+
+use super::buffers::mapped_bytes;
+use super::VulkanBackend;
+use crate::gpu::buffer::record_copy;
+use crate::gpu::context::SLOTS;
+use crate::gpu::error::GpuError;
+use crate::gpu::layouts::Control;
+use crate::gpu::pipelines::record_barrier;
+use crate::gpu::shader_layout::{WORK_DEPTHS, WORK_DUPLICATES, WORK_EXPANDED, WORK_LEAF_COUNT_OPS};
+use crate::work_counters::{ChunkWork, WorkCounters};
+use ash::vk;
+
+/// What the host counts of a run, beside the device's counters.
+#[derive(Clone, Debug, Default)]
+pub(super) struct HostWork {
+    pub chunks: ChunkWork,
+    pub items: u64,
+    pub launch_depth: u32,
+    /// A perft of depth 1: the plan counted the root's moves, the run's one count-op.
+    pub counted_the_root: bool,
+    /// The context's host waits and the pipelines' dispatches before the run.
+    pub waits_before: u64,
+    pub dispatches_before: u64,
+    /// The slot whose work readback is the newest.
+    pub slot: usize,
+    /// Positions in every level of the last chunk counted, its items included.
+    pub last_chunk_positions: u64,
+}
+
+impl VulkanBackend {
+    /// Starts the counters of a perft of `depth` whose plan has `items` items `launch_depth`
+    /// plies deep: the device's cleared, and every slot's readback with them.
+    pub(super) fn begin_work(
+        &mut self,
+        depth: u32,
+        items: u64,
+        launch_depth: u32,
+    ) -> Result<(), GpuError> {
+        self.host_work = HostWork {
+            items,
+            launch_depth,
+            counted_the_root: depth == 1,
+            waits_before: self.context.host_waits(),
+            dispatches_before: self.pipelines.dispatches(),
+            ..HostWork::default()
+        };
+        self.context.submit_and_wait(|device, cb| {
+            // SAFETY: the buffer is live; the command buffer is recording.
+            unsafe { device.cmd_fill_buffer(cb, self.buffers.work.buffer, 0, vk::WHOLE_SIZE, 0) };
+            record_barrier(device, cb);
+            for slot in 0..SLOTS {
+                self.record_work_readback(device, cb, slot);
+            }
+        })?;
+        Ok(())
+    }
+
+    /// Records the copy of the work counters to `slot`'s readback.
+    pub(super) fn record_work_readback(
+        &self,
+        device: &ash::Device,
+        cb: vk::CommandBuffer,
+        slot: usize,
+    ) {
+        let work = &self.buffers.work;
+        let readback = &self.buffers.slots[slot].work_readback;
+        record_copy(device, cb, work, readback, work.size, 0);
+    }
+
+    /// A chunk of items `remaining` plies deep ended in `slot` with `control` (overflowed or
+    /// not), whose first `levels` levels are known: the positions they hold were written
+    /// (level 0, the items, was uploaded).
+    pub(super) fn count_chunk_work(
+        &mut self,
+        slot: usize,
+        control: &Control,
+        remaining: u32,
+        levels: u32,
+    ) {
+        let position_bytes = u128::from(self.layout.bytes());
+        let overflowed = control.overflow != 0;
+        let work = &mut self.host_work;
+        work.slot = slot;
+        let known = levels.min(remaining.saturating_sub(1)) as usize;
+        work.last_chunk_positions = control.levels[..known.max(1)]
+            .iter()
+            .map(|level| u64::from(level.count))
+            .sum();
+        for (level, written) in control.levels.iter().enumerate().take(known).skip(1) {
+            let depth = remaining - level as u32;
+            let positions = u64::from(written.count);
+            work.chunks.positions_written.add(depth, positions);
+            work.chunks.bytes_written += u128::from(positions) * position_bytes;
+            if depth == 2 {
+                work.chunks.leaf_level_bytes += u128::from(positions) * position_bytes;
+            }
+            if overflowed {
+                work.chunks.wasted_positions += positions;
+            }
+        }
+    }
+
+    /// One item was split on the host into `children` items.
+    pub(super) fn count_split(&mut self, children: usize) {
+        self.host_work.items = self.host_work.items + children as u64 - 1;
+    }
+
+    /// The counters of the last run (or of the one running, the device's as of its newest
+    /// finished chunk).
+    pub fn work_counters(&self) -> Result<WorkCounters, GpuError> {
+        let host = &self.host_work;
+        let words: Vec<u32> = bytemuck::pod_collect_to_vec(mapped_bytes(
+            &self.buffers.slots[host.slot].work_readback,
+        )?);
+        let counter = |word: u32| {
+            let word = word as usize;
+            u64::from(words[word]) | u64::from(words[word + 1]) << 32
+        };
+        let mut work = WorkCounters {
+            leaf_count_ops: u128::from(counter(WORK_LEAF_COUNT_OPS))
+                + u128::from(host.counted_the_root),
+            items: host.items,
+            launch_depth: host.launch_depth,
+            chunks: Some(ChunkWork {
+                duplicates: counter(WORK_DUPLICATES),
+                submissions: self.schedule.submissions,
+                dispatches: self.pipelines.dispatches() - host.dispatches_before,
+                host_waits: self.context.host_waits() - host.waits_before,
+                overflows: self.schedule.overflows,
+                ..host.chunks.clone()
+            }),
+            ..WorkCounters::default()
+        };
+        for depth in 0..WORK_DEPTHS {
+            work.positions_expanded
+                .add(depth, counter(WORK_EXPANDED + 2 * depth));
+        }
+        work.set_table_counts(self.tt_snapshot()?.as_ref());
+        Ok(work)
+    }
+}

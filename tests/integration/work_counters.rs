@@ -1,0 +1,142 @@
+//! The work counters of both backends: without a table the leaf count-ops are perft(N-1)
+//! (published values), a table only lowers them, the GPU's positions add up level by level,
+//! and `--json` carries every key.
+
+use crate::common::{self, config, position, run_vkperft, silent_control};
+use serde_json::Value;
+use vkperft::chess::{Position, Zobrist};
+use vkperft::cpu::parallel::divide_with_work;
+use vkperft::cpu::reference;
+use vkperft::cpu::search::{PlainSearch, TtSearch};
+use vkperft::tt::{TranspositionTable, TtMode, DEFAULT_VERIFIER_BITS};
+use vkperft::work_counters::WorkCounters;
+
+const NAMES: [&str; 4] = ["startpos", "kiwipete", "position3", "position4"];
+
+fn cpu_work(pos: &Position, depth: u32, mode: TtMode) -> WorkCounters {
+    let zobrist = Zobrist::default();
+    let control = silent_control();
+    if mode == TtMode::Off {
+        return divide_with_work(pos, depth, 2, &PlainSearch, &zobrist, &control)
+            .expect("never cancelled")
+            .1;
+    }
+    let table = TranspositionTable::new(&config(mode, 1 << 20, DEFAULT_VERIFIER_BITS))
+        .expect("a small table");
+    let search = TtSearch {
+        table: &table,
+        zobrist: &zobrist,
+    };
+    divide_with_work(pos, depth, 2, &search, &zobrist, &control)
+        .expect("never cancelled")
+        .1
+}
+
+fn gpu_work(pos: &Position, depth: u32, mode: TtMode) -> WorkCounters {
+    let mut gpu = common::shared_vulkan_backend();
+    gpu.prepare_table(
+        &config(mode, 1 << 20, DEFAULT_VERIFIER_BITS),
+        &Zobrist::default(),
+    )
+    .expect("a small table");
+    gpu.divide(pos, depth, &silent_control())
+        .expect("the GPU run succeeds");
+    gpu.work_counters().expect("readable counters")
+}
+
+#[test]
+fn without_a_table_leaf_count_ops_are_perft_of_one_ply_less() {
+    for name in NAMES {
+        let pos = position(name);
+        for depth in 1..=4 {
+            let expected = reference::perft(&pos, depth - 1);
+            let cpu = cpu_work(&pos, depth, TtMode::Off);
+            assert_eq!(cpu.leaf_count_ops, expected, "cpu {name} {depth}");
+            let gpu = gpu_work(&pos, depth, TtMode::Off);
+            assert_eq!(gpu.leaf_count_ops, expected, "gpu {name} {depth}");
+        }
+    }
+}
+
+#[test]
+fn a_table_lowers_the_leaf_count_ops_and_the_gpu_levels_add_up() {
+    let pos = position("startpos");
+    let depth = 5;
+    let off = reference::perft(&pos, depth - 1);
+    for mode in [TtMode::Fast, TtMode::Verified, TtMode::Certify] {
+        let cpu = cpu_work(&pos, depth, mode);
+        assert!(cpu.leaf_count_ops < off, "cpu {mode}: {cpu:?}");
+        assert!(cpu.hits_by_depth.get(2) > 0, "cpu {mode}");
+        assert_eq!(
+            cpu.positions_expanded.get(2),
+            cpu.probes_by_depth.get(2) - cpu.hits_by_depth.get(2)
+        );
+
+        let gpu = gpu_work(&pos, depth, mode);
+        assert!(gpu.leaf_count_ops < off, "gpu {mode}: {gpu:?}");
+        let chunks = gpu.chunks.as_ref().expect("the GPU counts its chunks");
+        assert_eq!(chunks.overflows, 0);
+        assert_eq!(chunks.wasted_positions, 0);
+        // Items three plies deep: one written level, deduplicated, then probed by the leaf.
+        // Each of its positions is a duplicate, a hit, or expanded.
+        assert_eq!(gpu.launch_depth, 3);
+        let written = chunks.positions_written.get(2);
+        assert_eq!(u128::from(written), reference::perft(&pos, 3));
+        assert_eq!(
+            written,
+            chunks.duplicates + gpu.hits_by_depth.get(2) + gpu.positions_expanded.get(2),
+            "gpu {mode}: {gpu:?}"
+        );
+        assert_eq!(gpu.probes_by_depth.get(2), written - chunks.duplicates);
+        assert!(chunks.submissions > 0 && chunks.dispatches >= chunks.submissions);
+        assert!(chunks.host_waits > 0);
+        let per_position = chunks.leaf_bytes_per_position().expect("a leaf level");
+        assert!(per_position > 0.0);
+        assert_eq!(chunks.bytes_written, chunks.leaf_level_bytes);
+    }
+}
+
+#[test]
+fn json_carries_the_work_object_on_both_backends() {
+    for backend in ["cpu", "vulkan"] {
+        let args = [
+            "perft",
+            "--depth",
+            "4",
+            "--backend",
+            backend,
+            "--tt",
+            "fast",
+            "--json",
+        ];
+        let run = run_vkperft(&args, &[]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let value: Value = serde_json::from_str(&run.stdout).expect("one JSON object");
+        let work = &value["work"];
+        for key in [
+            "leaf_count_ops",
+            "positions_written",
+            "positions_expanded",
+            "duplicates",
+            "probes_by_depth",
+            "hits_by_depth",
+            "submissions",
+            "dispatches",
+            "host_waits",
+            "bytes_written",
+            "overflows",
+            "wasted_positions",
+            "items",
+            "launch_depth",
+            "leaf_bytes_per_position",
+        ] {
+            assert!(work.get(key).is_some(), "{backend}: no {key} in {work}");
+        }
+        let ops: u128 = work["leaf_count_ops"]
+            .as_str()
+            .and_then(|text| text.parse().ok())
+            .expect("a decimal string");
+        assert!(ops > 0 && ops <= 8_902, "{backend}: {ops}");
+        assert_eq!(work["submissions"].is_null(), backend == "cpu");
+    }
+}
