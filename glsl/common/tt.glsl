@@ -437,14 +437,26 @@ Probe tt_probe(u64vec2 hash, GpuBoard key, uint depth) {
     } else {
         bool certify = tt.mode == TT_MODE_CERTIFY;
         uint64_t tag = tag_of(hash, depth);
-        // Unrolled: written as a loop over the entries, this probe returned wrong counts on
-        // lavapipe (cause not found); unrolled it is exact.
+#ifdef TT_EXACT_PROBE_LOOPED
+        // The form lavapipe miscompiles (below), built only for the probe self-test's test.
+        for (uint way = 0u; way < exact_ways(); way++) {
+            probe_exact_entry(probe, b, way, certify, tag, key, check);
+        }
+#else
+        // Unrolled, for a lavapipe bug (Mesa 22.3.6, llvmpipe): a memory barrier without
+        // execution scope (OpMemoryBarrier, or an atomic's acquire or release) in a loop that
+        // the SIMD groups of a workgroup pass different numbers of times loses every later
+        // store of the group that passed it more often, as if it were a workgroup execution
+        // barrier. Here a group whose invocations all skipped the probe leaves the loop after
+        // one pass: looped, the seqlock's acquires lost the probe's answers and statistics.
+        // The probe self-test (src/gpu/backend/probe_self_test.rs) catches the looped form.
         probe_exact_entry(probe, b, 0u, certify, tag, key, check);
         probe_exact_entry(probe, b, 1u, certify, tag, key, check);
         if (certify) {
             probe_exact_entry(probe, b, 2u, certify, tag, key, check);
             probe_exact_entry(probe, b, 3u, certify, tag, key, check);
         }
+#endif
     }
     if (probe.kind == PROBE_HIT) {
         tt_count(TT_STAT_HITS);

@@ -25,6 +25,8 @@ pub mod slider_attacks;
 pub mod tables;
 pub mod tt_table;
 
-pub use backend::{GpuOptions, ScheduleStats, Submissions, VulkanBackend, MAX_WORKGROUPS_VARIABLE};
+pub use backend::{
+    GpuOptions, ScheduleStats, SelfTestProbe, Submissions, VulkanBackend, MAX_WORKGROUPS_VARIABLE,
+};
 pub use device::{list_devices, DeviceInfo, DeviceKind};
 pub use error::GpuError;
