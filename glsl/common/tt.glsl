@@ -228,8 +228,9 @@ bool tt_enabled(uint depth) {
     return tt.mode != TT_MODE_OFF && depth >= TT_MIN_DEPTH && depth <= TT_STATS_MAX_DEPTH;
 }
 
-// --- Statistics: each invocation counts its own probe and store, the subgroup adds them up
-// and one invocation adds the sums to the buffer, so counters are not fought over.
+// --- Statistics: each invocation counts its own probe and store, the workgroup adds them up
+// in shared memory, and one atomic per nonzero sum goes to the buffer, so counters are not
+// fought over.
 
 // Four bits per field (TT_STAT_FIELDS <= 8, asserted in src/tt/shader_shared.rs): an
 // invocation counts one probe and one store, so no field passes 15, and one register holds
@@ -238,6 +239,10 @@ uint tt_counted;
 // Remaining depth of the entry a store replaced, or NO_DEPTH.
 const uint NO_DEPTH = 0xffffffffu;
 uint tt_vacated_depth;
+
+// The workgroup's sums: per field, and the slots vacated per depth.
+shared uint tt_group_counted[TT_STAT_FIELDS];
+shared uint tt_group_vacated[TT_STATS_MAX_DEPTH + 1];
 
 void tt_stats_begin() {
     tt_counted = 0u;
@@ -248,27 +253,46 @@ void tt_count(uint field) {
     tt_counted += 1u << (4u * field);
 }
 
+// The workgroup's shared sums are written before the barrier and read after it by other
+// invocations: it makes them available and visible (the Vulkan memory model).
+#define TT_GROUP_BARRIER() controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup, \
+    gl_StorageSemanticsShared, \
+    gl_SemanticsAcquireRelease | gl_SemanticsMakeAvailable | gl_SemanticsMakeVisible)
+
 // Every invocation of the dispatch calls this at the end of main, outside any branch that
-// depends on the invocation; `depth` is the dispatch's remaining depth.
+// depends on the invocation (it has workgroup barriers); `depth` is the dispatch's remaining
+// depth. Invocation l clears, then adds to the buffer, field l and the depths l + k *
+// WORKGROUP_SIZE.
 void tt_stats_flush(uint depth) {
     if (tt.mode == TT_MODE_OFF || depth > TT_STATS_MAX_DEPTH) {
         return;
     }
+    uint l = gl_LocalInvocationIndex;
+    if (l < uint(TT_STAT_FIELDS)) {
+        tt_group_counted[l] = 0u;
+    }
+    for (uint d = l; d <= TT_STATS_MAX_DEPTH; d += WORKGROUP_SIZE) {
+        tt_group_vacated[d] = 0u;
+    }
+    TT_GROUP_BARRIER();
     for (uint f = 0u; f < uint(TT_STAT_FIELDS); f++) {
-        uint total = subgroupAdd((tt_counted >> (4u * f)) & 15u);
-        if (total != 0u && subgroupElect()) {
-            atomicAdd(tt_stats[depth * TT_STAT_FIELDS + f], uint64_t(total));
+        uint count = (tt_counted >> (4u * f)) & 15u;
+        if (count != 0u) {
+            atomicAdd(tt_group_counted[f], count);
         }
     }
-    // Vacated slots leave the depth of the entry they held: one pass per distinct depth.
-    uint pending = tt_vacated_depth;
-    for (uint d = subgroupMin(pending); d != NO_DEPTH; d = subgroupMin(pending)) {
-        uint vacated = subgroupAdd(pending == d ? 1u : 0u);
-        if (subgroupElect()) {
-            atomicAdd(tt_stats[d * TT_STAT_FIELDS + TT_STAT_USED_DELTA], uint64_t(0) - uint64_t(vacated));
-        }
-        if (pending == d) {
-            pending = NO_DEPTH;
+    if (tt_vacated_depth != NO_DEPTH) {
+        atomicAdd(tt_group_vacated[tt_vacated_depth], 1u);
+    }
+    TT_GROUP_BARRIER();
+    if (l < uint(TT_STAT_FIELDS) && tt_group_counted[l] != 0u) {
+        atomicAdd(tt_stats[depth * TT_STAT_FIELDS + l], uint64_t(tt_group_counted[l]));
+    }
+    for (uint d = l; d <= TT_STATS_MAX_DEPTH; d += WORKGROUP_SIZE) {
+        uint vacated = tt_group_vacated[d];
+        if (vacated != 0u) {
+            atomicAdd(tt_stats[d * TT_STAT_FIELDS + TT_STAT_USED_DELTA],
+                uint64_t(0) - uint64_t(vacated));
         }
     }
 }
@@ -437,14 +461,26 @@ Probe tt_probe(u64vec2 hash, GpuBoard key, uint depth) {
     } else {
         bool certify = tt.mode == TT_MODE_CERTIFY;
         uint64_t tag = tag_of(hash, depth);
-        // Unrolled: written as a loop over the entries, this probe returned wrong counts on
-        // lavapipe (cause not found); unrolled it is exact.
+#ifdef TT_EXACT_PROBE_LOOPED
+        // The form lavapipe miscompiles (below), built only for the probe self-test's test.
+        for (uint way = 0u; way < exact_ways(); way++) {
+            probe_exact_entry(probe, b, way, certify, tag, key, check);
+        }
+#else
+        // Unrolled, for a lavapipe bug (Mesa 22.3.6, llvmpipe): a memory barrier without
+        // execution scope (OpMemoryBarrier, or an atomic's acquire or release) in a loop that
+        // the SIMD groups of a workgroup pass different numbers of times loses every later
+        // store of the group that passed it more often, as if it were a workgroup execution
+        // barrier. Here a group whose invocations all skipped the probe leaves the loop after
+        // one pass: looped, the seqlock's acquires lost the probe's answers and statistics.
+        // The probe self-test (src/gpu/backend/probe_self_test.rs) catches the looped form.
         probe_exact_entry(probe, b, 0u, certify, tag, key, check);
         probe_exact_entry(probe, b, 1u, certify, tag, key, check);
         if (certify) {
             probe_exact_entry(probe, b, 2u, certify, tag, key, check);
             probe_exact_entry(probe, b, 3u, certify, tag, key, check);
         }
+#endif
     }
     if (probe.kind == PROBE_HIT) {
         tt_count(TT_STAT_HITS);

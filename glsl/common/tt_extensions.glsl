@@ -3,8 +3,6 @@
 #if GPU_TT
 #extension GL_EXT_shader_atomic_int64 : require
 #extension GL_EXT_buffer_reference : require
-#extension GL_KHR_shader_subgroup_basic : require
-#extension GL_KHR_shader_subgroup_arithmetic : require
 // The table's concurrent entries are synchronized under the Vulkan memory model: atomic loads
 // and stores with acquire/release semantics at device scope (tt.glsl).
 #extension GL_KHR_memory_scope_semantics : require

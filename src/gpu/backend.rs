@@ -48,6 +48,7 @@ use crate::tt::{TtConfig, TtMode};
 use buffers::{write_mapped, ChunkBuffers, TtBuffers, ITEMS_SHARE};
 use gpu_allocator::MemoryLocation;
 use pacing::Pacer;
+pub use probe_self_test::SelfTestProbe;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -57,6 +58,7 @@ mod buffers;
 mod chunk;
 mod diagnostics;
 mod pacing;
+mod probe_self_test;
 mod table;
 mod work;
 
@@ -289,6 +291,7 @@ impl VulkanBackend {
         backend.bind_buffers();
         // No table until a run asks for one (`prepare_table` also clears the statistics).
         backend.upload_no_table()?;
+        backend.probe_self_test(SelfTestProbe::Shipped)?;
         Ok(backend.warm_up(cancel)?.then_some(backend))
     }
 

@@ -71,6 +71,11 @@ pub enum GpuError {
         device: String,
         missing: String,
     },
+    #[error(
+        "the transposition table probe of {device} disagrees with the CPU's on crafted buckets, \
+         so its table cannot be trusted: {differences}"
+    )]
+    TableProbeMismatch { device: String, differences: String },
     #[error("{variable}={value} is not {expected}")]
     BadOverride {
         variable: &'static str,

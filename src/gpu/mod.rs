@@ -26,8 +26,8 @@ pub mod tables;
 pub mod tt_table;
 
 pub use backend::{
-    memory_defaults, GpuOptions, MemoryDefaults, ScheduleStats, Submissions, VulkanBackend,
-    MAX_WORKGROUPS_VARIABLE,
+    memory_defaults, GpuOptions, MemoryDefaults, ScheduleStats, SelfTestProbe, Submissions,
+    VulkanBackend, MAX_WORKGROUPS_VARIABLE,
 };
 pub use device::{list_devices, DeviceInfo, DeviceKind};
 pub use error::GpuError;

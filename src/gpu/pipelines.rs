@@ -34,10 +34,16 @@ pub enum Stage {
     KeyProbe,
     Dedup,
     NextLevel,
+    ProbeSelfTest,
+    /// The probe self-test with the table's exact entries read in a loop, the form that
+    /// lavapipe 22.3 miscompiles (`glsl/common/tt.glsl`): not among [`Stage::ALL`], built only
+    /// for the test that shows the self-test catches it ([`Pipelines::add_stage`]).
+    ProbeSelfTestLooped,
 }
 
 impl Stage {
-    pub const ALL: [Stage; 7] = [
+    /// The stages every backend builds.
+    pub const ALL: [Stage; 8] = [
         Stage::Expand,
         Stage::Leaf,
         Stage::Upsweep,
@@ -45,6 +51,7 @@ impl Stage {
         Stage::KeyProbe,
         Stage::Dedup,
         Stage::NextLevel,
+        Stage::ProbeSelfTest,
     ];
 
     /// The stage's name, as its shader file is named.
@@ -57,6 +64,8 @@ impl Stage {
             Stage::KeyProbe => "key_probe",
             Stage::Dedup => "dedup",
             Stage::NextLevel => "next_level",
+            Stage::ProbeSelfTest => "probe_self_test",
+            Stage::ProbeSelfTestLooped => "probe_self_test_looped",
         }
     }
 
@@ -81,6 +90,10 @@ impl Stage {
             (Stage::Dedup, true) => spirv!("dedup_tt"),
             (Stage::NextLevel, false) => spirv!("next_level"),
             (Stage::NextLevel, true) => spirv!("next_level_tt"),
+            (Stage::ProbeSelfTest, false) => spirv!("probe_self_test"),
+            (Stage::ProbeSelfTest, true) => spirv!("probe_self_test_tt"),
+            (Stage::ProbeSelfTestLooped, false) => spirv!("probe_self_test_looped"),
+            (Stage::ProbeSelfTestLooped, true) => spirv!("probe_self_test_looped_tt"),
         }
     }
 }
@@ -113,7 +126,11 @@ pub struct Pipelines {
     pub layout: vk::PipelineLayout,
     pool: vk::DescriptorPool,
     pub set: vk::DescriptorSet,
-    pipelines: Vec<vk::Pipeline>,
+    /// What every pipeline is built with (for [`Pipelines::add_stage`]).
+    with_tt: bool,
+    sliders: SliderAttacks,
+    flags: vk::PipelineCreateFlags,
+    pipelines: Vec<(Stage, vk::Pipeline)>,
 }
 
 impl Pipelines {
@@ -175,20 +192,17 @@ impl Pipelines {
             layout: vk::PipelineLayout::null(),
             pool: vk::DescriptorPool::null(),
             set: vk::DescriptorSet::null(),
+            with_tt,
+            sliders,
+            flags,
             pipelines: Vec::new(),
         };
         // Filled in step by step; Drop destroys whatever was created if a step fails.
-        let complete = pipelines.create(with_tt, sliders, flags, cancel)?;
+        let complete = pipelines.create(cancel)?;
         Ok(complete.then_some(pipelines))
     }
 
-    fn create(
-        &mut self,
-        with_tt: bool,
-        sliders: SliderAttacks,
-        flags: vk::PipelineCreateFlags,
-        cancel: &AtomicBool,
-    ) -> Result<bool, GpuError> {
+    fn create(&mut self, cancel: &AtomicBool) -> Result<bool, GpuError> {
         let device = &self.shared.device;
         let bindings: Vec<vk::DescriptorSetLayoutBinding> = (0..BINDING_COUNT)
             .map(|binding| {
@@ -232,56 +246,71 @@ impl Pipelines {
             self.set = device
                 .allocate_descriptor_sets(&alloc_info)
                 .map_err(vk_error("vkAllocateDescriptorSets"))?[0];
-            // Stages without the move generator do not declare the constant and ignore it.
-            let slider_constant = sliders.constant().to_ne_bytes();
-            let map = [vk::SpecializationMapEntry::default()
-                .constant_id(SPEC_SLIDER_ATTACKS)
-                .offset(0)
-                .size(size_of::<u32>())];
-            let specialization = vk::SpecializationInfo::default()
-                .map_entries(&map)
-                .data(&slider_constant);
-            for stage in Stage::ALL {
-                if cancel.load(Ordering::Relaxed) {
-                    return Ok(false);
-                }
-                let code =
-                    ash::util::read_spv(&mut Cursor::new(stage.spirv(with_tt))).map_err(|err| {
-                        GpuError::Vulkan {
-                            call: "read_spv",
-                            result: err.to_string(),
-                        }
-                    })?;
-                let module_info = vk::ShaderModuleCreateInfo::default().code(&code);
-                let module = device
-                    .create_shader_module(&module_info, None)
-                    .map_err(vk_error("vkCreateShaderModule"))?;
-                let stage_info = vk::PipelineShaderStageCreateInfo::default()
-                    .stage(vk::ShaderStageFlags::COMPUTE)
-                    .module(module)
-                    .name(c"main")
-                    .specialization_info(&specialization);
-                let pipeline_info = [vk::ComputePipelineCreateInfo::default()
-                    .flags(flags)
-                    .stage(stage_info)
-                    .layout(self.layout)];
-                let created = device.create_compute_pipelines(
-                    vk::PipelineCache::null(),
-                    &pipeline_info,
-                    None,
-                );
-                device.destroy_shader_module(module, None);
-                let pipeline = created
-                    .map_err(|(_, result)| GpuError::from_vk("vkCreateComputePipelines", result))?
-                    [0];
-                self.pipelines.push(pipeline);
+        }
+        for stage in Stage::ALL {
+            if cancel.load(Ordering::Relaxed) {
+                return Ok(false);
             }
+            self.add_stage(stage)?;
         }
         Ok(true)
     }
 
+    /// Builds the pipeline of `stage` (one not among [`Stage::ALL`]) unless it is built.
+    pub fn add_stage(&mut self, stage: Stage) -> Result<(), GpuError> {
+        if self.pipelines.iter().any(|&(built, _)| built == stage) {
+            return Ok(());
+        }
+        let device = &self.shared.device;
+        let code =
+            ash::util::read_spv(&mut Cursor::new(stage.spirv(self.with_tt))).map_err(|err| {
+                GpuError::Vulkan {
+                    call: "read_spv",
+                    result: err.to_string(),
+                }
+            })?;
+        // Stages without the move generator do not declare the constant and ignore it.
+        let slider_constant = self.sliders.constant().to_ne_bytes();
+        let map = [vk::SpecializationMapEntry::default()
+            .constant_id(SPEC_SLIDER_ATTACKS)
+            .offset(0)
+            .size(size_of::<u32>())];
+        let specialization = vk::SpecializationInfo::default()
+            .map_entries(&map)
+            .data(&slider_constant);
+        let module_info = vk::ShaderModuleCreateInfo::default().code(&code);
+        // SAFETY: valid device; the create infos outlive the calls; the module is destroyed
+        // here and the pipeline in Drop.
+        unsafe {
+            let module = device
+                .create_shader_module(&module_info, None)
+                .map_err(vk_error("vkCreateShaderModule"))?;
+            let stage_info = vk::PipelineShaderStageCreateInfo::default()
+                .stage(vk::ShaderStageFlags::COMPUTE)
+                .module(module)
+                .name(c"main")
+                .specialization_info(&specialization);
+            let pipeline_info = [vk::ComputePipelineCreateInfo::default()
+                .flags(self.flags)
+                .stage(stage_info)
+                .layout(self.layout)];
+            let created =
+                device.create_compute_pipelines(vk::PipelineCache::null(), &pipeline_info, None);
+            device.destroy_shader_module(module, None);
+            let pipeline = created
+                .map_err(|(_, result)| GpuError::from_vk("vkCreateComputePipelines", result))?[0];
+            self.pipelines.push((stage, pipeline));
+        }
+        Ok(())
+    }
+
+    /// The pipeline of `stage`; it must have been built.
     pub fn pipeline(&self, stage: Stage) -> vk::Pipeline {
-        self.pipelines[stage as usize]
+        self.pipelines
+            .iter()
+            .find(|&&(built, _)| built == stage)
+            .map(|&(_, pipeline)| pipeline)
+            .unwrap_or_else(|| panic!("the pipeline of {stage:?} was never built"))
     }
 
     /// Points the descriptor set at `bindings` (no submission may be using it).
@@ -482,7 +511,7 @@ impl Drop for Pipelines {
             if self.shared.purpose == Purpose::Compute {
                 let _ = device.device_wait_idle();
             }
-            for &pipeline in &self.pipelines {
+            for &(_, pipeline) in &self.pipelines {
                 device.destroy_pipeline(pipeline, None);
             }
             device.destroy_descriptor_pool(self.pool, None);

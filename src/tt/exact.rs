@@ -136,6 +136,25 @@ impl ExactEntry {
         self.tag.load(Ordering::Relaxed)
     }
 
+    /// The eight words as laid out in memory (sequence, tag, count low and high, key planes),
+    /// each read on its own: what the GPU table holds for this entry.
+    pub fn words(&self) -> [u64; 8] {
+        let [plane0, plane1, plane2, plane3] = self
+            .key
+            .each_ref()
+            .map(|plane| plane.load(Ordering::Relaxed));
+        [
+            self.sequence.load(Ordering::Relaxed),
+            self.tag.load(Ordering::Relaxed),
+            self.count_lo.load(Ordering::Relaxed),
+            self.count_hi.load(Ordering::Relaxed),
+            plane0,
+            plane1,
+            plane2,
+            plane3,
+        ]
+    }
+
     /// Reads the entry, and with it whatever `read_beside` reads (certify's fast entry), under
     /// the seqlock. `None` when a writer is busy or overlapped the read.
     #[inline]

@@ -45,4 +45,4 @@ pub use report::{TtReport, TtStatsSnapshot};
 pub use risk::{p_at_least_one, Risk};
 pub use shader_shared::MIN_TT_DEPTH;
 pub use stats::{DepthStats, ThreadStats, TtCounters, DEPTH_COUNTER_WORDS, MAX_DEPTH};
-pub use table::{bucket_bytes, slot_bytes, ways, Probe, TranspositionTable};
+pub use table::{bucket_bytes, slot_bytes, ways, BucketRef, Probe, TranspositionTable};

@@ -60,6 +60,18 @@ pub enum Probe {
     },
 }
 
+/// One bucket of a table, as its probe reads it.
+#[derive(Clone, Copy)]
+pub enum BucketRef<'a> {
+    Fast(&'a FastBucket),
+    Verified(&'a VerifiedBucket),
+    Certify {
+        fast: &'a FastBucket,
+        /// The shadow of each fast entry.
+        shadows: &'a [ExactEntry],
+    },
+}
+
 enum Storage {
     Fast {
         buckets: ZeroedArray<FastBucket>,
@@ -209,6 +221,24 @@ impl TranspositionTable {
     #[inline]
     fn index(&self, hash: Hash128) -> usize {
         ((u128::from(hash.lo) * self.buckets as u128) >> 64) as usize
+    }
+
+    /// The bucket a probe of `hash` reads: to craft its entries, and to copy them to another
+    /// implementation of the table (the GPU backend's probe self-test).
+    pub fn bucket_of(&self, hash: Hash128) -> BucketRef<'_> {
+        self.bucket(self.index(hash))
+    }
+
+    /// Bucket `index` (below [`Self::buckets`]).
+    pub fn bucket(&self, index: usize) -> BucketRef<'_> {
+        match &self.storage {
+            Storage::Fast { buckets } => BucketRef::Fast(&buckets[index]),
+            Storage::Verified { buckets } => BucketRef::Verified(&buckets[index]),
+            Storage::Certify { fast, shadow } => BucketRef::Certify {
+                fast: &fast[index],
+                shadows: &shadow[index * FAST_WAYS..][..FAST_WAYS],
+            },
+        }
     }
 
     /// Asks the CPU to bring the bucket of `hash` into the cache, so that a probe of it soon
