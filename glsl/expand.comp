@@ -115,6 +115,8 @@ void main() {
         write_children(index, input_offset + input_count, first, moves, flags);
         work_count(WORK_FIELD_EXPANDED, 1u);
     }
-    tt_stats_flush(step.remaining);
+    // The work counters first: on lavapipe (Mesa 22.3) an invocation that looped more often
+    // than others of its SIMD group through tt_stats_flush's barriers loses stores after it.
     work_flush(step.remaining);
+    tt_stats_flush(step.remaining);
 }

@@ -80,6 +80,8 @@ void main() {
     if (i < level_count()) {
         count_position(level_offset() + i);
     }
-    tt_stats_flush(step.remaining);
+    // The work counters first: on lavapipe (Mesa 22.3) an invocation that looped more often
+    // than others of its SIMD group through tt_stats_flush's barriers loses stores after it.
     work_flush(step.remaining);
+    tt_stats_flush(step.remaining);
 }

@@ -28,6 +28,16 @@ pub struct WorkItem {
 }
 
 impl WorkItem {
+    /// Takes over the paths of `other`, the same position at the same depth.
+    pub fn absorb(&mut self, other: WorkItem) {
+        for added in other.roots {
+            match self.roots.iter_mut().find(|known| known.root == added.root) {
+                Some(known) => known.paths += added.paths,
+                None => self.roots.push(added),
+            }
+        }
+    }
+
     /// The items one ply below this one, in generation order: none when the position has no
     /// legal move (its subtree has no leaves).
     pub fn children(&self) -> Vec<WorkItem> {
@@ -92,6 +102,42 @@ impl Plan {
         Ok(Plan { root_moves, items })
     }
 
+    /// Expands `root` (`depth` >= 1) ply by ply, merging transpositions after every ply, until
+    /// the items are `launch_depth(branching)` plies deep, where `branching` is the mean number
+    /// of children per item of the last ply expanded (20 before any); a ply whose children
+    /// would pass `max_items` is not taken. Every item is then a distinct position with its
+    /// paths per root move. `Cancelled` soon after `cancel` is set.
+    pub fn expand_merged(
+        root: &Position,
+        depth: u32,
+        max_items: usize,
+        cancel: &AtomicBool,
+        launch_depth: impl Fn(f64) -> u32,
+    ) -> Result<Plan, Cancelled> {
+        let mut plan = Plan::expand(root, depth, max_items, cancel, |_, _| false)?;
+        let mut branching = plan.items.len().max(1) as f64;
+        while plan
+            .items
+            .first()
+            .is_some_and(|item| item.remaining > launch_depth(branching).max(1))
+        {
+            let mut next: Vec<WorkItem> = Vec::new();
+            for item in &plan.items {
+                if cancel.load(Ordering::Relaxed) {
+                    return Err(Cancelled);
+                }
+                next.extend(item.children());
+                if next.len() > max_items {
+                    return Ok(plan);
+                }
+            }
+            branching = next.len() as f64 / plan.items.len().max(1) as f64;
+            plan.items = next;
+            plan.merge_transpositions(cancel)?;
+        }
+        Ok(plan)
+    }
+
     /// Merges items that are the same position at the same depth (transpositions among the
     /// host's plies): the first keeps the paths of all, so each is searched once. Positions are
     /// compared by their exact NybbleBoard key. `Cancelled` soon after `cancel` is set, the
@@ -106,15 +152,7 @@ impl Plan {
             }
             let key = (NybbleBoard::from_position(&item.position), item.remaining);
             match first_of.entry(key) {
-                Entry::Occupied(first) => {
-                    let roots = &mut merged[*first.get()].roots;
-                    for added in item.roots {
-                        match roots.iter_mut().find(|known| known.root == added.root) {
-                            Some(known) => known.paths += added.paths,
-                            None => roots.push(added),
-                        }
-                    }
-                }
+                Entry::Occupied(first) => merged[*first.get()].absorb(item),
                 Entry::Vacant(vacant) => {
                     vacant.insert(merged.len());
                     merged.push(item);
@@ -187,6 +225,18 @@ impl Tally {
             self.finish_item_of(root.root, &mut completed);
         }
         completed
+    }
+
+    /// `from` (a split's child, not yet counted) is about to be absorbed by `into`, a pending
+    /// item of the same position and depth: it is no longer an item of its own. Root moves both
+    /// lie below wait for one item fewer (never for none: `into` is pending).
+    pub fn merged(&mut self, from: &WorkItem, into: &WorkItem) {
+        self.items_total -= 1;
+        for root in &from.roots {
+            if into.roots.iter().any(|known| known.root == root.root) {
+                self.items_left[root.root] -= 1;
+            }
+        }
     }
 
     fn finish_item_of(&mut self, root: usize, completed: &mut Vec<(Move, Counts)>) {
@@ -337,6 +387,71 @@ mod tests {
             }
         }
         assert!(tally.is_complete());
+        assert_eq!(tally.into_divide(), reference_divide(&root, 5));
+    }
+
+    /// Merged ply by ply down to the launch depth, the items are the distinct positions of
+    /// their ply (A083276: 400, 5,362, 72,078 after 2, 3, 4 plies) and give the reference divide.
+    #[test]
+    fn expanding_merged_leaves_the_distinct_positions_of_the_launch_ply() {
+        let root = Position::startpos();
+        for (launch, distinct) in [(3, 400), (2, 5_362)] {
+            let plan = Plan::expand_merged(&root, 5, usize::MAX, &NEVER, |_| launch)
+                .expect("not cancelled");
+            assert_eq!(plan.items.len(), distinct);
+            assert!(plan.items.iter().all(|item| item.remaining == launch));
+            assert_eq!(divide_by_items(&plan), reference_divide(&root, 5));
+        }
+        let four = Plan::expand_merged(&root, 6, usize::MAX, &NEVER, |_| 2).expect("runs");
+        assert_eq!(four.items.len(), 72_078);
+        // The launch depth sees the last ply's branching: 20 children per root move first.
+        let seen = std::sync::Mutex::new(Vec::new());
+        Plan::expand_merged(&root, 4, usize::MAX, &NEVER, |branching| {
+            seen.lock().unwrap().push(branching);
+            2
+        })
+        .expect("runs");
+        assert_eq!(seen.lock().unwrap()[..2], [20.0, 20.0]);
+        // A ply over the item limit is not taken.
+        let capped = Plan::expand_merged(&root, 6, 1_000, &NEVER, |_| 2).expect("runs");
+        assert_eq!(capped.items.len(), 400);
+    }
+
+    /// Split items whose children meet another split's children are merged into them: every
+    /// root move still completes with its exact count.
+    #[test]
+    fn split_children_merged_into_waiting_items_keep_every_path() {
+        let root = Position::startpos();
+        let plan = Plan::expand_merged(&root, 5, usize::MAX, &NEVER, |_| 3).expect("runs");
+        let mut tally = Tally::new(&plan);
+        let mut waiting: Vec<WorkItem> = Vec::new();
+        for item in &plan.items {
+            let children = item.children();
+            tally.split(item, &children);
+            for child in children {
+                let key = NybbleBoard::from_position(&child.position);
+                match waiting
+                    .iter_mut()
+                    .find(|w| NybbleBoard::from_position(&w.position) == key)
+                {
+                    Some(into) => {
+                        tally.merged(&child, into);
+                        into.absorb(child);
+                    }
+                    None => waiting.push(child),
+                }
+            }
+        }
+        // 5,362 positions after three plies, from 400 items split (8,902 paths).
+        assert_eq!(waiting.len(), 5_362);
+        assert!(!tally.is_complete());
+        for item in &waiting {
+            let nodes = reference::perft(&item.position, item.remaining);
+            tally.record(item, Counts::exact(nodes));
+        }
+        assert!(tally.is_complete());
+        let progress = tally.progress();
+        assert_eq!(progress.tasks_done, progress.tasks_total);
         assert_eq!(tally.into_divide(), reference_divide(&root, 5));
     }
 

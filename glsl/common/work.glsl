@@ -18,12 +18,22 @@ const uint WORK_FIELDS = 3u;
 
 shared uint work_group[WORK_FIELDS];
 
+// Under the Vulkan memory model (the TT build) a barrier must make the shared sums available
+// and visible itself; without it, barrier() does.
+#if GPU_TT
+#define WORK_BARRIER() controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup, \
+    gl_StorageSemanticsShared, \
+    gl_SemanticsAcquireRelease | gl_SemanticsMakeAvailable | gl_SemanticsMakeVisible)
+#else
+#define WORK_BARRIER() barrier()
+#endif
+
 // At the start of main, in uniform control flow.
 void work_begin() {
     if (gl_LocalInvocationIndex < WORK_FIELDS) {
         work_group[gl_LocalInvocationIndex] = 0u;
     }
-    barrier();
+    WORK_BARRIER();
 }
 
 void work_count(uint field, uint amount) {
@@ -44,7 +54,7 @@ void work_add(uint word, uint amount) {
 
 // At the end of main, in uniform control flow; `depth` is the dispatch's remaining depth.
 void work_flush(uint depth) {
-    barrier();
+    WORK_BARRIER();
     if (gl_LocalInvocationIndex == 0u) {
         work_add(WORK_LEAF_COUNT_OPS, work_group[WORK_FIELD_LEAF_COUNT_OPS]);
         work_add(WORK_DUPLICATES, work_group[WORK_FIELD_DUPLICATES]);

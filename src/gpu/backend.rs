@@ -34,7 +34,7 @@ use super::device::DeviceInfo;
 use super::error::GpuError;
 use super::layouts::{GpuBoard, PositionLayout};
 use super::pipelines::{Bindings, Pipelines};
-use super::shader_layout::WORKGROUP_SIZE;
+use super::shader_layout::{MAX_LEVELS, WORKGROUP_SIZE};
 use super::slider_attacks::SliderAttacks;
 #[cfg(doc)]
 use super::slider_attacks::SLIDER_ATTACKS_VARIABLE;
@@ -49,7 +49,7 @@ use buffers::{write_mapped, ChunkBuffers, TtBuffers, ITEMS_SHARE};
 use gpu_allocator::MemoryLocation;
 use pacing::Pacer;
 pub use probe_self_test::SelfTestProbe;
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use work::HostWork;
@@ -62,14 +62,12 @@ mod probe_self_test;
 mod table;
 mod work;
 
-/// Plies the GPU expands below each host item (the last two in the fused leaf stage).
-const GPU_PLIES: u32 = 5;
-/// With a table, the host expands more plies, merging transpositions among them (from ply 3 on)
-/// before any GPU work; start position perft(7) and perft(8) ran as fast on lavapipe as with
-/// `GPU_PLIES`.
-const GPU_PLIES_WITH_TT: u32 = 3;
-/// At most this many plies are expanded on the host before the GPU takes over.
-const MAX_HOST_PLIES: u32 = 4;
+/// The host expands at most this many items (about 150 bytes each) before the GPU takes over.
+const MAX_HOST_ITEMS: usize = 1 << 20;
+/// The launch depth leaves room for at least this many items in a chunk ...
+const ITEMS_PER_CHUNK_AT_LAUNCH: f64 = 16.0;
+/// ... within this share of the chunk buffers (1 / this), so that overflows are rare.
+const LAUNCH_CAPACITY_SHARE: f64 = 2.0;
 /// The default memory budget for the chunk buffers is this fraction of the device's free
 /// memory (the buffers are smaller where the binding limit caps the positions of a chunk).
 const DEFAULT_BUDGET_FRACTION: u64 = 4;
@@ -403,6 +401,20 @@ impl VulkanBackend {
         (u64::from(self.capacity) / ITEMS_SHARE) as usize
     }
 
+    /// Items `remaining` plies deep the next chunk may hold: the adapted size, within the
+    /// upload buffers and a share of the buffers at the positions per item of the last chunk
+    /// of that depth (items vary: a chunk predicted to fill them would overflow half the time).
+    fn chunk_items_for(&self, remaining: u32) -> usize {
+        let room = f64::from(self.capacity) / LAUNCH_CAPACITY_SHARE;
+        let fitting = self
+            .pacer
+            .positions_per_item(remaining)
+            .map_or(usize::MAX, |per_item| {
+                (room / per_item.max(1.0)).max(1.0) as usize
+            });
+        self.chunk_items.min(self.max_chunk_items()).min(fitting)
+    }
+
     /// Items at the front of `items` that go whole to the device as the next chunk, if they do.
     fn next_whole_chunk(&self, items: &VecDeque<WorkItem>) -> Option<usize> {
         let remaining = items.front()?.remaining;
@@ -416,7 +428,7 @@ impl VulkanBackend {
         };
         let take = items
             .iter()
-            .take(self.chunk_items.min(self.max_chunk_items()).min(fitting))
+            .take(self.chunk_items_for(remaining).min(fitting))
             .take_while(|item| item.remaining == remaining)
             .count();
         Some(take)
@@ -429,24 +441,15 @@ impl VulkanBackend {
         self.chunk_device_time += took;
     }
 
-    /// The host's share of a run: the top plies as work items, transpositions merged when a
-    /// table is in use; `Cancelled` soon after a cancel.
+    /// The host's share of a run: every ply down to the launch depth expanded and its
+    /// transpositions merged, so the items are the distinct positions of their ply, each with
+    /// its paths per root move (a chunk's first level has no duplicates); `Cancelled` soon
+    /// after a cancel.
     fn plan(&self, root: &Position, depth: u32, cancel: &AtomicBool) -> Result<Plan, Cancelled> {
-        let with_table = self.tt.table.is_some();
-        let gpu_plies = if with_table {
-            GPU_PLIES_WITH_TT
-        } else {
-            GPU_PLIES
-        };
-        // Plies expanded on the host, the root move included.
-        let host_plies = depth.saturating_sub(gpu_plies).clamp(1, MAX_HOST_PLIES);
-        let mut plan = Plan::expand(root, depth, usize::MAX, cancel, |_, remaining| {
-            depth - remaining < host_plies
-        })?;
-        if with_table {
-            plan.merge_transpositions(cancel)?;
-        }
-        Ok(plan)
+        let capacity = u64::from(self.capacity);
+        Plan::expand_merged(root, depth, MAX_HOST_ITEMS, cancel, |branching| {
+            launch_depth(capacity, branching)
+        })
     }
 
     /// Perft of `root` to `depth`, per root move in generation order.
@@ -529,7 +532,7 @@ impl VulkanBackend {
                 let remaining = items[0].remaining;
                 let take = items
                     .iter()
-                    .take(self.chunk_items.min(self.max_chunk_items()))
+                    .take(self.chunk_items_for(remaining))
                     .take_while(|item| item.remaining == remaining)
                     .count();
                 let chunk: Vec<WorkItem> = items.drain(..take).collect();
@@ -584,11 +587,11 @@ impl VulkanBackend {
         } else if let Some(item) = chunk.pop() {
             self.schedule.host_splits += 1;
             let children = item.children();
-            self.count_split(children.len());
             for (m, counts) in tally.split(&item, &children) {
                 (control.on_root_done)(m, counts);
             }
-            chunk = children;
+            chunk = merge_into_queue(children, items, tally);
+            self.count_split(chunk.len());
         }
         for item in chunk.into_iter().rev() {
             items.push_front(item);
@@ -678,6 +681,53 @@ fn max_groups_x(max_workgroups: u32, capacity: u32) -> u32 {
             .div_ceil(WORKGROUP_SIZE)
             .div_ceil(u32::from(u16::MAX)),
     )
+}
+
+/// Plies below the items a chunk of `capacity` positions takes: the most whose leaf level,
+/// estimated at `branching` children per position (the host's last ply; a table only makes
+/// levels smaller), leaves room for [`ITEMS_PER_CHUNK_AT_LAUNCH`] items in a share of the
+/// capacity. At least 2: the fused leaf's two plies.
+fn launch_depth(capacity: u64, branching: f64) -> u32 {
+    let room = capacity as f64 / LAUNCH_CAPACITY_SHARE / ITEMS_PER_CHUNK_AT_LAUNCH;
+    let mut depth = 2;
+    // An item `depth + 1` plies deep has about branching^(depth - 1) leaf-level positions.
+    while depth < MAX_LEVELS && branching.max(1.0).powi(depth as i32 - 1) <= room {
+        depth += 1;
+    }
+    depth
+}
+
+/// The children of a split item, less those that are the same position as an item waiting in
+/// `items` at their depth (another split's child): those are merged into it, so every item of a
+/// depth stays a distinct position, as the plan made them.
+fn merge_into_queue(
+    children: Vec<WorkItem>,
+    items: &mut VecDeque<WorkItem>,
+    tally: &mut Tally,
+) -> Vec<WorkItem> {
+    let Some(remaining) = children.first().map(|child| child.remaining) else {
+        return children;
+    };
+    let waiting: HashMap<NybbleBoard, usize> = items
+        .iter()
+        .enumerate()
+        .filter(|(_, item)| item.remaining == remaining)
+        .map(|(index, item)| (NybbleBoard::from_position(&item.position), index))
+        .collect();
+    if waiting.is_empty() {
+        return children;
+    }
+    let mut kept = Vec::with_capacity(children.len());
+    for child in children {
+        match waiting.get(&NybbleBoard::from_position(&child.position)) {
+            Some(&index) => {
+                tally.merged(&child, &items[index]);
+                items[index].absorb(child);
+            }
+            None => kept.push(child),
+        }
+    }
+    kept
 }
 
 /// The boards of `items`, as the GPU reads them.

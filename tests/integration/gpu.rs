@@ -128,8 +128,10 @@ fn shallow_depths_and_terminal_roots() {
 
 #[test]
 fn a_tiny_memory_budget_splits_chunks_and_items_with_the_same_answer() {
-    // 128 KiB holds about 2,300 positions without a table: start position depth 6 needs 8,902 at its widest
-    // level per root move, so chunks shrink to one item and items are split on the host.
+    // 128 KiB holds about 2,300 positions without a table. The start position's launch depth
+    // keeps its items small enough for chunks of several; a root in check with three replies
+    // looks narrow to the launch depth, so its items overflow even alone and are split on the
+    // host.
     let mut tiny = VulkanBackend::new(&GpuOptions {
         device: None,
         memory_budget: Some(128 << 10),
@@ -139,11 +141,16 @@ fn a_tiny_memory_budget_splits_chunks_and_items_with_the_same_answer() {
     assert!(tiny.capacity() < 2_500);
     let start = Position::startpos();
     let divide = gpu_divide(&mut tiny, &start, 6);
+    assert_eq!(divide.values().sum::<u128>(), 119_060_324);
+    assert_eq!(divide, cpu_divide(&start, 6));
+    let in_check =
+        Position::from_fen("r3k2r/p1pp1pb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBqPPP/R3K2R w KQkq - 0 1")
+            .expect("in check");
+    let divide = gpu_divide(&mut tiny, &in_check, 6);
     let schedule = tiny.schedule_stats();
     assert!(schedule.overflows > 0, "{schedule:?}");
     assert!(schedule.host_splits > 0, "{schedule:?}");
-    assert_eq!(divide.values().sum::<u128>(), 119_060_324);
-    assert_eq!(divide, cpu_divide(&start, 6));
+    assert_eq!(divide, cpu_divide(&in_check, 6));
     let kiwipete =
         Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
             .expect("kiwipete");
@@ -285,14 +292,23 @@ fn a_deep_run_goes_in_parts_and_ends_soon_after_a_cancel() {
     let mut gpu = backend();
     let cancel = AtomicBool::new(false);
     let cancelled_at = Mutex::new(None);
+    // The cancel comes a second after the first progress report: the host's plan is made and
+    // chunks are running.
+    let (searching, first_report) = crossbeam_channel::bounded::<()>(1);
     let outcome = std::thread::scope(|scope| {
         scope.spawn(|| {
-            std::thread::sleep(Duration::from_secs(2));
+            let _ = first_report.recv();
+            std::thread::sleep(Duration::from_secs(1));
             *cancelled_at.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
             cancel.store(true, Ordering::Relaxed);
         });
+        let on_progress = |_: ProgressSample| {
+            let _ = searching.try_send(());
+        };
         let control = RunControl {
             cancel: &cancel,
+            progress_interval: Duration::from_millis(100),
+            on_progress: &on_progress,
             ..silent_control()
         };
         gpu.divide(&Position::startpos(), 10, &control)

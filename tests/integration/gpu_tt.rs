@@ -454,19 +454,33 @@ fn progress_reports_the_gpu_table_statistics() {
     assert_eq!(last, stats.as_ref());
 }
 
-/// With a table, the host's items are merged when they are the same position: start position
-/// perft(6) hands the GPU the 5,362 distinct positions of ply 3 instead of all 8,902.
+/// The host's items are merged ply by ply down to the launch depth: with a budget of about
+/// 6,500 positions, start position perft(6) launches at three plies and hands the GPU the
+/// 5,362 distinct positions of ply 3 (A083276) instead of all 8,902 paths.
 #[test]
 fn transpositions_among_host_plies_are_searched_once() {
-    let mut gpu = backend();
+    let mut gpu = VulkanBackend::new(&GpuOptions {
+        memory_budget: Some(512 << 10),
+        ..GpuOptions::default()
+    })
+    .expect("a small budget opens");
     let pos = Position::startpos();
     let expected = cpu_divide(&pos, 6);
-    let table = config(TtMode::Fast, 16 * MIB, DEFAULT_VERIFIER_BITS);
-    let (divide, _, mut samples) =
-        recorded_run(&mut gpu, &pos, 6, &table, Duration::from_secs(3600));
-    assert_eq!(nodes_by_move(&divide), nodes_by_move(&expected));
-    let last = samples.pop().expect("a final sample");
-    assert_eq!((last.tasks_done, last.tasks_total), (5_362, 5_362));
+    for mode in [TtMode::Off, TtMode::Fast] {
+        let table = config(mode, 16 * MIB, DEFAULT_VERIFIER_BITS);
+        let (divide, _, mut samples) =
+            recorded_run(&mut gpu, &pos, 6, &table, Duration::from_secs(3600));
+        assert_eq!(nodes_by_move(&divide), nodes_by_move(&expected), "{mode}");
+        let last = samples.pop().expect("a final sample");
+        assert_eq!(
+            (last.tasks_done, last.tasks_total),
+            (5_362, 5_362),
+            "{mode}"
+        );
+        let work = gpu.work_counters().expect("counters");
+        assert_eq!((work.items, work.launch_depth), (5_362, 3), "{mode}");
+        assert_eq!(work.chunks.expect("GPU chunks").overflows, 0, "{mode}");
+    }
 }
 
 /// A budget of about 1,300 positions forces chunks of merged items (whose counts go to several

@@ -77,22 +77,22 @@ fn a_table_lowers_the_leaf_count_ops_and_the_gpu_levels_add_up() {
         let chunks = gpu.chunks.as_ref().expect("the GPU counts its chunks");
         assert_eq!(chunks.overflows, 0);
         assert_eq!(chunks.wasted_positions, 0);
-        // Items three plies deep: one written level, deduplicated, then probed by the leaf.
-        // Each of its positions is a duplicate, a hit, or expanded.
-        assert_eq!(gpu.launch_depth, 3);
-        let written = chunks.positions_written.get(2);
-        assert_eq!(u128::from(written), reference::perft(&pos, 3));
+        // Every position of every level, the items included, is a duplicate, a table hit, or
+        // expanded (levels below the table's depths are not written here).
+        assert!(gpu.launch_depth >= 3, "{gpu:?}");
+        let positions = gpu.items + chunks.positions_written.total();
+        let hits = gpu.hits_by_depth.total();
         assert_eq!(
-            written,
-            chunks.duplicates + gpu.hits_by_depth.get(2) + gpu.positions_expanded.get(2),
+            positions,
+            chunks.duplicates + hits + gpu.positions_expanded.total(),
             "gpu {mode}: {gpu:?}"
         );
-        assert_eq!(gpu.probes_by_depth.get(2), written - chunks.duplicates);
+        assert_eq!(gpu.probes_by_depth.total(), positions - chunks.duplicates);
         assert!(chunks.submissions > 0 && chunks.dispatches >= chunks.submissions);
         assert!(chunks.host_waits > 0);
         let per_position = chunks.leaf_bytes_per_position().expect("a leaf level");
         assert!(per_position > 0.0);
-        assert_eq!(chunks.bytes_written, chunks.leaf_level_bytes);
+        assert!(chunks.bytes_written >= chunks.leaf_level_bytes);
     }
 }
 

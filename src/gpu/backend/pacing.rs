@@ -91,10 +91,13 @@ impl Pacer {
     }
 
     /// The most positions a whole chunk of items `remaining` plies deep may hold (all its
-    /// levels): what half the target covers at the last time per position of that depth.
+    /// levels): what the whole target covers at the last time per position of that depth,
+    /// twice what its items are chosen for, so that only a chunk of twice the predicted size
+    /// overflows.
     pub fn whole_chunk_positions(&self, remaining: u32) -> Option<u64> {
         let rate = self.chunks.get(&remaining)?;
-        let fitting = AIM.as_nanos() as f64 / rate.nanos_per_position.max(f64::MIN_POSITIVE);
+        let fitting =
+            SUBMISSION_TARGET.as_nanos() as f64 / rate.nanos_per_position.max(f64::MIN_POSITIVE);
         Some(fitting.min(u64::MAX as f64) as u64)
     }
 
@@ -119,6 +122,11 @@ impl Pacer {
                 overran: whole && took > SUBMISSION_TARGET,
             },
         );
+    }
+
+    /// Positions in all levels per item of the last chunk of items `remaining` plies deep.
+    pub fn positions_per_item(&self, remaining: u32) -> Option<f64> {
+        Some(self.chunks.get(&remaining)?.positions_per_item)
     }
 
     /// A whole chunk of items `remaining` plies deep held more positions than its bound: the
@@ -171,7 +179,7 @@ mod tests {
         // 10 items of 1,000 positions each in 10 ms: 1 µs per position.
         pacer.record_chunk(5, 10, 10_000, Duration::from_millis(10), false);
         assert_eq!(pacer.whole_chunk_items(5), Some(50));
-        assert_eq!(pacer.whole_chunk_positions(5), Some(50_000));
+        assert_eq!(pacer.whole_chunk_positions(5), Some(100_000));
         assert_eq!(pacer.whole_chunk_items(4), None);
         // One item over half the target: parts only.
         pacer.record_chunk(6, 1, 100, AIM * 2, false);
@@ -188,7 +196,7 @@ mod tests {
         assert_eq!(pacer.whole_chunk_items(5), Some(50));
         pacer.overran(5);
         assert_eq!(pacer.whole_chunk_items(5), None);
-        assert_eq!(pacer.whole_chunk_positions(5), Some(50_000));
+        assert_eq!(pacer.whole_chunk_positions(5), Some(100_000));
     }
 
     #[test]
