@@ -95,6 +95,25 @@ impl ChunkWork {
     }
 }
 
+/// The keys of [`WorkCounters::to_json`]'s object, every one always present.
+pub const JSON_KEYS: [&str; 15] = [
+    "leaf_count_ops",
+    "positions_written",
+    "positions_expanded",
+    "duplicates",
+    "probes_by_depth",
+    "hits_by_depth",
+    "submissions",
+    "dispatches",
+    "host_waits",
+    "bytes_written",
+    "overflows",
+    "wasted_positions",
+    "items",
+    "launch_depth",
+    "leaf_bytes_per_position",
+];
+
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct WorkCounters {
     /// Positions whose legal moves were counted at the last ply rather than made: the children
@@ -223,25 +242,13 @@ mod tests {
         let gpu = work.to_json();
         assert_eq!(gpu["leaf_bytes_per_position"], 16.0);
         assert_eq!(gpu["positions_written"], json!({"2": 10}));
-        for key in [
-            "leaf_count_ops",
-            "positions_written",
-            "positions_expanded",
-            "duplicates",
-            "probes_by_depth",
-            "hits_by_depth",
-            "submissions",
-            "dispatches",
-            "host_waits",
-            "bytes_written",
-            "overflows",
-            "wasted_positions",
-            "items",
-            "launch_depth",
-            "leaf_bytes_per_position",
-        ] {
+        for key in JSON_KEYS {
             assert!(gpu.get(key).is_some(), "{key}");
         }
+        assert_eq!(
+            gpu.as_object().map(|object| object.len()),
+            Some(JSON_KEYS.len())
+        );
         assert!(work
             .render_text()
             .contains("16.0 B per leaf-level position"));

@@ -465,9 +465,10 @@ impl VulkanBackend {
         if depth == 0 {
             return Ok(Vec::new());
         }
+        // Whole chunks start at what the launch depth was chosen for (more overflowed first).
         self.chunk_items = match self.submissions {
             Submissions::Paced | Submissions::Auto => FIRST_CHUNK_ITEMS,
-            Submissions::Whole => self.max_chunk_items(),
+            Submissions::Whole => ITEMS_PER_CHUNK_AT_LAUNCH as usize,
         };
         let plan = self.plan(root, depth, control.cancel)?;
         let launch_depth = plan.items.iter().map(|item| item.remaining).max();

@@ -91,13 +91,13 @@ impl Pacer {
     }
 
     /// The most positions a whole chunk of items `remaining` plies deep may hold (all its
-    /// levels): what the whole target covers at the last time per position of that depth,
-    /// twice what its items are chosen for, so that only a chunk of twice the predicted size
-    /// overflows.
+    /// levels): what twice the target covers at the last time per position of that depth,
+    /// four times what its items are chosen for, so that only a chunk of four times the
+    /// predicted size overflows (and none runs near a watchdog's 2 s).
     pub fn whole_chunk_positions(&self, remaining: u32) -> Option<u64> {
         let rate = self.chunks.get(&remaining)?;
-        let fitting =
-            SUBMISSION_TARGET.as_nanos() as f64 / rate.nanos_per_position.max(f64::MIN_POSITIVE);
+        let bound = 2 * SUBMISSION_TARGET;
+        let fitting = bound.as_nanos() as f64 / rate.nanos_per_position.max(f64::MIN_POSITIVE);
         Some(fitting.min(u64::MAX as f64) as u64)
     }
 
@@ -179,7 +179,7 @@ mod tests {
         // 10 items of 1,000 positions each in 10 ms: 1 µs per position.
         pacer.record_chunk(5, 10, 10_000, Duration::from_millis(10), false);
         assert_eq!(pacer.whole_chunk_items(5), Some(50));
-        assert_eq!(pacer.whole_chunk_positions(5), Some(100_000));
+        assert_eq!(pacer.whole_chunk_positions(5), Some(200_000));
         assert_eq!(pacer.whole_chunk_items(4), None);
         // One item over half the target: parts only.
         pacer.record_chunk(6, 1, 100, AIM * 2, false);
@@ -196,7 +196,7 @@ mod tests {
         assert_eq!(pacer.whole_chunk_items(5), Some(50));
         pacer.overran(5);
         assert_eq!(pacer.whole_chunk_items(5), None);
-        assert_eq!(pacer.whole_chunk_positions(5), Some(100_000));
+        assert_eq!(pacer.whole_chunk_positions(5), Some(200_000));
     }
 
     #[test]
