@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use crate::common::{nodes_by_move, random_positions, silent_control};
+use crate::common::{nodes_by_move, random_positions, silent_control, NARROW_ROOT_FEN};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard};
@@ -143,9 +143,7 @@ fn a_tiny_memory_budget_splits_chunks_and_items_with_the_same_answer() {
     let divide = gpu_divide(&mut tiny, &start, 6);
     assert_eq!(divide.values().sum::<u128>(), 119_060_324);
     assert_eq!(divide, cpu_divide(&start, 6));
-    let in_check =
-        Position::from_fen("r3k2r/p1pp1pb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBqPPP/R3K2R w KQkq - 0 1")
-            .expect("in check");
+    let in_check = Position::from_fen(NARROW_ROOT_FEN).expect("in check");
     let divide = gpu_divide(&mut tiny, &in_check, 6);
     let schedule = tiny.schedule_stats();
     assert!(schedule.overflows > 0, "{schedule:?}");
@@ -169,10 +167,11 @@ fn chunks_submitted_whole_match_the_cpu_per_root_move() {
     let kiwipete =
         Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
             .expect("kiwipete");
+    let narrow = Position::from_fen(NARROW_ROOT_FEN).expect("in check");
     for (budget, pos, depth) in [
         (None, Position::startpos(), 6),
         (None, kiwipete, 5),
-        (Some(1 << 20), Position::startpos(), 6),
+        (Some(1 << 20), narrow, 6),
     ] {
         let mut gpu = VulkanBackend::new(&GpuOptions {
             memory_budget: budget,

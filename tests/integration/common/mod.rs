@@ -54,6 +54,12 @@ pub const CHESS960_SHARP_FENS: &[&str] = &[
     "1rk4r/8/8/8/8/8/8/1RK1r2R w HB - 0 1",
 ];
 
+/// Kiwipete with a black queen checking from e2: three replies, then about 45 moves a ply. Its
+/// narrow root makes the GPU's launch depth (estimated from the root's branching) too deep for a
+/// small budget, so its items overflow and are split on the host.
+pub const NARROW_ROOT_FEN: &str =
+    "r3k2r/p1pp1pb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBqPPP/R3K2R w KQkq - 0 1";
+
 /// The published positions followed by [`SHARP_FENS`].
 pub fn start_positions() -> Vec<Position> {
     reference::positions()
