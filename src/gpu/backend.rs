@@ -95,6 +95,9 @@ pub struct GpuOptions {
     pub slider_attacks: Option<SliderAttacks>,
     /// When a chunk goes to the device in one submission.
     pub submissions: Submissions,
+    /// The probe the opening's self-test checks: a debug knob (a wrong probe shows what a
+    /// device whose table cannot be trusted does).
+    pub self_test: SelfTestProbe,
 }
 
 /// When a chunk goes to the device in one submission rather than level by level in parts.
@@ -208,6 +211,9 @@ pub struct VulkanBackend {
     host_work: HostWork,
     /// False after the device failed: the engine opens it afresh.
     healthy: bool,
+    /// Why the table cannot be trusted on this device (its probe disagreed with the CPU's at
+    /// the opening): table modes are refused with it, `--tt off` still runs.
+    table_distrust: Option<GpuError>,
 }
 
 impl VulkanBackend {
@@ -285,11 +291,18 @@ impl VulkanBackend {
             dispatches_before_run: 0,
             host_work: HostWork::default(),
             healthy: true,
+            table_distrust: None,
         };
         backend.bind_buffers();
         // No table until a run asks for one (`prepare_table` also clears the statistics).
         backend.upload_no_table()?;
-        backend.probe_self_test(SelfTestProbe::Shipped)?;
+        match backend.probe_self_test(options.self_test) {
+            Ok(()) => {}
+            Err(mismatch @ GpuError::TableProbeMismatch { .. }) => {
+                backend.table_distrust = Some(mismatch);
+            }
+            Err(other) => return Err(other),
+        }
         Ok(backend.warm_up(cancel)?.then_some(backend))
     }
 
@@ -334,7 +347,7 @@ impl VulkanBackend {
 
     /// Whether this device runs the TT modes (see `vkperft devices`).
     pub fn supports_tt(&self) -> bool {
-        self.context.info().supports_tt()
+        self.context.info().supports_tt() && self.table_distrust.is_none()
     }
 
     /// When chunks go whole (never `Auto`: resolved for the device).

@@ -681,3 +681,43 @@ fn the_probe_self_test_catches_the_looped_exact_probe() {
     gpu.probe_self_test(SelfTestProbe::Shipped)
         .expect("the shipped probe still agrees with the CPU");
 }
+
+/// A device whose probe disagrees at the opening (here: opened checking the looped probe, on
+/// lavapipe 22.3) refuses every table mode with what differed, and still counts `--tt off`.
+#[test]
+fn a_device_whose_probe_disagrees_runs_without_a_table_only() {
+    let mut gpu = VulkanBackend::new(&GpuOptions {
+        self_test: SelfTestProbe::LoopedExactWays,
+        ..GpuOptions::default()
+    })
+    .expect("the device opens");
+    if !gpu.device_info().driver.starts_with("llvmpipe Mesa 22.3") {
+        return;
+    }
+    assert!(!gpu.supports_tt());
+    for mode in TABLE_MODES {
+        let refused = gpu.prepare_table(
+            &config(mode, MIB, DEFAULT_VERIFIER_BITS),
+            &Zobrist::default(),
+        );
+        assert!(
+            matches!(
+                refused,
+                Err(EngineError::Gpu(GpuError::TableProbeMismatch { .. }))
+            ),
+            "{mode}: {refused:?}"
+        );
+    }
+    let pos = position("kiwipete");
+    let off = config(TtMode::Off, MIB, DEFAULT_VERIFIER_BITS);
+    let (divide, stats) = gpu_run(
+        &mut gpu,
+        &pos,
+        4,
+        &off,
+        &Zobrist::default(),
+        &common::silent_control(),
+    );
+    assert!(stats.is_none());
+    assert_eq!(nodes_by_move(&divide), nodes_by_move(&cpu_divide(&pos, 4)));
+}

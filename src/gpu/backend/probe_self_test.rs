@@ -5,7 +5,8 @@
 //! copied to a GPU table, and `glsl/probe_self_test.comp` probes them through the shaders' real
 //! `tt_probe` in one dispatch. Its answers and statistics must be the CPU probe's for the same
 //! bytes: a driver that miscompiles the probe (lavapipe 22.3 does so with a loop over the exact
-//! entries, `glsl/common/tt.glsl`) fails the opening instead of returning wrong counts.
+//! entries, `glsl/common/tt.glsl`) has its table modes refused, with what differed, instead of
+//! returning wrong counts; `--tt off` still runs on it.
 
 use super::buffers::{mapped_bytes, write_mapped};
 use super::VulkanBackend;
@@ -25,9 +26,10 @@ use crate::tt::{
 use gpu_allocator::MemoryLocation;
 
 /// Which build of the probe the self-test runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum SelfTestProbe {
     /// The probe every stage is built with.
+    #[default]
     Shipped,
     /// The exact entries probed in a loop, which lavapipe 22.3 miscompiles: to show that the
     /// self-test catches a wrong probe.

@@ -56,6 +56,9 @@ impl VulkanBackend {
             self.use_layout(PositionLayout::for_mode(TtMode::Off))?;
             return Ok(());
         }
+        if let Some(distrust) = &self.table_distrust {
+            return Err(distrust.clone().into());
+        }
         let info = self.context.info();
         if !info.supports_tt() {
             return Err(GpuError::LacksTableFeatures {
