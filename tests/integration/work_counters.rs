@@ -9,7 +9,7 @@ use vkperft::cpu::parallel::divide_with_work;
 use vkperft::cpu::reference;
 use vkperft::cpu::search::{PlainSearch, TtSearch};
 use vkperft::tt::{TranspositionTable, TtMode, DEFAULT_VERIFIER_BITS};
-use vkperft::work_counters::WorkCounters;
+use vkperft::work_counters::{WorkCounters, JSON_KEYS};
 
 const NAMES: [&str; 4] = ["startpos", "kiwipete", "position3", "position4"];
 
@@ -113,25 +113,13 @@ fn json_carries_the_work_object_on_both_backends() {
         assert_eq!(run.code, 0, "{}", run.stderr);
         let value: Value = serde_json::from_str(&run.stdout).expect("one JSON object");
         let work = &value["work"];
-        for key in [
-            "leaf_count_ops",
-            "positions_written",
-            "positions_expanded",
-            "duplicates",
-            "probes_by_depth",
-            "hits_by_depth",
-            "submissions",
-            "dispatches",
-            "host_waits",
-            "bytes_written",
-            "overflows",
-            "wasted_positions",
-            "items",
-            "launch_depth",
-            "leaf_bytes_per_position",
-        ] {
+        for key in JSON_KEYS {
             assert!(work.get(key).is_some(), "{backend}: no {key} in {work}");
         }
+        assert_eq!(
+            work.as_object().map(|object| object.len()),
+            Some(JSON_KEYS.len())
+        );
         let ops: u128 = work["leaf_count_ops"]
             .as_str()
             .and_then(|text| text.parse().ok())
