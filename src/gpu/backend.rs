@@ -615,7 +615,7 @@ impl VulkanBackend {
     fn report_progress(&self, tally: &Tally, control: &RunControl<'_>) -> Result<(), GpuError> {
         let mut sample = tally.progress();
         sample.tt = self.tt_snapshot()?;
-        sample.work = Some(self.work_counters()?);
+        sample.work = Some(self.work_counters_with(sample.tt.as_ref())?);
         (control.on_progress)(sample);
         Ok(())
     }
@@ -785,7 +785,7 @@ impl Backend for VulkanBackend {
             .divide(&job.position, job.depth, control)
             .and_then(|divide| {
                 let tt = self.tt_snapshot()?;
-                let work = self.work_counters()?;
+                let work = self.work_counters_with(tt.as_ref())?;
                 Ok(RunOutcome { divide, tt, work })
             });
         if matches!(outcome, Err(RunError::Failed(_))) {

@@ -10,6 +10,7 @@ use crate::gpu::error::GpuError;
 use crate::gpu::layouts::Control;
 use crate::gpu::pipelines::record_barrier;
 use crate::gpu::shader_layout::{WORK_DEPTHS, WORK_DUPLICATES, WORK_EXPANDED, WORK_LEAF_COUNT_OPS};
+use crate::tt::TtStatsSnapshot;
 use crate::work_counters::{ChunkWork, WorkCounters};
 use ash::vk;
 
@@ -111,6 +112,14 @@ impl VulkanBackend {
     /// The counters of the last run (or of the one running, the device's as of its newest
     /// finished chunk).
     pub fn work_counters(&self) -> Result<WorkCounters, GpuError> {
+        self.work_counters_with(self.tt_snapshot()?.as_ref())
+    }
+
+    /// As [`Self::work_counters`], with the table's statistics already read back.
+    pub(super) fn work_counters_with(
+        &self,
+        tt: Option<&TtStatsSnapshot>,
+    ) -> Result<WorkCounters, GpuError> {
         let host = &self.host_work;
         let words: Vec<u32> = bytemuck::pod_collect_to_vec(mapped_bytes(
             &self.buffers.slots[host.slot].work_readback,
@@ -138,7 +147,7 @@ impl VulkanBackend {
             work.positions_expanded
                 .add(depth, counter(WORK_EXPANDED + 2 * depth));
         }
-        work.set_table_counts(self.tt_snapshot()?.as_ref());
+        work.set_table_counts(tt);
         Ok(work)
     }
 }
