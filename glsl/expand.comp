@@ -1,7 +1,9 @@
 // Expand: writes the children of every position of a level, appended after the level, and
 // records where each position's children are. With a TT, a position is probed first: a hit
 // gives its counts and no children. A level that does not fit sets the overflow flag and
-// writes no children, so the host can split the chunk and redo it.
+// writes no children, so the host can split the chunk and redo it. With COMPACT_LEAF the level
+// written is the chunk's leaf level, as leaf entries (leaf_entry.glsl), and each expanded
+// position's counts start at 0 for its children to add into.
 //
 // Space for children is handed out by one atomic per subgroup on the device-local append
 // counter (the subgroup's total), each invocation taking its prefix of it.
@@ -19,13 +21,21 @@ layout(local_size_x = WORKGROUP_SIZE) in;
 #include "movegen.glsl"
 #include "tt.glsl"
 #include "work.glsl"
+#include "leaf_entry.glsl"
 
 uint next_child_slot;
+// The position being expanded, for the leaf entries of its children (COMPACT_LEAF).
+uint parent_index;
 // The parent's TT hash, when the level being written is deduplicated (DEDUP_OUTPUT).
 u64vec2 parent_hash;
 
 void on_move(Pos parent, uint from, uint to, uint kind) {
-    bool hashed = (step.dedup & uint(DEDUP_OUTPUT)) != 0u;
+    if (has_flag(uint(COMPACT_LEAF))) {
+        children[next_child_slot] = uvec2(parent_index, leaf_entry_move(from, to, kind));
+        next_child_slot++;
+        return;
+    }
+    bool hashed = has_flag(uint(DEDUP_OUTPUT));
     u64vec2 move_hash = hashed ? tt_move_hash(parent_hash, parent, from, to, kind, step.remaining) : u64vec2(0);
     Pos child = play_move(parent, from, to, kind);
     boards[next_child_slot] = encode_board(child);
@@ -50,7 +60,7 @@ uint children_needed(uint index, out bool expands, out uint flags) {
     Pos p = decode_board(board);
     if (tt_enabled(step.remaining)) {
         u64vec2 hash;
-        if ((step.dedup & uint(DEDUP_INPUT)) != 0u) {
+        if (has_flag(uint(DEDUP_INPUT))) {
             hash = hashes[index];
         } else {
             hash = tt_hash(p, step.remaining);
@@ -75,18 +85,25 @@ uint children_needed(uint index, out bool expands, out uint flags) {
 // Writes the `moves` children of `index` from slot `first` of the level being appended (which
 // starts at `output_offset`), or flags the overflow when they do not fit.
 void write_children(uint index, uint output_offset, uint first, uint moves, uint flags) {
-    if (first + moves > control.capacity - output_offset) {
+    bool compact = has_flag(uint(COMPACT_LEAF));
+    uint capacity = compact ? control.capacity : control.inner_capacity;
+    if (first + moves > capacity - output_offset) {
         atomicOr(control.overflow, 1u);
         children[index] = uvec2(0u, 0u);
         return;
     }
     children[index] = uvec2(output_offset + first, moves | flags);
     next_child_slot = output_offset + first;
-    Pos p = decode_board(boards[index]);
-    if ((step.dedup & uint(DEDUP_OUTPUT)) != 0u) {
+    if (compact) {
+        parent_index = index;
+        counts[index] = u64vec2(0);
+        if ((flags & uint(CHILD_FLAG_FAST_FINAL)) == 0u) {
+            set_fast_count(index, u64vec2(0));
+        }
+    } else if (has_flag(uint(DEDUP_OUTPUT))) {
         // children_needed left the hash in `hashes` whenever this level uses the table.
-        bool hashed = (step.dedup & uint(DEDUP_INPUT)) != 0u || tt_enabled(step.remaining);
-        parent_hash = hashed ? hashes[index] : tt_hash(p, step.remaining);
+        bool hashed = has_flag(uint(DEDUP_INPUT)) || tt_enabled(step.remaining);
+        parent_hash = hashed ? hashes[index] : tt_hash(decode_board(boards[index]), step.remaining);
     }
     generate_moves(index);
 }

@@ -29,6 +29,7 @@ void main() {
     write_back(uint64_t(control.appended));
     write_back(uint64_t(control.overflow));
     write_back(uint64_t(control.capacity));
+    write_back(uint64_t(control.inner_capacity));
     write_back(uint64_t(control.max_groups_x));
     Level last = control.levels[MAX_LEVELS - 1];
     write_back(uint64_t(last.offset));
@@ -38,7 +39,7 @@ void main() {
     write_back(uint64_t(last.groups_z));
     write_back(uint64_t(step.level));
     write_back(uint64_t(step.remaining));
-    write_back(uint64_t(step.dedup));
+    write_back(uint64_t(step.flags));
     write_back(uint64_t(step.first_invocation));
     write_back(uint64_t(tt.mode));
     write_back(uint64_t(tt.segment_shift));

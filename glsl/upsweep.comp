@@ -1,7 +1,8 @@
 // Upsweep: a position's count is the sum of its children's counts. Children are contiguous
 // (expand appends them together), so a gather needs no atomics; a child marked as a duplicate
-// counts what its first occurrence counted. A position whose count came from the TT keeps it;
-// every other complete count is stored in the TT.
+// counts what its first occurrence counted. Children in a compact leaf level (COMPACT_LEAF)
+// added their counts in themselves. A position whose count came from the TT keeps it; every
+// other complete count is stored in the TT.
 #version 450
 #extension GL_ARB_gpu_shader_int64 : require
 #extension GL_GOOGLE_include_directive : require
@@ -14,7 +15,7 @@ layout(local_size_x = WORKGROUP_SIZE) in;
 
 // Where the counts of child `c` are: its own, or its first occurrence's.
 uint counted_child(uint c) {
-    if ((step.dedup & uint(DEDUP_CHILDREN)) != 0u) {
+    if (has_flag(uint(DEDUP_CHILDREN))) {
         uvec2 child = children[c];
         if ((child.y & uint(CHILD_FLAG_DUPLICATE)) != 0u) {
             return child.x;
@@ -32,20 +33,25 @@ void sum_children(uint index) {
     if ((flags & uint(CHILD_FLAG_RESOLVED)) != 0u) {
         return;
     }
-    uint end = range.x + (range.y & uint(CHILD_COUNT_MASK));
     bool certify = tt.mode == TT_MODE_CERTIFY;
     u64vec2 exact = u64vec2(0);
     u64vec2 fast = u64vec2(0);
-    for (uint c = range.x; c < end; c++) {
-        uint counted = counted_child(c);
-        exact = add128(exact, counts[counted]);
-        if (certify) {
-            fast = add128(fast, fast_counts[counted]);
+    if (has_flag(uint(COMPACT_LEAF))) {
+        exact = counts[index];
+        fast = certify ? fast_counts[index] : exact;
+    } else {
+        uint end = range.x + (range.y & uint(CHILD_COUNT_MASK));
+        for (uint c = range.x; c < end; c++) {
+            uint counted = counted_child(c);
+            exact = add128(exact, counts[counted]);
+            if (certify) {
+                fast = add128(fast, fast_counts[counted]);
+            }
         }
-    }
-    counts[index] = exact;
-    if (certify && (flags & uint(CHILD_FLAG_FAST_FINAL)) == 0u) {
-        fast_counts[index] = fast;
+        counts[index] = exact;
+        if (certify && (flags & uint(CHILD_FLAG_FAST_FINAL)) == 0u) {
+            fast_counts[index] = fast;
+        }
     }
     // A false hit's subtree is searched for the exact count, but the fast table would not
     // have stored it: nothing is stored (as on the CPU).

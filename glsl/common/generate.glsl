@@ -1,6 +1,6 @@
 // The move generator: calls `void on_move(Pos parent, uint from, uint to, uint kind)`, which
 // the including shader defines after including movegen.glsl, for every legal move of the
-// position `boards[board_index]`.
+// position `GENERATOR_POSITION(board_index)` (by default the board `boards[board_index]`).
 //
 // It is one loop that visits one move per turn, so on_move has a single call site: invocations
 // running in lockstep (on lavapipe, 8 per SIMD register) make their moves together however
@@ -24,12 +24,18 @@ const uint GROUP_EN_PASSANT = 5u;
 const uint GROUP_PAWNS = 6u;
 const uint GROUP_COUNT = GROUP_PAWNS + 4u;
 
+// The generator's position `index`: from `boards` unless the including shader defines
+// GENERATOR_POSITION itself.
+#ifndef GENERATOR_POSITION
+#define GENERATOR_POSITION(index) decode_board(boards[index])
+#endif
+
 // The position, read again where it is needed rather than held in registers. `salt` is 0, but
 // varies from one iteration of the generator's loop to the next as far as the compiler can
 // tell: reads at one unchanging index would be merged into one before the loop, and the decoded
 // position held in registers after all.
 Pos generator_position(uint board_index, uint salt) {
-    return decode_board(boards[board_index + salt]);
+    return GENERATOR_POSITION(board_index + salt);
 }
 
 void generate_moves(uint board_index) {

@@ -245,9 +245,10 @@ mod tests {
         }];
         let defaults = memory_defaults(&gpu);
         assert_eq!(defaults.free, 138 * GIB);
-        // 4 GiB of 32-byte boards: the binding, not the budget, bounds a chunk.
-        assert_eq!(defaults.chunk_positions, u64::from(u32::MAX) / 32);
-        assert_eq!(defaults.chunk_bytes, defaults.chunk_positions * 96);
+        // 4 GiB of 32-byte boards for a quarter of the positions: the binding, not the
+        // budget, bounds a chunk.
+        assert_eq!(defaults.chunk_positions, u64::from(u32::MAX) / 32 * 4);
+        assert_eq!(defaults.chunk_bytes, defaults.chunk_positions * 36);
         let table = defaults.table_bytes.expect("a GPU gets a default table");
         assert!(
             table > 110 * GIB && table < 138 * GIB - defaults.chunk_bytes,

@@ -32,7 +32,7 @@ use super::context::Context;
 use super::context::SLOTS;
 use super::device::DeviceInfo;
 use super::error::GpuError;
-use super::layouts::{GpuBoard, PositionLayout};
+use super::layouts::{GpuBoard, PositionLayout, INNER_SHARE};
 use super::pipelines::{Bindings, Pipelines};
 use super::shader_layout::{MAX_LEVELS, WORKGROUP_SIZE};
 use super::slider_attacks::SliderAttacks;
@@ -47,6 +47,8 @@ use crate::run_control::{Cancelled, RunControl};
 use crate::tt::{TtConfig, TtMode};
 use buffers::{write_mapped, ChunkBuffers, TtBuffers, ITEMS_SHARE};
 use gpu_allocator::MemoryLocation;
+use memory::{capacity_for, default_budget, MIN_CAPACITY};
+pub use memory::{memory_defaults, MemoryDefaults};
 use pacing::Pacer;
 pub use probe_self_test::SelfTestProbe;
 use std::collections::{HashMap, VecDeque};
@@ -57,6 +59,7 @@ use work::HostWork;
 mod buffers;
 mod chunk;
 mod diagnostics;
+mod memory;
 mod pacing;
 mod probe_self_test;
 mod table;
@@ -68,13 +71,6 @@ const MAX_HOST_ITEMS: usize = 1 << 20;
 const ITEMS_PER_CHUNK_AT_LAUNCH: f64 = 16.0;
 /// ... within this share of the chunk buffers (1 / this), so that overflows are rare.
 const LAUNCH_CAPACITY_SHARE: f64 = 2.0;
-/// The default memory budget for the chunk buffers is this fraction of the device's free
-/// memory (the buffers are smaller where the binding limit caps the positions of a chunk).
-const DEFAULT_BUDGET_FRACTION: u64 = 4;
-/// A GPU's default table leaves this fraction of its free memory (and at least
-/// [`TABLE_RESERVE_MIN`]) to the driver and other programs, beside the chunk buffers.
-const TABLE_RESERVE_FRACTION: u64 = 20;
-const TABLE_RESERVE_MIN: u64 = 512 << 20;
 /// A chunk should take about this long, so progress and cancellation stay responsive.
 const CHUNK_TARGET: Duration = Duration::from_millis(150);
 /// Chunks start at one item per run and grow while they are fast: items of a deep run can be
@@ -360,6 +356,11 @@ impl VulkanBackend {
         self.capacity
     }
 
+    /// Positions the levels before a chunk's compact leaf level can hold together.
+    pub fn inner_capacity(&self) -> u32 {
+        (u64::from(self.capacity) / INNER_SHARE) as u32
+    }
+
     /// How the last run was scheduled.
     pub fn schedule_stats(&self) -> ScheduleStats {
         ScheduleStats {
@@ -632,58 +633,6 @@ impl VulkanBackend {
         } else if took < CHUNK_TARGET / 2 && items >= self.chunk_items {
             self.chunk_items = (self.chunk_items * 2).min(self.max_chunk_items());
         }
-    }
-}
-
-/// A chunk needs room for an item and its children at least.
-const MIN_CAPACITY: u64 = 1024;
-
-/// The chunk buffers' memory unless one is asked for.
-pub fn default_budget(info: &DeviceInfo) -> u64 {
-    info.free_memory_bytes() / DEFAULT_BUDGET_FRACTION
-}
-
-/// Positions the chunk buffers of `layout` hold within `budget` bytes on `info`'s device: as
-/// many as the budget and one binding of boards allow.
-///
-/// Offsets and the append counter are 32-bit and checked, not capped: a binding holds fewer
-/// than 2^32 positions, and an expand whose appends run past the capacity (even far enough to
-/// wrap the counter) sets the overflow flag before any child lands outside its level, since a
-/// child is written only where `first + moves` fits what is left of the capacity, and the
-/// subgroup whose append crosses the capacity flags it.
-fn capacity_for(info: &DeviceInfo, budget: u64, layout: PositionLayout) -> u64 {
-    let by_budget = budget / layout.bytes();
-    let by_binding = u64::from(info.max_storage_buffer_range) / size_of::<GpuBoard>() as u64;
-    by_budget.min(by_binding)
-}
-
-/// What a device's memory is used for unless sizes are asked for (`vkperft devices`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MemoryDefaults {
-    /// The main heap's free memory.
-    pub free: u64,
-    /// The chunk buffers with every table layout, and the positions a chunk holds then.
-    pub chunk_bytes: u64,
-    pub chunk_positions: u64,
-    /// The table a GPU gets: free memory less the chunk buffers and a reserve. `None` for
-    /// Vulkan on the CPU, whose memory is the host's: the job's default size stays.
-    pub table_bytes: Option<u64>,
-}
-
-pub fn memory_defaults(info: &DeviceInfo) -> MemoryDefaults {
-    let free = info.free_memory_bytes();
-    let layout = PositionLayout::FULL;
-    let chunk_positions = capacity_for(info, default_budget(info), layout);
-    let chunk_bytes = chunk_positions * layout.bytes();
-    let reserve = (free / TABLE_RESERVE_FRACTION).max(TABLE_RESERVE_MIN);
-    MemoryDefaults {
-        free,
-        chunk_bytes,
-        chunk_positions,
-        table_bytes: info
-            .kind
-            .is_gpu()
-            .then(|| free.saturating_sub(chunk_bytes).saturating_sub(reserve)),
     }
 }
 

@@ -34,6 +34,17 @@ pub struct ChildRange {
 
 const _: () = assert!(size_of::<ChildRange>() == 8);
 
+/// `children[i]` of a compact leaf level (a `uvec2`): the parent's index and the move
+/// (`LEAF_ENTRY_DUPLICATE` in `shader_layout.rs` gives the word's other meanings).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
+pub struct LeafEntry {
+    pub parent: u32,
+    pub play: u32,
+}
+
+const _: () = assert!(size_of::<LeafEntry>() == size_of::<ChildRange>());
+
 /// A `Level` of the `Control` block: where a level's positions are, how many, and the
 /// workgroups that cover them (a `VkDispatchIndirectCommand` at [`LEVEL_GROUPS_OFFSET`]).
 #[repr(C)]
@@ -71,18 +82,21 @@ impl Level {
 }
 
 /// The `Control` block: the append counter and overflow flag of the level being written, the
-/// chunk's limits, and its levels.
+/// chunk's limits (positions of every level, positions of the levels before the compact leaf
+/// level), and its levels.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Pod, Zeroable)]
 pub struct Control {
     pub appended: u32,
     pub overflow: u32,
     pub capacity: u32,
+    pub inner_capacity: u32,
     pub max_groups_x: u32,
+    pub unused: [u32; 3],
     pub levels: [Level; MAX_LEVELS as usize],
 }
 
-const _: () = assert!(size_of::<Control>() == 16 + 32 * MAX_LEVELS as usize);
+const _: () = assert!(size_of::<Control>() == 32 + 32 * MAX_LEVELS as usize);
 
 impl Control {
     /// Bytes from the start of the block to level `level`'s workgroup counts.
@@ -107,8 +121,8 @@ pub struct StepConstants {
     pub level: u32,
     /// Plies below the input positions.
     pub remaining: u32,
-    /// `DEDUP_*` bits.
-    pub dedup: u32,
+    /// `DEDUP_*` and `COMPACT_LEAF` bits.
+    pub flags: u32,
     /// The level's position of the dispatch's first invocation: a level dispatched by the host
     /// goes out in parts (`record_dispatch` advances it part by part); 0 for an indirect
     /// dispatch.
@@ -142,9 +156,16 @@ impl From<u128> for GpuU128 {
     }
 }
 
-/// What a chunk keeps per position: always its board, child range and count; with a table
-/// also its TT hash and dedup set slots; in certify also its fast count. Buffers a run does not
-/// use are left out of the memory budget, so that more positions fit without a table.
+/// A chunk's levels before its compact leaf level hold at most this share (1 / this) of its
+/// positions: they are about the leaf level's size over its parents' branching factor, a few
+/// percent, unless most parents are table hits.
+pub const INNER_SHARE: u64 = 4;
+
+/// What a chunk keeps per position. Every level but the compact leaf level keeps its board,
+/// child range and count; with a table also its TT hash and dedup set slots; in certify also
+/// its fast count. The compact leaf level keeps one leaf entry per position (its counts go to
+/// its parent), and with a table its dedup set slots. Buffers a run does not use are left out
+/// of the memory budget, so that more positions fit without a table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PositionLayout {
     pub table: bool,
@@ -165,27 +186,46 @@ impl PositionLayout {
         }
     }
 
-    /// Device memory one position takes in a chunk.
-    pub const fn bytes(self) -> u64 {
-        let mut bytes = size_of::<GpuBoard>() + size_of::<ChildRange>() + size_of::<GpuU128>();
+    /// Device memory of one position of the compact leaf level: its entry and dedup slots.
+    pub const fn leaf_bytes(self) -> u64 {
+        let mut bytes = size_of::<LeafEntry>();
         if self.table {
-            bytes += size_of::<GpuU128>() + DEDUP_SLOTS_PER_POSITION as usize * size_of::<u32>();
+            bytes += DEDUP_SLOTS_PER_POSITION as usize * size_of::<u32>();
+        }
+        bytes as u64
+    }
+
+    /// Device memory of one position of the other levels, beyond what a leaf position takes
+    /// (every position has a `children` slot and dedup slots).
+    pub const fn inner_bytes(self) -> u64 {
+        let mut bytes = size_of::<GpuBoard>() + size_of::<GpuU128>();
+        if self.table {
+            bytes += size_of::<GpuU128>();
         }
         if self.fast_counts {
             bytes += size_of::<GpuU128>();
         }
         bytes as u64
     }
+
+    /// Device memory per position of a chunk's capacity: a leaf position, and the share of an
+    /// inner one.
+    pub const fn bytes(self) -> u64 {
+        self.leaf_bytes() + self.inner_bytes() / INNER_SHARE
+    }
 }
 
-const _: () = assert!(PositionLayout::FULL.bytes() == 96);
+const _: () = assert!(PositionLayout::FULL.leaf_bytes() == 16);
+const _: () = assert!(PositionLayout::FULL.inner_bytes() == 80);
+const _: () = assert!(PositionLayout::FULL.inner_bytes() % INNER_SHARE == 0);
+const _: () = assert!(PositionLayout::FULL.bytes() == 36);
 const _: () = assert!(
     PositionLayout {
         table: false,
         fast_counts: false
     }
     .bytes()
-        == 56
+        == 20
 );
 
 /// The head of the `TtParams` block; the two arrays of `TT_MAX_SEGMENTS` segment addresses

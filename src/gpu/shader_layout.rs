@@ -69,7 +69,7 @@ pub const CHILD_FLAG_FAST_FINAL: u32 = 1 << 17;
 /// occurrence's index, whose counts are its counts; it is neither searched nor stored.
 pub const CHILD_FLAG_DUPLICATE: u32 = 1 << 18;
 
-/// `StepConstants.dedup` bits: the input level was deduplicated (its duplicates are marked, and
+/// `StepConstants.flags` bits: the input level was deduplicated (its duplicates are marked, and
 /// its TT hashes are in `hashes`); for upsweep, the level of the input's children was; for
 /// expand, the level it writes will be, so it writes each child's hash beside it.
 pub const DEDUP_INPUT: u32 = 1;
@@ -78,7 +78,18 @@ pub const DEDUP_OUTPUT: u32 = 4;
 /// For dedup: clear the level's slots of the dedup set instead of inserting (every slot of the
 /// level belongs to one of its positions, so a dispatch over the level clears the whole set).
 pub const DEDUP_CLEAR: u32 = 8;
-/// Slots of the dedup set per position of the level, and the most slots one insert tries.
+/// The chunk's leaf level is compact (leaf entries, below): expand writes it, dedup and leaf
+/// read it, and upsweep's input has it as children, which added their counts into it already.
+pub const COMPACT_LEAF: u32 = 16;
+/// For dedup, after the leaf: each duplicate of the compact leaf level adds its first
+/// occurrence's counts into its own parent.
+pub const DEDUP_RESOLVE: u32 = 32;
+/// A compact leaf entry (`children[i]` of the leaf level, `LeafEntry`): the parent's index
+/// and the move that makes the position from it, `from | to << 6 | kind << 12`
+/// (`glsl/common/leaf_entry.glsl`). Dedup turns a duplicate's move word into this flag and its
+/// first occurrence's index in the level; the leaf turns a searched entry into (fast count,
+/// count), at most 218 * 218 each.
+pub const LEAF_ENTRY_DUPLICATE: u32 = 1 << 31;
 pub const DEDUP_SLOTS_PER_POSITION: u32 = 2;
 pub const DEDUP_MAX_PROBES: u32 = 32;
 
@@ -96,7 +107,7 @@ pub const WORK_WORDS: u32 = WORK_EXPANDED + 2 * WORK_DEPTHS;
 /// `r - 1` levels: the items, then one per expand).
 pub const MAX_LEVELS: u32 = 32;
 
-pub const SHADER_DEFINES: [(&str, u32); 50] = [
+pub const SHADER_DEFINES: [(&str, u32); 53] = [
     ("WORKGROUP_SIZE", WORKGROUP_SIZE),
     ("BINDING_TABLES", BINDING_TABLES),
     ("BINDING_BOARDS", BINDING_BOARDS),
@@ -139,6 +150,9 @@ pub const SHADER_DEFINES: [(&str, u32); 50] = [
     ("DEDUP_CHILDREN", DEDUP_CHILDREN),
     ("DEDUP_OUTPUT", DEDUP_OUTPUT),
     ("DEDUP_CLEAR", DEDUP_CLEAR),
+    ("COMPACT_LEAF", COMPACT_LEAF),
+    ("DEDUP_RESOLVE", DEDUP_RESOLVE),
+    ("LEAF_ENTRY_DUPLICATE", LEAF_ENTRY_DUPLICATE),
     ("DEDUP_SLOTS_PER_POSITION", DEDUP_SLOTS_PER_POSITION),
     ("DEDUP_MAX_PROBES", DEDUP_MAX_PROBES),
     ("MAX_LEVELS", MAX_LEVELS),

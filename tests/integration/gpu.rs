@@ -128,13 +128,13 @@ fn shallow_depths_and_terminal_roots() {
 
 #[test]
 fn a_tiny_memory_budget_splits_chunks_and_items_with_the_same_answer() {
-    // 128 KiB holds about 2,300 positions without a table. The start position's launch depth
+    // 48 KiB holds about 2,400 positions without a table. The start position's launch depth
     // keeps its items small enough for chunks of several; a root in check with three replies
     // looks narrow to the launch depth, so its items overflow even alone and are split on the
     // host.
     let mut tiny = VulkanBackend::new(&GpuOptions {
         device: None,
-        memory_budget: Some(128 << 10),
+        memory_budget: Some(48 << 10),
         ..GpuOptions::default()
     })
     .expect("a small budget opens");
@@ -377,6 +377,7 @@ fn shader_layouts_match_the_rust_twins() {
         appended: 0x6162_6364,
         overflow: 0x7172_7374,
         capacity: 0x7576_7778,
+        inner_capacity: 0x7071_7d7e,
         max_groups_x: 0x797a_7b7c,
         ..Control::default()
     };
@@ -390,7 +391,7 @@ fn shader_layouts_match_the_rust_twins() {
     let step = StepConstants {
         level: 0xbcbd_bebf,
         remaining: 0xc1c2_c3c4,
-        dedup: 0xc5c6_c7c8,
+        flags: 0xc5c6_c7c8,
         first_invocation: 0xc9ca_cbcc,
     };
     let tt_head = TtParamsHead {
@@ -423,6 +424,7 @@ fn shader_layouts_match_the_rust_twins() {
                 control.appended,
                 control.overflow,
                 control.capacity,
+                control.inner_capacity,
                 control.max_groups_x,
                 control.levels[last_level].offset,
                 control.levels[last_level].count,
@@ -431,7 +433,7 @@ fn shader_layouts_match_the_rust_twins() {
                 control.levels[last_level].groups[2],
                 step.level,
                 step.remaining,
-                step.dedup,
+                step.flags,
                 step.first_invocation,
                 tt_head.mode,
                 tt_head.segment_shift,

@@ -50,11 +50,14 @@ fn null_devices_report_registers_of_every_search_pipeline() {
             }
             assert!(stats["VGPRs"].as_u64() > Some(0), "{executable}");
             // The stages that generate moves hold at most 96 vector registers (at least 10 of
-            // 16 waves per RDNA2 SIMD, 2 of 10 per GCN SIMD), without spilling.
+            // 16 waves per RDNA2 SIMD, 2 of 10 per GCN SIMD) in the lookups variant GPUs run,
+            // at most 104 (8 waves per RDNA2 SIMD) in the fills variant made for CPU devices,
+            // without spilling.
             let name = executable["pipeline"].as_str().expect("a name");
             if name.starts_with("expand") || name.starts_with("leaf") {
+                let limit = if name.ends_with("fills") { 104 } else { 96 };
                 assert!(
-                    stats["VGPRs"].as_u64() <= Some(96),
+                    stats["VGPRs"].as_u64() <= Some(limit),
                     "{family}: {executable}"
                 );
                 assert_eq!(stats["Spilled VGPRs"], 0, "{family}: {executable}");

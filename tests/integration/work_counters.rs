@@ -90,10 +90,18 @@ fn a_table_lowers_the_leaf_count_ops_and_the_gpu_levels_add_up() {
         assert_eq!(gpu.probes_by_depth.total(), positions - chunks.duplicates);
         assert!(chunks.submissions > 0 && chunks.dispatches >= chunks.submissions);
         assert!(chunks.host_waits > 0);
-        let per_position = chunks.leaf_bytes_per_position().expect("a leaf level");
-        assert!(per_position > 0.0);
-        assert!(chunks.bytes_written >= chunks.leaf_level_bytes);
+        // A compact leaf entry and its two dedup slots.
+        assert_eq!(chunks.leaf_bytes_per_position(), Some(16.0), "gpu {mode}");
+        assert!(chunks.bytes_written > chunks.leaf_level_bytes);
     }
+}
+
+#[test]
+fn without_a_table_a_leaf_level_position_takes_its_entry_alone() {
+    let gpu = gpu_work(&position("kiwipete"), 5, TtMode::Off);
+    let chunks = gpu.chunks.as_ref().expect("the GPU counts its chunks");
+    assert!(gpu.launch_depth >= 3, "{gpu:?}");
+    assert_eq!(chunks.leaf_bytes_per_position(), Some(8.0));
 }
 
 #[test]

@@ -5,7 +5,7 @@ use crate::gpu::buffer::GpuBuffer;
 use crate::gpu::context::{DeviceShared, SLOTS};
 use crate::gpu::error::GpuError;
 use crate::gpu::layouts::{
-    ChildRange, Control, GpuBoard, GpuU128, PositionLayout, TT_PARAMS_BYTES,
+    ChildRange, Control, GpuBoard, GpuU128, PositionLayout, INNER_SHARE, TT_PARAMS_BYTES,
 };
 use crate::gpu::shader_layout::{DEDUP_SLOTS_PER_POSITION, WORK_WORDS, ZOBRIST_KEYS};
 use crate::gpu::tt_table::GpuTable;
@@ -17,9 +17,9 @@ use std::sync::Arc;
 /// and readback buffers.
 pub const ITEMS_SHARE: u64 = 16;
 
-/// Buffers of one chunk's levels, sized for `capacity` positions of `layout` (the buffers it
-/// leaves out hold one position, to have something to bind), and the host-visible ones of each
-/// submission slot.
+/// Buffers of one chunk's levels, sized for `capacity` positions of `layout`, of which the
+/// share [`INNER_SHARE`] outside the compact leaf level (the buffers the layout leaves out hold
+/// one position, to have something to bind), and the host-visible ones of each submission slot.
 pub struct ChunkBuffers {
     pub boards: GpuBuffer,
     pub children: GpuBuffer,
@@ -56,27 +56,26 @@ impl ChunkBuffers {
         capacity: u64,
         layout: PositionLayout,
     ) -> Result<ChunkBuffers, GpuError> {
-        let local_if = |kept: bool, name: &str, per_position: usize| {
-            let positions = if kept { capacity } else { 1 };
+        // Every level has a `children` slot per position (a leaf entry in the compact leaf
+        // level) and may be deduplicated; the other buffers hold the levels before it.
+        let inner = capacity / INNER_SHARE;
+        let local = |positions: u64, kept: bool, name: &str, per_position: usize| {
             GpuBuffer::new(
                 shared,
                 name,
-                positions * per_position as u64,
+                if kept { positions } else { 1 } * per_position as u64,
                 MemoryLocation::GpuOnly,
             )
         };
-        let local = |name: &str, per_position: usize| local_if(true, name, per_position);
+        let dedup_slot_bytes = DEDUP_SLOTS_PER_POSITION as usize * size_of::<u32>();
+        let value_bytes = size_of::<GpuU128>();
         Ok(ChunkBuffers {
-            boards: local("boards", size_of::<GpuBoard>())?,
-            children: local("children", size_of::<ChildRange>())?,
-            counts: local("counts", size_of::<GpuU128>())?,
-            fast_counts: local_if(layout.fast_counts, "fast counts", size_of::<GpuU128>())?,
-            hashes: local_if(layout.table, "hashes", size_of::<GpuU128>())?,
-            dedup: local_if(
-                layout.table,
-                "dedup set",
-                DEDUP_SLOTS_PER_POSITION as usize * size_of::<u32>(),
-            )?,
+            boards: local(inner, true, "boards", size_of::<GpuBoard>())?,
+            children: local(capacity, true, "children", size_of::<ChildRange>())?,
+            counts: local(inner, true, "counts", value_bytes)?,
+            fast_counts: local(inner, layout.fast_counts, "fast counts", value_bytes)?,
+            hashes: local(inner, layout.table, "hashes", value_bytes)?,
+            dedup: local(capacity, layout.table, "dedup set", dedup_slot_bytes)?,
             control: GpuBuffer::new(
                 shared,
                 "control",

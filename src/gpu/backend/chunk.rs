@@ -20,7 +20,8 @@ use crate::gpu::error::GpuError;
 use crate::gpu::layouts::{Control, GpuBoard, GpuU128, Level, StepConstants};
 use crate::gpu::pipelines::{record_barrier, Stage};
 use crate::gpu::shader_layout::{
-    DEDUP_CHILDREN, DEDUP_CLEAR, DEDUP_INPUT, DEDUP_OUTPUT, DEDUP_SLOTS_PER_POSITION, MAX_LEVELS,
+    COMPACT_LEAF, DEDUP_CHILDREN, DEDUP_CLEAR, DEDUP_INPUT, DEDUP_OUTPUT, DEDUP_RESOLVE,
+    DEDUP_SLOTS_PER_POSITION, MAX_LEVELS,
 };
 use crate::run_control::RunControl;
 use crate::tt::{TtMode, MIN_TT_DEPTH};
@@ -30,8 +31,10 @@ use std::sync::atomic::Ordering;
 // A chunk of items r plies deep (r at most the depth of a job) has r - 1 levels.
 const _: () = assert!(MAX_DEPTH <= MAX_LEVELS + 1);
 
-/// The stages of a chunk of items `remaining` plies deep: levels, their depths, and which are
-/// deduplicated.
+/// The stages of a chunk of items `remaining` plies deep: levels, their depths, which are
+/// deduplicated, and whether the leaf level is compact (a chunk more than two plies deep: its
+/// leaf level is written as leaf entries, each made, counted and added into its parent by the
+/// leaf).
 #[derive(Clone, Copy, Debug)]
 struct ChunkShape {
     remaining: u32,
@@ -50,6 +53,20 @@ impl ChunkShape {
     /// The level the leaf stage counts: every level before it is expanded.
     fn leaf_level(self) -> u32 {
         self.remaining.saturating_sub(2)
+    }
+
+    /// The leaf level is compact unless it is the chunk's own (the items).
+    fn compact_leaf(self) -> bool {
+        self.leaf_level() > 0
+    }
+
+    /// `COMPACT_LEAF` for the stages of `level` that write, read or sum the compact leaf level.
+    fn compact_flag(self, level: u32) -> u32 {
+        if self.compact_leaf() && level == self.leaf_level() {
+            COMPACT_LEAF
+        } else {
+            0
+        }
     }
 
     /// Plies below the positions of `level`.
@@ -71,35 +88,49 @@ impl ChunkShape {
         }
     }
 
-    fn step(self, level: u32, dedup: u32) -> StepConstants {
+    fn step(self, level: u32, flags: u32) -> StepConstants {
         StepConstants {
             level,
             remaining: self.level_remaining(level),
-            dedup,
+            flags,
             first_invocation: 0,
         }
     }
 
-    /// The expand of a level before a deduplicated one hands each child its hash.
+    /// The expand of a level before a deduplicated one hands each child its hash; the expand
+    /// before the compact leaf level writes leaf entries instead, whose hashes dedup and leaf
+    /// work out from their parents'.
     fn expand(self, level: u32) -> StepConstants {
-        let output = if self.deduplicated(level + 1) {
-            DEDUP_OUTPUT
-        } else {
-            0
+        let output = match self.compact_flag(level + 1) {
+            0 if self.deduplicated(level + 1) => DEDUP_OUTPUT,
+            compact => compact,
         };
         self.step(level, self.input_dedup(level) | output)
     }
 
+    /// Dedup of `level`: `clear` clears the set, else positions are inserted.
+    fn dedup(self, level: u32, clear: bool) -> StepConstants {
+        let clear = if clear { DEDUP_CLEAR } else { 0 };
+        self.step(level, clear | self.compact_flag(level))
+    }
+
     fn leaf(self) -> StepConstants {
         let level = self.leaf_level();
-        self.step(level, self.input_dedup(level))
+        self.step(level, self.input_dedup(level) | self.compact_flag(level))
+    }
+
+    /// After the leaf, the duplicates of a deduplicated compact leaf level add their counts
+    /// into their parents.
+    fn resolved_duplicates(self) -> Option<StepConstants> {
+        let level = self.leaf_level();
+        (self.compact_leaf() && self.deduplicated(level))
+            .then(|| self.step(level, DEDUP_RESOLVE | COMPACT_LEAF))
     }
 
     fn upsweep(self, level: u32) -> StepConstants {
-        let children = if self.deduplicated(level + 1) {
-            DEDUP_CHILDREN
-        } else {
-            0
+        let children = match self.compact_flag(level + 1) {
+            0 if self.deduplicated(level + 1) => DEDUP_CHILDREN,
+            compact => compact,
         };
         self.step(level, self.input_dedup(level) | children)
     }
@@ -154,8 +185,8 @@ impl VulkanBackend {
             };
             let dedup = |level| {
                 if shape.deduplicated(level) {
-                    indirect(Stage::Dedup, &shape.step(level, DEDUP_CLEAR));
-                    indirect(Stage::Dedup, &shape.step(level, 0));
+                    indirect(Stage::Dedup, &shape.dedup(level, true));
+                    indirect(Stage::Dedup, &shape.dedup(level, false));
                 }
             };
             for level in 0..shape.leaf_level() {
@@ -166,6 +197,9 @@ impl VulkanBackend {
             }
             dedup(shape.leaf_level());
             indirect(Stage::Leaf, &shape.leaf());
+            if let Some(resolve) = shape.resolved_duplicates() {
+                indirect(Stage::Dedup, &resolve);
+            }
             for level in (0..shape.leaf_level()).rev() {
                 indirect(Stage::Upsweep, &shape.upsweep(level));
             }
@@ -195,7 +229,7 @@ impl VulkanBackend {
         let mut level_count = count;
         for level in 0..shape.leaf_level() {
             if shape.deduplicated(level) {
-                self.dedup_level(level, level_count, &mut start, control)?;
+                self.dedup_level(&shape, level, level_count, &mut start, control)?;
             }
             let step = shape.expand(level);
             let fits = self.submit_level(
@@ -231,7 +265,7 @@ impl VulkanBackend {
         }
         let leaf_level = shape.leaf_level();
         if shape.deduplicated(leaf_level) {
-            self.dedup_level(leaf_level, level_count, &mut start, control)?;
+            self.dedup_level(&shape, leaf_level, level_count, &mut start, control)?;
         }
         self.submit_level(
             Stage::Leaf,
@@ -246,6 +280,17 @@ impl VulkanBackend {
             no_commands,
             |_| Ok(true),
         )?;
+        if let Some(resolve) = shape.resolved_duplicates() {
+            self.submit_level(
+                Stage::Dedup,
+                &resolve,
+                level_count,
+                control,
+                |_, _, _| {},
+                no_commands,
+                |_| Ok(true),
+            )?;
+        }
         let level_counts = self.read_control(SLOT)?.levels;
         for level in (0..leaf_level).rev() {
             self.submit_level(
@@ -299,7 +344,8 @@ impl VulkanBackend {
     }
 
     /// Records the start of a chunk of `count` items: their upload from `slot`, and a fresh
-    /// `Control` block whose level 0 they are, its levels holding at most `capacity` positions.
+    /// `Control` block whose level 0 they are, its levels holding at most `capacity` positions
+    /// (those before the compact leaf level at most what their buffers hold).
     pub(super) fn record_chunk_start(
         &self,
         device: &ash::Device,
@@ -318,7 +364,9 @@ impl VulkanBackend {
             appended: 0,
             overflow: 0,
             capacity,
+            inner_capacity: capacity.min(self.inner_capacity()),
             max_groups_x: self.max_groups_x,
+            unused: [0; 3],
             first_level: Level::new(0, count, self.max_groups_x),
         };
         // SAFETY: the control buffer is live and larger than the head; the data is a multiple
@@ -411,6 +459,7 @@ impl VulkanBackend {
     /// first if still due).
     fn dedup_level(
         &mut self,
+        shape: &ChunkShape,
         level: u32,
         positions: u32,
         start: &mut Option<u32>,
@@ -429,13 +478,9 @@ impl VulkanBackend {
             unsafe { device.cmd_fill_buffer(cb, backend.buffers.dedup.buffer, 0, set_bytes, 0) };
             record_barrier(device, cb);
         };
-        let step = StepConstants {
-            level,
-            ..StepConstants::default()
-        };
         self.submit_level(
             Stage::Dedup,
-            &step,
+            &shape.dedup(level, false),
             positions,
             control,
             clear_set,
@@ -522,7 +567,9 @@ struct ControlHead {
     appended: u32,
     overflow: u32,
     capacity: u32,
+    inner_capacity: u32,
     max_groups_x: u32,
+    unused: [u32; 3],
     first_level: Level,
 }
 

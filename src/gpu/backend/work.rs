@@ -81,7 +81,10 @@ impl VulkanBackend {
         remaining: u32,
         levels: u32,
     ) {
-        let position_bytes = u128::from(self.layout.bytes());
+        // Every level after the items is written; a level before the leaf level has the leaf
+        // level's buffers and its own.
+        let leaf_bytes = u128::from(self.layout.leaf_bytes());
+        let inner_bytes = leaf_bytes + u128::from(self.layout.inner_bytes());
         let overflowed = control.overflow != 0;
         let work = &mut self.host_work;
         work.slot = slot;
@@ -94,9 +97,12 @@ impl VulkanBackend {
             let depth = remaining - level as u32;
             let positions = u64::from(written.count);
             work.chunks.positions_written.add(depth, positions);
-            work.chunks.bytes_written += u128::from(positions) * position_bytes;
             if depth == 2 {
-                work.chunks.leaf_level_bytes += u128::from(positions) * position_bytes;
+                let bytes = u128::from(positions) * leaf_bytes;
+                work.chunks.bytes_written += bytes;
+                work.chunks.leaf_level_bytes += bytes;
+            } else {
+                work.chunks.bytes_written += u128::from(positions) * inner_bytes;
             }
             if overflowed {
                 work.chunks.wasted_positions += positions;
