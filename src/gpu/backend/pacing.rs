@@ -20,6 +20,8 @@ use std::time::Duration;
 pub const SUBMISSION_TARGET: Duration = Duration::from_millis(100);
 /// Parts are sized for this share of the target.
 const AIM: Duration = Duration::from_millis(SUBMISSION_TARGET.as_millis() as u64 / 2);
+/// The longest a whole chunk may run at the rate of the last one of its depth.
+const WHOLE_CHUNK_BOUND: Duration = Duration::from_millis(800);
 /// Positions of the first part of a stage that has not been timed yet.
 const FIRST_PART: u32 = 16 * WORKGROUP_SIZE;
 /// A part at most grows by this factor over the last one: one quick part of cheap positions
@@ -91,12 +93,13 @@ impl Pacer {
     }
 
     /// The most positions a whole chunk of items `remaining` plies deep may hold (all its
-    /// levels): what twice the target covers at the last time per position of that depth,
-    /// four times what its items are chosen for, so that only a chunk of four times the
-    /// predicted size overflows (and none runs near a watchdog's 2 s).
+    /// levels): what [`WHOLE_CHUNK_BOUND`] covers at the last time per position of that depth,
+    /// sixteen times what its items are chosen for, so that only a chunk of sixteen times the
+    /// predicted size overflows (items of one depth vary that much only rarely), and none runs
+    /// near a watchdog's 2 s.
     pub fn whole_chunk_positions(&self, remaining: u32) -> Option<u64> {
         let rate = self.chunks.get(&remaining)?;
-        let bound = 2 * SUBMISSION_TARGET;
+        let bound = WHOLE_CHUNK_BOUND;
         let fitting = bound.as_nanos() as f64 / rate.nanos_per_position.max(f64::MIN_POSITIVE);
         Some(fitting.min(u64::MAX as f64) as u64)
     }
@@ -179,7 +182,7 @@ mod tests {
         // 10 items of 1,000 positions each in 10 ms: 1 µs per position.
         pacer.record_chunk(5, 10, 10_000, Duration::from_millis(10), false);
         assert_eq!(pacer.whole_chunk_items(5), Some(50));
-        assert_eq!(pacer.whole_chunk_positions(5), Some(200_000));
+        assert_eq!(pacer.whole_chunk_positions(5), Some(800_000));
         assert_eq!(pacer.whole_chunk_items(4), None);
         // One item over half the target: parts only.
         pacer.record_chunk(6, 1, 100, AIM * 2, false);
@@ -196,7 +199,7 @@ mod tests {
         assert_eq!(pacer.whole_chunk_items(5), Some(50));
         pacer.overran(5);
         assert_eq!(pacer.whole_chunk_items(5), None);
-        assert_eq!(pacer.whole_chunk_positions(5), Some(200_000));
+        assert_eq!(pacer.whole_chunk_positions(5), Some(800_000));
     }
 
     #[test]
