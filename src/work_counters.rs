@@ -85,9 +85,24 @@ pub struct ChunkWork {
     pub overflows: u64,
     /// Positions written by chunks that overflowed (their work was thrown away).
     pub wasted_positions: u64,
+    /// What the run was given: positions a chunk's buffers hold, their device memory, and
+    /// whether whole chunks were bounded by their predicted device time (`paced`, for a device
+    /// a watchdog may reset) or only by the buffers (`whole`).
+    pub chunk_positions: u64,
+    pub chunk_bytes: u64,
+    pub paced: bool,
 }
 
 impl ChunkWork {
+    /// `submission_policy` in `--json`, as `--submissions` names it.
+    pub fn submission_policy(&self) -> &'static str {
+        if self.paced {
+            "paced"
+        } else {
+            "whole"
+        }
+    }
+
     /// Bytes per position of the leaf level; `None` when no leaf level was written.
     pub fn leaf_bytes_per_position(&self) -> Option<f64> {
         let positions = self.positions_written.get(2);
@@ -96,7 +111,7 @@ impl ChunkWork {
 }
 
 /// The keys of [`WorkCounters::to_json`]'s object, every one always present.
-pub const JSON_KEYS: [&str; 15] = [
+pub const JSON_KEYS: [&str; 18] = [
     "leaf_count_ops",
     "positions_written",
     "positions_expanded",
@@ -112,6 +127,9 @@ pub const JSON_KEYS: [&str; 15] = [
     "items",
     "launch_depth",
     "leaf_bytes_per_position",
+    "chunk_positions",
+    "chunk_bytes",
+    "submission_policy",
 ];
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -167,6 +185,9 @@ impl WorkCounters {
             "overflows": chunk(|c| json!(c.overflows)),
             "wasted_positions": chunk(|c| json!(c.wasted_positions)),
             "leaf_bytes_per_position": chunk(|c| json!(c.leaf_bytes_per_position())),
+            "chunk_positions": chunk(|c| json!(c.chunk_positions)),
+            "chunk_bytes": chunk(|c| json!(c.chunk_bytes)),
+            "submission_policy": chunk(|c| json!(c.submission_policy())),
         })
     }
 
@@ -186,6 +207,12 @@ impl WorkCounters {
                 .map_or_else(String::new, |bytes| {
                     format!(" ({bytes:.1} B per leaf-level position)")
                 });
+            text += &format!(
+                "GPU chunks: {} positions in {:.1} MiB, {} submissions\n",
+                chunks.chunk_positions,
+                chunks.chunk_bytes as f64 / f64::from(1 << 20),
+                chunks.submission_policy(),
+            );
             text += &format!(
                 "GPU: {} positions written{per_leaf}, {} duplicates, {} submissions, {} dispatches, {} host waits, {} overflows ({} positions wasted)\n",
                 chunks.positions_written.total(),
@@ -236,11 +263,16 @@ mod tests {
         assert!(cpu["submissions"].is_null());
         work.chunks = Some(ChunkWork {
             leaf_level_bytes: 160,
+            chunk_positions: 1 << 20,
+            chunk_bytes: 32 << 20,
+            paced: true,
             ..ChunkWork::default()
         });
         work.chunks.as_mut().unwrap().positions_written.add(2, 10);
         let gpu = work.to_json();
         assert_eq!(gpu["leaf_bytes_per_position"], 16.0);
+        assert_eq!(gpu["chunk_positions"], 1 << 20);
+        assert_eq!(gpu["submission_policy"], "paced");
         assert_eq!(gpu["positions_written"], json!({"2": 10}));
         for key in JSON_KEYS {
             assert!(gpu.get(key).is_some(), "{key}");
@@ -249,8 +281,11 @@ mod tests {
             gpu.as_object().map(|object| object.len()),
             Some(JSON_KEYS.len())
         );
-        assert!(work
-            .render_text()
-            .contains("16.0 B per leaf-level position"));
+        let text = work.render_text();
+        assert!(text.contains("16.0 B per leaf-level position"), "{text}");
+        assert!(
+            text.contains("GPU chunks: 1048576 positions in 32.0 MiB, paced submissions"),
+            "{text}"
+        );
     }
 }

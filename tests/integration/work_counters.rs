@@ -134,5 +134,14 @@ fn json_carries_the_work_object_on_both_backends() {
             .expect("a decimal string");
         assert!(ops > 0 && ops <= 8_902, "{backend}: {ops}");
         assert_eq!(work["submissions"].is_null(), backend == "cpu");
+        if backend == "vulkan" {
+            // 32 bytes per position of a chunk with a table.
+            let positions = work["chunk_positions"].as_u64().expect("a number");
+            assert_eq!(work["chunk_bytes"].as_u64(), Some(positions * 32));
+            assert!(
+                ["paced", "whole"].contains(&work["submission_policy"].as_str().unwrap_or("")),
+                "{work}"
+            );
+        }
     }
 }

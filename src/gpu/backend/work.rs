@@ -3,7 +3,7 @@
 //! each chunk wrote, submissions, waits, overflows).
 
 use super::buffers::mapped_bytes;
-use super::VulkanBackend;
+use super::{Submissions, VulkanBackend};
 use crate::gpu::buffer::record_copy;
 use crate::gpu::context::SLOTS;
 use crate::gpu::error::GpuError;
@@ -41,6 +41,12 @@ impl VulkanBackend {
         launch_depth: u32,
     ) -> Result<(), GpuError> {
         self.host_work = HostWork {
+            chunks: ChunkWork {
+                chunk_positions: u64::from(self.capacity),
+                chunk_bytes: u64::from(self.capacity) * self.layout.bytes(),
+                paced: self.submissions == Submissions::Paced,
+                ..ChunkWork::default()
+            },
             items,
             launch_depth,
             counted_the_root: depth == 1,
