@@ -201,7 +201,9 @@ impl BackendProvider for Backends {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chess::moves::MAX_MOVES;
     use crate::gpu::device::{DeviceKind, MemoryHeap};
+    use crate::gpu::layouts::{inner_positions, MAX_INNER_POSITIONS};
     use crate::gpu::memory_defaults;
 
     fn device(index: usize, name: &str, kind: DeviceKind, usable: bool) -> DeviceInfo {
@@ -246,9 +248,18 @@ mod tests {
         let defaults = memory_defaults(&gpu);
         assert_eq!(defaults.free, 138 * GIB);
         // 4 GiB of 32-byte boards for a quarter of the positions: the binding, not the
-        // budget, bounds a chunk.
+        // budget, bounds a chunk. Its levels above the leaf level hold at most 16.7 M
+        // positions (80 bytes each), whose children number below 2^32.
         assert_eq!(defaults.chunk_positions, u64::from(u32::MAX) / 32 * 4);
-        assert_eq!(defaults.chunk_bytes, defaults.chunk_positions * 36);
+        assert_eq!(
+            inner_positions(defaults.chunk_positions),
+            MAX_INNER_POSITIONS
+        );
+        assert!(MAX_INNER_POSITIONS * MAX_MOVES as u64 <= u64::from(u32::MAX));
+        assert_eq!(
+            defaults.chunk_bytes,
+            defaults.chunk_positions * 16 + MAX_INNER_POSITIONS * 80
+        );
         let table = defaults.table_bytes.expect("a GPU gets a default table");
         assert!(
             table > 110 * GIB && table < 138 * GIB - defaults.chunk_bytes,

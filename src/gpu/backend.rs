@@ -5,7 +5,9 @@
 //! `expand` appends every position's children after its level (an atomic counter hands out the
 //! space, so no prefix scan is needed; each position's children are contiguous); at remaining
 //! depth 2 the fused `leaf` stage counts the last two plies without writing them; then
-//! `upsweep` sums children into parents, level by level back to the chunk's items.
+//! `upsweep` sums children into parents, level by level back to the chunk's items. The level the
+//! leaf counts is written compact, as (parent, move) leaf entries that the leaf makes again and
+//! counts into their parents (`glsl/common/leaf_entry.glsl`).
 //!
 //! A level that does not fit the memory budget sets an overflow flag: the chunk is halved and
 //! redone, and a single item that still does not fit is expanded one ply on the host. Nothing
@@ -32,7 +34,7 @@ use super::context::Context;
 use super::context::SLOTS;
 use super::device::DeviceInfo;
 use super::error::GpuError;
-use super::layouts::{GpuBoard, PositionLayout, INNER_SHARE};
+use super::layouts::{inner_positions, GpuBoard, PositionLayout};
 use super::pipelines::{Bindings, Pipelines};
 use super::shader_layout::{MAX_LEVELS, WORKGROUP_SIZE};
 use super::slider_attacks::SliderAttacks;
@@ -358,7 +360,7 @@ impl VulkanBackend {
 
     /// Positions the levels before a chunk's compact leaf level can hold together.
     pub fn inner_capacity(&self) -> u32 {
-        (u64::from(self.capacity) / INNER_SHARE) as u32
+        inner_positions(u64::from(self.capacity)) as u32
     }
 
     /// How the last run was scheduled.

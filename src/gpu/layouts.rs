@@ -3,6 +3,7 @@
 //! tests of the backend).
 
 use super::shader_layout::{DEDUP_SLOTS_PER_POSITION, MAX_LEVELS, TT_MAX_SEGMENTS, WORKGROUP_SIZE};
+use crate::chess::moves::MAX_MOVES;
 use crate::chess::NybbleBoard;
 use crate::tt::TtMode;
 use bytemuck::{Pod, Zeroable};
@@ -161,6 +162,21 @@ impl From<u128> for GpuU128 {
 /// percent, unless most parents are table hits.
 pub const INNER_SHARE: u64 = 4;
 
+/// The levels before the compact leaf level hold at most this many positions: their children
+/// then number below 2^32 (fewer than MAX_MOVES each), so an expand's 32-bit append counter
+/// and offsets cannot wrap, whatever the level that overflows.
+pub const MAX_INNER_POSITIONS: u64 = u32::MAX as u64 / MAX_MOVES as u64;
+
+/// Positions the levels before the compact leaf level may hold in a chunk of `capacity`.
+pub const fn inner_positions(capacity: u64) -> u64 {
+    let share = capacity / INNER_SHARE;
+    if share < MAX_INNER_POSITIONS {
+        share
+    } else {
+        MAX_INNER_POSITIONS
+    }
+}
+
 /// What a chunk keeps per position. Every level but the compact leaf level keeps its board,
 /// child range and count; with a table also its TT hash and dedup set slots; in certify also
 /// its fast count. The compact leaf level keeps one leaf entry per position (its counts go to
@@ -209,9 +225,24 @@ impl PositionLayout {
     }
 
     /// Device memory per position of a chunk's capacity: a leaf position, and the share of an
-    /// inner one.
+    /// inner one (below [`MAX_INNER_POSITIONS`]).
     pub const fn bytes(self) -> u64 {
         self.leaf_bytes() + self.inner_bytes() / INNER_SHARE
+    }
+
+    /// Device memory of the chunk buffers for `capacity` positions.
+    pub const fn chunk_bytes(self, capacity: u64) -> u64 {
+        capacity * self.leaf_bytes() + inner_positions(capacity) * self.inner_bytes()
+    }
+
+    /// The most positions whose chunk buffers fit `budget` bytes.
+    pub const fn capacity_within(self, budget: u64) -> u64 {
+        let at_share = budget / self.bytes();
+        if at_share / INNER_SHARE <= MAX_INNER_POSITIONS {
+            at_share
+        } else {
+            budget.saturating_sub(MAX_INNER_POSITIONS * self.inner_bytes()) / self.leaf_bytes()
+        }
     }
 }
 
@@ -263,4 +294,28 @@ pub fn tt_params_bytes(head: &TtParamsHead, segments: &SegmentAddresses) -> Vec<
     }
     debug_assert_eq!(bytes.len(), TT_PARAMS_BYTES);
     bytes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Chunk buffers use most of any budget and never more, below the inner levels' cap and
+    /// above it (where the leaf level takes the rest).
+    #[test]
+    fn capacity_within_a_budget_fits_it() {
+        for layout in [PositionLayout::FULL, PositionLayout::for_mode(TtMode::Off)] {
+            for budget in [48 << 10, 32 << 20, 4 << 30, 40 << 30] {
+                let capacity = layout.capacity_within(budget);
+                let bytes = layout.chunk_bytes(capacity);
+                assert!(bytes <= budget, "{layout:?} {budget}: {bytes}");
+                assert!(
+                    bytes as f64 >= 0.99 * budget as f64,
+                    "{layout:?} {budget}: {bytes}"
+                );
+            }
+        }
+        let capped = PositionLayout::FULL.capacity_within(40 << 30);
+        assert_eq!(inner_positions(capped), MAX_INNER_POSITIONS);
+    }
 }

@@ -5,7 +5,7 @@ use crate::gpu::buffer::GpuBuffer;
 use crate::gpu::context::{DeviceShared, SLOTS};
 use crate::gpu::error::GpuError;
 use crate::gpu::layouts::{
-    ChildRange, Control, GpuBoard, GpuU128, PositionLayout, INNER_SHARE, TT_PARAMS_BYTES,
+    inner_positions, ChildRange, Control, GpuBoard, GpuU128, PositionLayout, TT_PARAMS_BYTES,
 };
 use crate::gpu::shader_layout::{DEDUP_SLOTS_PER_POSITION, WORK_WORDS, ZOBRIST_KEYS};
 use crate::gpu::tt_table::GpuTable;
@@ -17,8 +17,8 @@ use std::sync::Arc;
 /// and readback buffers.
 pub const ITEMS_SHARE: u64 = 16;
 
-/// Buffers of one chunk's levels, sized for `capacity` positions of `layout`, of which the
-/// share [`INNER_SHARE`] outside the compact leaf level (the buffers the layout leaves out hold
+/// Buffers of one chunk's levels, sized for `capacity` positions of `layout`, of which
+/// [`inner_positions`] outside the compact leaf level (the buffers the layout leaves out hold
 /// one position, to have something to bind), and the host-visible ones of each submission slot.
 pub struct ChunkBuffers {
     pub boards: GpuBuffer,
@@ -58,7 +58,7 @@ impl ChunkBuffers {
     ) -> Result<ChunkBuffers, GpuError> {
         // Every level has a `children` slot per position (a leaf entry in the compact leaf
         // level) and may be deduplicated; the other buffers hold the levels before it.
-        let inner = capacity / INNER_SHARE;
+        let inner = inner_positions(capacity);
         let local = |positions: u64, kept: bool, name: &str, per_position: usize| {
             GpuBuffer::new(
                 shared,

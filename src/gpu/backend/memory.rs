@@ -22,13 +22,14 @@ pub fn default_budget(info: &DeviceInfo) -> u64 {
 /// Positions the chunk buffers of `layout` hold within `budget` bytes on `info`'s device: as
 /// many as the budget and one binding of children (or of the inner levels' boards) allow.
 ///
-/// Offsets and the append counter are 32-bit and checked, not capped: a binding holds fewer
-/// than 2^32 positions, and an expand whose appends run past the capacity (even far enough to
-/// wrap the counter) sets the overflow flag before any child lands outside its level, since a
-/// child is written only where `first + moves` fits what is left of the capacity, and the
-/// subgroup whose append crosses the capacity flags it.
+/// Offsets and the append counter are 32-bit and cannot wrap: a binding holds fewer than 2^32
+/// positions, and an expand reads a level before the compact leaf level, of at most
+/// `MAX_INNER_POSITIONS`, whose children number below 2^32. An expand whose appends run past
+/// the capacity sets the overflow flag before any child lands outside its level: a child is
+/// written only where `first + moves` fits what is left of the capacity, and the subgroup whose
+/// append crosses the capacity flags it.
 pub(super) fn capacity_for(info: &DeviceInfo, budget: u64, layout: PositionLayout) -> u64 {
-    let by_budget = budget / layout.bytes();
+    let by_budget = layout.capacity_within(budget);
     let range = u64::from(info.max_storage_buffer_range);
     let by_children = range / size_of::<ChildRange>() as u64;
     let by_boards = range / size_of::<GpuBoard>() as u64 * INNER_SHARE;
@@ -52,7 +53,7 @@ pub fn memory_defaults(info: &DeviceInfo) -> MemoryDefaults {
     let free = info.free_memory_bytes();
     let layout = PositionLayout::FULL;
     let chunk_positions = capacity_for(info, default_budget(info), layout);
-    let chunk_bytes = chunk_positions * layout.bytes();
+    let chunk_bytes = layout.chunk_bytes(chunk_positions);
     let reserve = (free / TABLE_RESERVE_FRACTION).max(TABLE_RESERVE_MIN);
     MemoryDefaults {
         free,

@@ -80,7 +80,7 @@ impl VulkanBackend {
             self.upload_no_table()?;
             self.tt.table = None;
             let needed = config.table_bytes()?;
-            let search_bytes = u64::from(self.capacity) * self.layout.bytes();
+            let search_bytes = self.layout.chunk_bytes(u64::from(self.capacity));
             let available = info.memory_bytes().saturating_sub(search_bytes) as usize;
             if needed > available {
                 return Err(GpuError::TableTooLarge {

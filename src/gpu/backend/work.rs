@@ -43,7 +43,7 @@ impl VulkanBackend {
         self.host_work = HostWork {
             chunks: ChunkWork {
                 chunk_positions: u64::from(self.capacity),
-                chunk_bytes: u64::from(self.capacity) * self.layout.bytes(),
+                chunk_bytes: self.layout.chunk_bytes(u64::from(self.capacity)),
                 paced: self.submissions == Submissions::Paced,
                 ..ChunkWork::default()
             },
