@@ -481,11 +481,17 @@ fn transpositions_among_host_plies_are_searched_once() {
         );
         let work = gpu.work_counters().expect("counters");
         assert_eq!((work.items, work.launch_depth), (5_362, 3), "{mode}");
-        assert_eq!(work.chunks.expect("GPU chunks").overflows, 0, "{mode}");
+        assert_eq!(work.chunks.as_ref().expect("GPU chunks").overflows, 0, "{mode}");
+        // Each item is searched once: expanded, or a table hit.
+        assert_eq!(
+            work.positions_expanded.get(3) + work.hits_by_depth.get(3),
+            5_362,
+            "{mode}: {work:?}"
+        );
     }
 }
 
-/// A budget of about 1,300 positions with a table: the launch depth keeps the start position's
+/// A budget of about 1,500 positions with a table: the launch depth keeps the start position's
 /// and Kiwipete's items within it, and a narrow root's items overflow, are halved and split on
 /// the host, their children merged into waiting items (whose counts go to several root moves);
 /// the answers stay exact in every mode.
