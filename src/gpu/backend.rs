@@ -193,8 +193,10 @@ pub struct VulkanBackend {
     max_workgroups: u32,
     /// Workgroups along x of an indirect dispatch (more go along y).
     max_groups_x: u32,
-    /// The slot whose statistics readback is the newest.
-    stats_slot: usize,
+    /// The table's statistics words (`glsl/common/tt.glsl`) summed over the chunks that
+    /// counted: each chunk starts them at zero on the device, and they are added here after it
+    /// unless it overflowed (its results, and so its probes, are thrown away).
+    tt_counts: Vec<u64>,
     /// Device time of the submissions of the chunk in parts being run.
     chunk_device_time: Duration,
     /// Items per chunk; adapted from chunk to chunk.
@@ -280,7 +282,7 @@ impl VulkanBackend {
             capacity: capacity as u32,
             max_workgroups,
             max_groups_x: max_groups_x(max_workgroups, capacity as u32),
-            stats_slot: 0,
+            tt_counts: Vec::new(),
             chunk_device_time: Duration::ZERO,
             chunk_items: FIRST_CHUNK_ITEMS,
             pacer: Pacer::default(),

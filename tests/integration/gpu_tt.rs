@@ -481,7 +481,11 @@ fn transpositions_among_host_plies_are_searched_once() {
         );
         let work = gpu.work_counters().expect("counters");
         assert_eq!((work.items, work.launch_depth), (5_362, 3), "{mode}");
-        assert_eq!(work.chunks.as_ref().expect("GPU chunks").overflows, 0, "{mode}");
+        assert_eq!(
+            work.chunks.as_ref().expect("GPU chunks").overflows,
+            0,
+            "{mode}"
+        );
         // Each item is searched once: expanded, or a table hit.
         assert_eq!(
             work.positions_expanded.get(3) + work.hits_by_depth.get(3),
@@ -728,4 +732,36 @@ fn a_device_whose_probe_disagrees_runs_without_a_table_only() {
     );
     assert!(stats.is_none());
     assert_eq!(nodes_by_move(&divide), nodes_by_move(&cpu_divide(&pos, 4)));
+}
+
+/// A chunk that overflowed is thrown away with its probes: the table's statistics count the
+/// misses of the chunks that counted, each of which was expanded, while the work counters count
+/// every expansion, the overflowed chunks' too.
+#[test]
+fn an_overflowed_chunk_leaves_no_probes_in_the_statistics() {
+    let mut gpu = VulkanBackend::new(&GpuOptions {
+        memory_budget: Some(48 << 10),
+        ..GpuOptions::default()
+    })
+    .expect("a small budget opens");
+    let pos = Position::from_fen(NARROW_ROOT_FEN).expect("in check");
+    let (divide, stats) = gpu_run(
+        &mut gpu,
+        &pos,
+        5,
+        &config(TtMode::Fast, 4 * MIB, DEFAULT_VERIFIER_BITS),
+        &Zobrist::default(),
+        &common::silent_control(),
+    );
+    assert_eq!(nodes_by_move(&divide), nodes_by_move(&cpu_divide(&pos, 5)));
+    let schedule = gpu.schedule_stats();
+    assert!(schedule.overflows > 0, "{schedule:?}");
+    let work = gpu.work_counters().expect("counters");
+    let mut misses = 0;
+    for depth in &stats.expect("a table").per_depth {
+        let expanded = work.positions_expanded.get(depth.depth);
+        assert!(depth.counts.misses <= expanded, "{depth:?}: {work:?}");
+        misses += depth.counts.misses;
+    }
+    assert!(misses < work.positions_expanded.total(), "{work:?}");
 }

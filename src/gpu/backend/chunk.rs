@@ -323,7 +323,7 @@ impl VulkanBackend {
             return Ok(None);
         }
         if self.tt.table.is_some() {
-            self.stats_slot = slot;
+            self.count_chunk_stats(slot)?;
         }
         let exact = self.read_back(slot, count, 0)?;
         let fast = if self.certifies() {
@@ -343,8 +343,8 @@ impl VulkanBackend {
         ))
     }
 
-    /// Records the start of a chunk of `count` items: their upload from `slot`, and a fresh
-    /// `Control` block whose level 0 they are, its levels holding at most `capacity` positions
+    /// Records the start of a chunk of `count` items: their upload from `slot`, the table's
+    /// statistics at zero, and a fresh `Control` block whose level 0 they are, its levels holding at most `capacity` positions
     /// (those before the compact leaf level at most what their buffers hold).
     pub(super) fn record_chunk_start(
         &self,
@@ -360,6 +360,11 @@ impl VulkanBackend {
             slot,
             u64::from(count) * size_of::<GpuBoard>() as u64,
         );
+        if self.tt.table.is_some() {
+            // SAFETY: the buffer is live; the command buffer is recording. The barrier after
+            // the upload orders it after the last chunk's copy of the statistics.
+            unsafe { device.cmd_fill_buffer(cb, self.tt.stats.buffer, 0, vk::WHOLE_SIZE, 0) };
+        }
         let head = ControlHead {
             appended: 0,
             overflow: 0,

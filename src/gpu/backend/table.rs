@@ -111,19 +111,29 @@ impl VulkanBackend {
                 unsafe { device.cmd_fill_buffer(cb, buffer.buffer, 0, vk::WHOLE_SIZE, 0) };
             }
             record_barrier(device, cb);
-            self.record_stats_readback(device, cb, self.stats_slot);
         })?;
+        self.tt_counts = vec![0; (self.tt.stats.size / size_of::<u64>() as u64) as usize];
         Ok(())
     }
 
-    /// The table's statistics as of the last finished chunk; `None` without a table.
+    /// The table's statistics as of the last finished chunk that counted; `None` without a
+    /// table.
     pub fn tt_snapshot(&self) -> Result<Option<TtStatsSnapshot>, GpuError> {
-        let Some(table) = &self.tt.table else {
-            return Ok(None);
-        };
-        let readback = &self.buffers.slots[self.stats_slot].stats_readback;
+        Ok(self
+            .tt
+            .table
+            .as_ref()
+            .map(|table| table.snapshot(&self.tt_counts)))
+    }
+
+    /// Adds the statistics of the chunk that ended in `slot` (and did not overflow).
+    pub(super) fn count_chunk_stats(&mut self, slot: usize) -> Result<(), GpuError> {
+        let readback = &self.buffers.slots[slot].stats_readback;
         let words: Vec<u64> = bytemuck::pod_collect_to_vec(mapped_bytes(readback)?);
-        Ok(Some(table.snapshot(&words)))
+        for (sum, word) in self.tt_counts.iter_mut().zip(words) {
+            *sum = sum.wrapping_add(word);
+        }
+        Ok(())
     }
 
     /// Segments per table array of the current table (0 without one).
