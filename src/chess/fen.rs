@@ -249,6 +249,11 @@ pub fn format(pos: &Position) -> String {
     format_setup(&pos.to_setup())
 }
 
+/// The first four FEN fields (placement, side, castling, en passant), which name a position.
+pub fn position_key(fen: &str) -> String {
+    fen.split_whitespace().take(4).collect::<Vec<_>>().join(" ")
+}
+
 /// The FEN of a setup as it stands, valid or not (the board editor shows it while editing).
 pub fn format_setup(setup: &Setup) -> String {
     let mut fen = String::with_capacity(90);
