@@ -3,7 +3,7 @@
 use super::args::{GuiArgs, ThemeArg};
 use super::error::CliError;
 use super::CliResult;
-use vkperft::app::{run_window, WindowOptions};
+use vkperft::app::window::{run_window, WindowOptions};
 
 pub fn run(args: &GuiArgs) -> CliResult {
     run_window(WindowOptions {
