@@ -1,8 +1,7 @@
 //! `vkperft gui` (and `vkperft` alone): the window.
 
 use super::args::{GuiArgs, ThemeArg};
-use super::error::CliError;
-use super::CliResult;
+use super::error::{CliError, CliResult};
 use vkperft::app::window::{run_window, WindowOptions};
 
 pub fn run(args: &GuiArgs) -> CliResult {
