@@ -3,6 +3,7 @@
 
 pub mod chess960;
 
+use crate::chess::fen::position_key;
 use std::sync::OnceLock;
 
 const REFERENCE_TSV: &str = include_str!("../assets/perft-reference.tsv");
@@ -85,11 +86,6 @@ pub fn published(fen: &str, depth: u32) -> Option<Published> {
         depth,
         nodes: u128::from(start.nodes(depth)?),
     })
-}
-
-/// The first four FEN fields (placement, side, castling, en passant), which name a position.
-pub(crate) fn position_key(fen: &str) -> String {
-    fen.split_whitespace().take(4).collect::<Vec<_>>().join(" ")
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ mod engine_client;
 mod fonts;
 mod format;
 mod history;
+mod level;
 mod live;
 mod live_run;
 mod pieces;
@@ -22,14 +23,13 @@ mod run_panel;
 mod settings;
 mod state;
 mod theme;
-mod window;
+pub mod window;
 
 pub use editor::Editor;
+pub use level::{DivideOrder, Level};
 pub use plan_watch::PlanWatch;
-pub use results::{DivideOrder, Level};
 pub use settings::{EngineKind, Settings};
 pub use state::AppState;
-pub use window::{run_window, WindowOptions};
 
 use crate::chess::{Move, Position};
 use crate::engine::{BackendProvider, Backends};

@@ -4,69 +4,16 @@
 //! "Find the bug" walks by itself).
 
 use super::format;
+use super::level::{DivideOrder, Level};
 use super::state::EngineCheckView;
-use crate::chess::{uci, Move, Position};
+use crate::chess::{uci, Move};
 use crate::engine::PerftResult;
-use crate::hunt::{Difference, EngineDivide};
+use crate::hunt::Difference;
 use crate::reference;
 use egui::{Color32, RichText, Ui};
-use std::collections::BTreeMap;
-use std::sync::Arc;
 
 /// Marks of the rows where the engine and vkperft disagree.
 const MISMATCH: Color32 = Color32::from_rgb(210, 50, 50);
-
-/// One step of the walk: a position, the depth searched from it, and how it was reached.
-pub struct Level {
-    pub position: Position,
-    pub depth: u32,
-    /// The move from the level above; none at the root.
-    pub via: Option<Move>,
-    pub result: Option<Arc<PerftResult>>,
-    /// Why there is no result (failed or cancelled).
-    pub outcome: Option<String>,
-    /// vkperft's divide by move, for a level a hunt compared (it has no run of its own).
-    pub expected: Option<BTreeMap<String, u128>>,
-    /// The user's engine's divide, once compared.
-    pub engine: Option<EngineDivide>,
-}
-
-impl Level {
-    pub fn new(position: Position, depth: u32, via: Option<Move>) -> Level {
-        Level {
-            position,
-            depth,
-            via,
-            result: None,
-            outcome: None,
-            expected: None,
-            engine: None,
-        }
-    }
-
-    /// vkperft's divide by move: the run's, or the one a hunt compared.
-    fn divide(&self) -> Option<BTreeMap<String, u128>> {
-        if let Some(result) = &self.result {
-            return Some(
-                result
-                    .divide
-                    .iter()
-                    .map(|(mv, counts)| (mv.to_string(), counts.nodes))
-                    .collect(),
-            );
-        }
-        self.expected.clone()
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum DivideOrder {
-    #[default]
-    MoveAscending,
-    MoveDescending,
-    NodesAscending,
-    NodesDescending,
-}
 
 pub enum ResultsAction {
     /// Make this move from the shown level and search its subtree.

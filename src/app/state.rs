@@ -4,9 +4,9 @@
 use super::editor::Editor;
 use super::editor_panel::EditorControls;
 use super::history::HistoryRow;
+use super::level::{DivideOrder, Level};
 use super::live_run::LiveRun;
 use super::plan_watch::PlanWatch;
-use super::results::{DivideOrder, Level};
 use super::run_panel::SeedField;
 use super::settings::Settings;
 use crate::chess::{Position, Square};

@@ -5,10 +5,10 @@
 
 use super::bitboard::Bitboard;
 use super::castling::CastlingNotation;
-use super::position::Position;
+use super::position::{Position, PositionError};
 use super::setup::Setup;
 use super::square::Square;
-use super::types::{Color, Piece, Role};
+use super::types::{Color, Piece};
 use std::fmt::Write;
 use thiserror::Error;
 
@@ -51,6 +51,44 @@ pub enum FenError {
     BadFullmoveNumber(String),
     #[error("trailing garbage after the fullmove number: '{0}'")]
     TrailingGarbage(String),
+}
+
+/// Why a FEN string did not give a position.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ParseError {
+    #[error("invalid FEN: {0}")]
+    Fen(FenError),
+    #[error("illegal position: {0}")]
+    Position(PositionError),
+}
+
+// Written out instead of `#[from]`, which would also make the inner error the `source` and
+// print its message twice in an error chain.
+impl From<FenError> for ParseError {
+    fn from(err: FenError) -> ParseError {
+        ParseError::Fen(err)
+    }
+}
+
+impl From<PositionError> for ParseError {
+    fn from(err: PositionError) -> ParseError {
+        ParseError::Position(err)
+    }
+}
+
+/// A position read from and written as FEN; `Position` itself knows no FEN.
+impl Position {
+    pub fn startpos() -> Position {
+        Position::from_fen(START_FEN).expect("the start position is valid")
+    }
+
+    pub fn from_fen(fen: &str) -> Result<Position, ParseError> {
+        Ok(Position::from_setup(&parse(fen)?)?)
+    }
+
+    pub fn to_fen(&self) -> String {
+        format(self)
+    }
 }
 
 /// Parses a FEN without judging whether the position is legal (see [`Position::from_setup`]).
@@ -150,7 +188,7 @@ fn parse_castling(field: &str, setup: &Setup) -> Result<(Bitboard, CastlingNotat
         let rook = match c.to_ascii_lowercase() {
             'k' | 'q' => {
                 side_letters += 1;
-                outermost_rook(setup, color, c.eq_ignore_ascii_case(&'k'))
+                setup.outermost_rook(color, c.eq_ignore_ascii_case(&'k'))
             }
             file @ 'a'..='h' => {
                 file_letters += 1;
@@ -171,54 +209,6 @@ fn parse_castling(field: &str, setup: &Setup) -> Result<(Bitboard, CastlingNotat
     Ok((rooks, notation))
 }
 
-/// The rook of `color` farthest from its king on one side, on the king's back rank; the
-/// standard corner when there is none.
-fn outermost_rook(setup: &Setup, color: Color, king_side: bool) -> Square {
-    let rank = color.back_rank();
-    let square = |file: u8| Square::from_coords(file, rank);
-    let is_rook =
-        |&file: &u8| setup.board[square(file).index()] == Some(Piece::new(color, Role::Rook));
-    let corner = square(if king_side { 7 } else { 0 });
-    let Some(king_file) = setup.king_file_on_back_rank(color) else {
-        return corner;
-    };
-    let outermost = if king_side {
-        (king_file + 1..8).rev().find(is_rook)
-    } else {
-        (0..king_file).find(is_rook)
-    };
-    outermost.map_or(corner, square)
-}
-
-/// The color of the castling rook on `rook` (on a back rank) and whether it is on its king's
-/// king side (for a rook whose king is not on its rank, whether it is on the half of the king
-/// side).
-fn castling_side(setup: &Setup, rook: Square) -> (Color, bool) {
-    let color = Color::of_back_rank(rook.rank()).unwrap_or(Color::Black);
-    let king_side = setup
-        .king_file_on_back_rank(color)
-        .map_or(rook.file() >= 4, |file| rook.file() > file);
-    (color, king_side)
-}
-
-/// The letter of the castling field for the right of the rook on `rook`: its file in
-/// Shredder-FEN, else `K`/`Q` by its side of the king, or its file where X-FEN needs one (a rook
-/// beyond it on the same side); upper case for white.
-pub(crate) fn castling_letter(setup: &Setup, rook: Square) -> char {
-    let (color, king_side) = castling_side(setup, rook);
-    let file_letter = char::from(b'a' + rook.file());
-    let letter = match setup.castling_notation {
-        CastlingNotation::Shredder => file_letter,
-        _ if outermost_rook(setup, color, king_side) != rook => file_letter,
-        _ if king_side => 'k',
-        _ => 'q',
-    };
-    match color {
-        Color::White => letter.to_ascii_uppercase(),
-        Color::Black => letter,
-    }
-}
-
 /// The castling field: `-`, or white's rights then black's, each color's king side first.
 fn castling_field(setup: &Setup) -> String {
     if setup.castling_rooks.is_empty() {
@@ -226,12 +216,12 @@ fn castling_field(setup: &Setup) -> String {
     }
     let mut rooks: Vec<Square> = setup.castling_rooks.into_iter().collect();
     rooks.sort_by_key(|&rook| {
-        let (color, king_side) = castling_side(setup, rook);
+        let (color, king_side) = setup.castling_side(rook);
         (color.index(), !king_side)
     });
     rooks
         .into_iter()
-        .map(|rook| castling_letter(setup, rook))
+        .map(|rook| setup.castling_letter(rook))
         .collect()
 }
 
@@ -257,6 +247,11 @@ fn parse_ep(field: &str, turn: Color) -> Result<Option<Square>, FenError> {
 /// The FEN of a position, with its canonical en passant square.
 pub fn format(pos: &Position) -> String {
     format_setup(&pos.to_setup())
+}
+
+/// The first four FEN fields (placement, side, castling, en passant), which name a position.
+pub fn position_key(fen: &str) -> String {
+    fen.split_whitespace().take(4).collect::<Vec<_>>().join(" ")
 }
 
 /// The FEN of a setup as it stands, valid or not (the board editor shows it while editing).

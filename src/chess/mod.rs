@@ -20,10 +20,10 @@ pub mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use castling::{CastlingNotation, CastlingSquares};
-pub use fen::FenError;
+pub use fen::{FenError, ParseError};
 pub use moves::{Move, MoveKind, MoveList};
 pub use nybble::NybbleBoard;
-pub use position::{ParseError, Position, PositionError};
+pub use position::{Position, PositionError};
 pub use setup::Setup;
 pub use square::Square;
 pub use types::{Color, Piece, Role};

@@ -9,7 +9,6 @@
 use super::attacks;
 use super::bitboard::Bitboard;
 use super::castling::{CastlingNotation, CastlingSquares};
-use super::fen::{self, FenError};
 use super::moves::{Move, MoveKind};
 use super::setup::Setup;
 use super::square::Square;
@@ -50,29 +49,6 @@ pub enum PositionError {
     InvalidEpSquare { square: Square, reason: String },
 }
 
-/// Why a FEN string did not give a position.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum ParseError {
-    #[error("invalid FEN: {0}")]
-    Fen(FenError),
-    #[error("illegal position: {0}")]
-    Position(PositionError),
-}
-
-// Written out instead of `#[from]`, which would also make the inner error the `source` and
-// print its message twice in an error chain.
-impl From<FenError> for ParseError {
-    fn from(err: FenError) -> ParseError {
-        ParseError::Fen(err)
-    }
-}
-
-impl From<PositionError> for ParseError {
-    fn from(err: PositionError) -> ParseError {
-        ParseError::Position(err)
-    }
-}
-
 #[derive(Clone, Copy, Debug)]
 pub struct Position {
     by_role: [Bitboard; 6],
@@ -88,18 +64,6 @@ pub struct Position {
 }
 
 impl Position {
-    pub fn startpos() -> Position {
-        Position::from_fen(fen::START_FEN).expect("the start position is valid")
-    }
-
-    pub fn from_fen(fen: &str) -> Result<Position, ParseError> {
-        Ok(Position::from_setup(&fen::parse(fen)?)?)
-    }
-
-    pub fn to_fen(&self) -> String {
-        fen::format(self)
-    }
-
     /// Validates a setup; a legal ep square with no legal ep capture is dropped.
     pub fn from_setup(setup: &Setup) -> Result<Position, PositionError> {
         let mut pos = Position {
@@ -190,7 +154,7 @@ impl Position {
                 continue;
             };
             return Err(PositionError::CastlingWithoutPieces {
-                right: fen::castling_letter(&self.to_setup(), rook),
+                right: self.to_setup().castling_letter(rook),
                 missing,
             });
         }

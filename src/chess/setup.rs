@@ -37,6 +37,54 @@ impl Setup {
             fullmove_number: 1,
         }
     }
+
+    /// The rook of `color` farthest from its king on one side, on the king's back rank; the
+    /// standard corner when there is none.
+    pub(crate) fn outermost_rook(&self, color: Color, king_side: bool) -> Square {
+        let rank = color.back_rank();
+        let square = |file: u8| Square::from_coords(file, rank);
+        let is_rook =
+            |&file: &u8| self.board[square(file).index()] == Some(Piece::new(color, Role::Rook));
+        let corner = square(if king_side { 7 } else { 0 });
+        let Some(king_file) = self.king_file_on_back_rank(color) else {
+            return corner;
+        };
+        let outermost = if king_side {
+            (king_file + 1..8).rev().find(is_rook)
+        } else {
+            (0..king_file).find(is_rook)
+        };
+        outermost.map_or(corner, square)
+    }
+
+    /// The color of the castling rook on `rook` (on a back rank) and whether it is on its king's
+    /// king side (for a rook whose king is not on its rank, whether it is on the half of the king
+    /// side).
+    pub(crate) fn castling_side(&self, rook: Square) -> (Color, bool) {
+        let color = Color::of_back_rank(rook.rank()).unwrap_or(Color::Black);
+        let king_side = self
+            .king_file_on_back_rank(color)
+            .map_or(rook.file() >= 4, |file| rook.file() > file);
+        (color, king_side)
+    }
+
+    /// The letter of the castling field for the right of the rook on `rook`: its file in
+    /// Shredder-FEN, else `K`/`Q` by its side of the king, or its file where X-FEN needs one (a
+    /// rook beyond it on the same side); upper case for white.
+    pub(crate) fn castling_letter(&self, rook: Square) -> char {
+        let (color, king_side) = self.castling_side(rook);
+        let file_letter = char::from(b'a' + rook.file());
+        let letter = match self.castling_notation {
+            CastlingNotation::Shredder => file_letter,
+            _ if self.outermost_rook(color, king_side) != rook => file_letter,
+            _ if king_side => 'k',
+            _ => 'q',
+        };
+        match color {
+            Color::White => letter.to_ascii_uppercase(),
+            Color::Black => letter,
+        }
+    }
 }
 
 impl Default for Setup {

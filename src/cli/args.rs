@@ -2,7 +2,7 @@
 
 use super::peer::PeerBin;
 use clap::builder::PossibleValue;
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, ValueEnum};
 use vkperft::chess::Position;
 use vkperft::engine::{all_cores, parse_seed, BackendChoice, JobSpec};
 use vkperft::gpu::Submissions;
@@ -10,43 +10,6 @@ use vkperft::tt::{TtMode, DEFAULT_VERIFIER_BITS};
 
 /// `vkperft::chess::zobrist::DEFAULT_SEED` as `--help` shows it.
 const DEFAULT_SEED_TEXT: &str = "0x766b7065726674";
-
-#[derive(Parser, Debug)]
-#[command(
-    name = "vkperft",
-    version,
-    about = "Exact chess perft on the CPU and Vulkan GPUs, with a transposition table whose trust you choose"
-)]
-pub struct Cli {
-    /// Without a subcommand, the window opens (as `vkperft gui`).
-    #[command(subcommand)]
-    pub command: Option<Commands>,
-}
-
-#[derive(Subcommand, Debug)]
-pub enum Commands {
-    /// Count the leaf nodes of the legal-move tree to a depth.
-    Perft(PerftArgs),
-    /// Find a move generator's bug: compare your engine's divide with vkperft's and descend to
-    /// the first position where its move list is wrong.
-    Hunt(super::hunt::HuntArgs),
-    /// The script interface of the perftree debugger: `vkperft perftree DEPTH FEN [MOVES]`.
-    Perftree(PerftreeArgs),
-    /// Nodes, seconds and nodes/second on a fixed set of positions.
-    Bench(BenchArgs),
-    /// List the Vulkan devices, what they support, and which one vkperft would pick.
-    Devices(DevicesArgs),
-    /// The GPU compiler's statistics of the search shaders (registers, spills, code size), from
-    /// drivers with VK_KHR_pipeline_executable_properties; creates pipelines only.
-    ShaderStats(ShaderStatsArgs),
-    /// Open the window: board editor, runs with live statistics, divide walk and history.
-    Gui(GuiArgs),
-    /// Long runs as work units: split a perft into a plan folder, run its shards (resumable),
-    /// watch, merge and compare.
-    Work(super::work_args::WorkArgs),
-    /// The number of unique positions at each ply (OEIS A083276 for the start position).
-    Unique(super::work_args::UniqueArgs),
-}
 
 /// `--backend`, with the engine's own descriptions as help.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -329,6 +292,7 @@ impl RunOptions {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::Parser;
     use vkperft::chess::zobrist::DEFAULT_SEED;
 
     #[derive(Parser)]

@@ -3,11 +3,10 @@
 //! `--runs N` every program runs N times per position and its fastest run counts.
 
 use super::args::{BenchArgs, TtArg};
-use super::error::CliError;
+use super::error::{CliError, CliResult};
 use super::output;
 use super::peer::Peer;
 use super::perft::Runner;
-use super::CliResult;
 use anyhow::anyhow;
 use serde_json::{json, Map, Value};
 use std::time::Duration;

@@ -1,9 +1,8 @@
 //! `vkperft devices`: every Vulkan device, what vkperft needs of it, and which it would pick.
 
 use super::args::DevicesArgs;
-use super::error::CliError;
+use super::error::{CliError, CliResult};
 use super::output;
-use super::CliResult;
 use serde_json::json;
 use vkperft::engine::DEFAULT_TT_MB;
 use vkperft::gpu::device::{auto_device, choose_device};

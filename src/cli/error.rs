@@ -1,12 +1,17 @@
 //! CLI errors and their exit codes, and how the engine's errors map to the flags they concern.
 
-use super::interrupt;
 use std::fmt;
 use std::time::Duration;
 use vkperft::count::thousands;
 use vkperft::engine::EngineError;
 use vkperft::gpu::GpuError;
 use vkperft::tt::TtError;
+
+/// Returned so that subcommands share the error path.
+pub type CliResult = Result<(), CliError>;
+
+/// The exit status of an interrupted command: 128 + SIGINT, as shells report it.
+pub const INTERRUPTED_EXIT_CODE: u8 = 130;
 
 #[derive(Debug)]
 pub enum CliError {
@@ -44,7 +49,7 @@ impl CliError {
             CliError::Mismatch(_) => 3,
             CliError::Incomplete(_) => 4,
             CliError::DifferenceFound => 5,
-            CliError::Interrupted { .. } => interrupt::EXIT_CODE,
+            CliError::Interrupted { .. } => INTERRUPTED_EXIT_CODE,
         }
     }
 }

@@ -1,9 +1,8 @@
 //! `vkperft gui` (and `vkperft` alone): the window.
 
 use super::args::{GuiArgs, ThemeArg};
-use super::error::CliError;
-use super::CliResult;
-use vkperft::app::{run_window, WindowOptions};
+use super::error::{CliError, CliResult};
+use vkperft::app::window::{run_window, WindowOptions};
 
 pub fn run(args: &GuiArgs) -> CliResult {
     run_window(WindowOptions {

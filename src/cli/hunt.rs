@@ -2,10 +2,9 @@
 //! wrong, printed step by step, or as one JSON object.
 
 use super::args::PositionArgs;
-use super::error::CliError;
+use super::error::{CliError, CliResult};
 use super::output;
 use super::perft::{root_position, start_position};
-use super::CliResult;
 use clap::{ArgGroup, Args};
 use std::time::Duration;
 use vkperft::chess::fen::START_FEN;

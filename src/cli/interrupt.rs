@@ -7,7 +7,8 @@
 //! running job through the engine (the CPU backend stops inside its search, the Vulkan backend
 //! between submissions) and waits for the job's `Cancelled` event, and the peer is killed. The
 //! command then returns [`CliError::Interrupted`](super::error::CliError::Interrupted), which
-//! prints no total and exits with [`EXIT_CODE`]; the engine and its backends drop on the way out
+//! prints no total and exits with
+//! [`INTERRUPTED_EXIT_CODE`]; the engine and its backends drop on the way out
 //! as after any other run, so the GPU is idle and the device destroyed in order. A second
 //! SIGINT, for a run that does not stop, ends the process at once with the same code.
 //!
@@ -17,12 +18,10 @@
 //!
 //! The GUI keeps the default: its window has a Cancel button.
 
+use super::error::INTERRUPTED_EXIT_CODE;
 use super::output;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
-
-/// The exit status of an interrupted command: 128 + SIGINT, as shells report it.
-pub const EXIT_CODE: u8 = 130;
 
 /// How often code that waits looks at the flag: well within the 0.5 s an interrupted command
 /// may take to end.
@@ -36,7 +35,7 @@ pub fn install() {
     let installed = ctrlc::set_handler(|| {
         if REQUESTED.swap(true, Ordering::SeqCst) {
             output::write_stderr("interrupted again: exiting at once\n");
-            std::process::exit(EXIT_CODE.into());
+            std::process::exit(INTERRUPTED_EXIT_CODE.into());
         }
     });
     if let Err(err) = installed {
@@ -47,13 +46,13 @@ pub fn install() {
 }
 
 /// Installs `hunt`'s handler: the script call under way is killed with everything it started,
-/// and the process ends with [`EXIT_CODE`]. Without it, Ctrl-C ends the process alone and a
+/// and the process ends with [`INTERRUPTED_EXIT_CODE`]. Without it, Ctrl-C ends the process alone and a
 /// script keeps running.
 pub fn install_for_hunt() {
     let installed = ctrlc::set_handler(|| {
         vkperft::hunt::kill_running_script();
         output::write_stderr("interrupted: the walk stopped before a finding\n");
-        std::process::exit(EXIT_CODE.into());
+        std::process::exit(INTERRUPTED_EXIT_CODE.into());
     });
     if let Err(err) = installed {
         output::write_stderr(&format!(

@@ -4,6 +4,7 @@
 
 mod args;
 mod bench;
+mod commands;
 mod devices;
 mod error;
 mod gui;
@@ -17,10 +18,11 @@ mod shader_stats;
 mod unique;
 mod work;
 mod work_args;
+mod work_merge;
 mod work_slurm;
 
-use args::{Cli, Commands};
 use clap::Parser;
+use commands::{Cli, Commands};
 use error::CliError;
 use std::process::ExitCode;
 
@@ -70,6 +72,3 @@ pub fn main() -> ExitCode {
         }
     }
 }
-
-/// Returned so that subcommands share the error path.
-pub type CliResult = Result<(), CliError>;

@@ -1,7 +1,6 @@
 //! Text and JSON renderings of results.
 
-use super::error::CliError;
-use super::CliResult;
+use super::error::{CliError, CliResult};
 use serde_json::{json, Value};
 use std::io::{ErrorKind, Write};
 use vkperft::engine::PerftResult;

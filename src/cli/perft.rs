@@ -1,11 +1,10 @@
 //! `vkperft perft` and `vkperft perftree`, and how every command runs a job.
 
 use super::args::{PerftArgs, PerftreeArgs, PositionArgs};
-use super::error::CliError;
+use super::error::{CliError, CliResult};
 use super::interrupt;
 use super::output;
 use super::progress::ProgressDisplay;
-use super::CliResult;
 use anyhow::anyhow;
 use crossbeam_channel::RecvTimeoutError;
 use std::collections::HashSet;

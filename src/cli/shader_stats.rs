@@ -2,9 +2,8 @@
 //! table (one column per pipeline executable) or a JSON list.
 
 use super::args::ShaderStatsArgs;
-use super::error::CliError;
+use super::error::{CliError, CliResult};
 use super::output;
-use super::CliResult;
 use serde_json::{json, Value};
 use vkperft::engine::EngineError;
 use vkperft::gpu::shader_stats::{shader_stats, ExecutableStats, StatValue};

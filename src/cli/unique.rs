@@ -1,10 +1,9 @@
 //! `vkperft unique`: the number of unique positions at each ply.
 
-use super::error::CliError;
+use super::error::{CliError, CliResult};
 use super::output;
 use super::perft::start_position;
 use super::work_args::UniqueArgs;
-use super::CliResult;
 use serde_json::json;
 use vkperft::engine::mib_to_bytes;
 use vkperft::unique::{expand, ExpansionOptions, UniqueError};

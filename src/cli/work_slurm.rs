@@ -2,11 +2,10 @@
 //! not complete go to Slurm as one job array with a merge job after it; `--wait` watches the
 //! queue until both have ended and merges from the journals.
 
-use super::error::CliError;
+use super::error::{CliError, CliResult};
 use super::output;
-use super::work::merge_report;
 use super::work_args::SlurmArgs;
-use super::CliResult;
+use super::work_merge::merge_report;
 use anyhow::anyhow;
 use std::time::{Duration, Instant};
 use vkperft::count::thousands;

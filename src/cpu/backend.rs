@@ -4,7 +4,8 @@ use super::parallel;
 use super::search::{PlainSearch, TtSearch};
 use crate::chess::Zobrist;
 use crate::engine::backend::{Backend, RunError, RunOutcome};
-use crate::engine::{EngineError, Job};
+use crate::engine::event::EngineError;
+use crate::engine::job::Job;
 use crate::run_control::RunControl;
 use crate::tt::{TranspositionTable, TtConfig, TtMode};
 

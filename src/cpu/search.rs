@@ -189,3 +189,102 @@ impl TtSearch<'_> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{SubtreeSearch, TtSearch};
+    use crate::chess::{Position, Zobrist};
+    use crate::tt::{TranspositionTable, TtConfig, TtMode};
+    use std::collections::BTreeSet;
+
+    fn keys(value: &serde_json::Value) -> BTreeSet<String> {
+        value
+            .as_object()
+            .map(|object| object.keys().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    fn names(names: &[&str]) -> BTreeSet<String> {
+        names.iter().copied().map(String::from).collect()
+    }
+
+    #[test]
+    fn table_report_json_has_exactly_the_agreed_keys() {
+        let tt = TranspositionTable::new(&TtConfig::new(TtMode::Certify, 1 << 14))
+            .expect("a small table fits");
+        let zobrist = Zobrist::default();
+        let root = Position::startpos();
+        let search = TtSearch {
+            table: &tt,
+            zobrist: &zobrist,
+        };
+        let mut worker = search.worker();
+        let counts = search.count(&mut worker, &root, zobrist.hash(&root), 4);
+        let (exact, fast) = (counts.nodes, counts.fast_nodes);
+        let snapshot = tt.snapshot();
+        let json = snapshot.to_json(Some(fast), exact);
+        assert_eq!(
+            keys(&json),
+            names(&[
+                "mode",
+                "slots",
+                "bytes",
+                "probes",
+                "hits",
+                "misses",
+                "stores",
+                "overwrites",
+                "occupancy",
+                "wrong_occupied_probes",
+                "false_hits",
+                "fast_total",
+                "payload_skips",
+                "per_depth",
+                "risk",
+            ])
+        );
+
+        // Depths 2 to 4: the search bulk-counts depth 1 without the table.
+        let per_depth = json["per_depth"].as_array().cloned().unwrap_or_default();
+        assert_eq!(per_depth.len(), 3);
+        let depth_keys = names(&[
+            "depth",
+            "probes",
+            "hits",
+            "misses",
+            "stores",
+            "overwrites",
+            "occupancy",
+            "wrong_occupied_probes",
+            "false_hits",
+            "payload_skips",
+        ]);
+        for entry in &per_depth {
+            assert_eq!(keys(entry), depth_keys);
+        }
+        assert_eq!(
+            keys(&json["risk"]),
+            names(&[
+                "verifier_bits",
+                "wrong_occupied_probes",
+                "expected_false_hits",
+                "p_false_hit",
+                "nodes",
+                "scale_pairs",
+            ])
+        );
+        assert_eq!(json["mode"], "certify");
+        assert_eq!(json["fast_total"], "197281");
+        assert_eq!(json["risk"]["nodes"], "197281");
+        assert_eq!(json["probes"], snapshot.total.probes);
+
+        let fast_only = tt.snapshot().to_json(None, exact);
+        assert!(fast_only["fast_total"].is_null());
+
+        let text = snapshot.render_text(Some(fast), exact);
+        assert!(text.contains("total"));
+        assert!(text.contains("risk at 64 bits"));
+        // Title, column names, three depths, total, fast total, risk.
+        assert_eq!(text.lines().count(), 2 + 3 + 1 + 2);
+    }
+}

@@ -23,8 +23,8 @@ impl From<EngineError> for RunError {
     }
 }
 
-impl From<crate::gpu::GpuError> for RunError {
-    fn from(error: crate::gpu::GpuError) -> RunError {
+impl From<crate::gpu::error::GpuError> for RunError {
+    fn from(error: crate::gpu::error::GpuError) -> RunError {
         RunError::Failed(error.into())
     }
 }

@@ -4,9 +4,9 @@
 use super::backend::{Backend, BackendProvider, Resolved, RunError};
 use super::event::EngineError;
 use super::job::{BackendChoice, Job};
-use crate::cpu::CpuBackend;
+use crate::cpu::backend::CpuBackend;
+use crate::gpu::backend::{GpuOptions, VulkanBackend};
 use crate::gpu::device::{auto_device, list_devices, DeviceInfo};
-use crate::gpu::{GpuOptions, VulkanBackend};
 use crate::tt::{TtConfig, TtMode};
 use std::sync::atomic::AtomicBool;
 
@@ -202,9 +202,9 @@ impl BackendProvider for Backends {
 mod tests {
     use super::*;
     use crate::chess::moves::MAX_MOVES;
+    use crate::gpu::backend::memory_defaults;
     use crate::gpu::device::{DeviceKind, MemoryHeap};
     use crate::gpu::layouts::{inner_positions, MAX_INNER_POSITIONS};
-    use crate::gpu::memory_defaults;
 
     fn device(index: usize, name: &str, kind: DeviceKind, usable: bool) -> DeviceInfo {
         DeviceInfo {
@@ -301,8 +301,8 @@ mod tests {
 
     /// The backend kind and note `auto` resolves a start position perft of `depth` to.
     fn auto_for_depth(backends: &mut Backends, depth: u32) -> (&'static str, Option<String>) {
-        let job = crate::engine::JobSpec::new(crate::chess::Position::startpos(), depth)
-            .job(crate::engine::JobId(1))
+        let job = crate::engine::job::JobSpec::new(crate::chess::Position::startpos(), depth)
+            .job(crate::engine::job::JobId(1))
             .expect("a valid job");
         let resolved = backends
             .backend_for(&job, &AtomicBool::new(false))

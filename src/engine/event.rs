@@ -3,7 +3,7 @@
 use super::job::JobId;
 use crate::chess::{Move, Position};
 use crate::count::Counts;
-use crate::gpu::GpuError;
+use crate::gpu::error::GpuError;
 use crate::tt::{TtError, TtMode, TtStatsSnapshot};
 use crate::work_counters::WorkCounters;
 use std::time::Duration;

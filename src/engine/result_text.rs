@@ -61,7 +61,7 @@ impl PerftResult {
 pub(crate) mod tests {
     use crate::chess::Position;
     use crate::count::Counts;
-    use crate::engine::PerftResult;
+    use crate::engine::event::PerftResult;
     use crate::tt::TtMode;
     use std::time::Duration;
 

@@ -177,10 +177,10 @@ mod tests {
     use crate::chess::Position;
     use crate::chess::Zobrist;
     use crate::count::Counts;
-    use crate::cpu::CpuBackend;
+    use crate::cpu::backend::CpuBackend;
     use crate::engine::backend::{Backend, Resolved, RunError, RunOutcome};
+    use crate::engine::event::{EngineError, PerftResult};
     use crate::engine::job::BackendChoice;
-    use crate::engine::{EngineError, PerftResult};
     use crate::run_control::RunControl;
     use crate::tt::{TtConfig, TtMode};
     use std::sync::atomic::AtomicUsize;
@@ -361,14 +361,14 @@ mod tests {
     #[test]
     fn bad_jobs_fail_with_a_reason() {
         let mut engine = Engine::spawn(None);
-        let mut deep = job(&mut engine, crate::engine::MAX_DEPTH + 1, TtMode::Off);
-        deep.depth = crate::engine::MAX_DEPTH + 1;
+        let mut deep = job(&mut engine, crate::engine::job::MAX_DEPTH + 1, TtMode::Off);
+        deep.depth = crate::engine::job::MAX_DEPTH + 1;
         let deep_id = deep.id;
         engine.run(deep);
         assert!(matches!(
             events_until_end(&engine, deep_id).last(),
             Some(Event::Failed {
-                error: crate::engine::EngineError::DepthOutOfRange { .. },
+                error: crate::engine::event::EngineError::DepthOutOfRange { .. },
                 ..
             })
         ));
@@ -379,7 +379,7 @@ mod tests {
         assert!(matches!(
             events_until_end(&engine, no_table_id).last(),
             Some(Event::Failed {
-                error: crate::engine::EngineError::Tt(_),
+                error: crate::engine::event::EngineError::Tt(_),
                 ..
             })
         ));

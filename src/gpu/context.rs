@@ -8,7 +8,6 @@
 
 use super::device::{choose_device, compute_queue_family, DeviceInfo, Instance};
 use super::error::{vk_error, GpuError};
-use super::pipelines::record_barrier;
 use ash::vk;
 use gpu_allocator::vulkan::{Allocator, AllocatorCreateDesc};
 use std::cell::Cell;
@@ -455,5 +454,34 @@ impl Drop for Context {
             }
             device.destroy_command_pool(self.command_pool, None);
         }
+    }
+}
+
+/// Orders earlier commands (of this and earlier submissions of the queue) before later ones and
+/// makes their writes visible to later shader reads, transfers and indirect dispatches.
+pub fn record_barrier(device: &ash::Device, command_buffer: vk::CommandBuffer) {
+    let barrier = [vk::MemoryBarrier::default()
+        .src_access_mask(vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::TRANSFER_WRITE)
+        .dst_access_mask(
+            vk::AccessFlags::SHADER_READ
+                | vk::AccessFlags::SHADER_WRITE
+                | vk::AccessFlags::TRANSFER_READ
+                | vk::AccessFlags::TRANSFER_WRITE
+                | vk::AccessFlags::INDIRECT_COMMAND_READ,
+        )];
+    let stages = vk::PipelineStageFlags::COMPUTE_SHADER
+        | vk::PipelineStageFlags::TRANSFER
+        | vk::PipelineStageFlags::DRAW_INDIRECT;
+    // SAFETY: the command buffer is recording.
+    unsafe {
+        device.cmd_pipeline_barrier(
+            command_buffer,
+            stages,
+            stages,
+            vk::DependencyFlags::empty(),
+            &barrier,
+            &[],
+            &[],
+        );
     }
 }

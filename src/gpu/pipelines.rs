@@ -4,6 +4,8 @@
 //! transposition table; a backend uses one of them for all its stages, with the slider attacks
 //! that suit its device (a specialization constant).
 
+// The stages' dispatch code records its barriers with the pipelines it binds.
+pub use super::context::record_barrier;
 use super::context::{DeviceShared, Purpose};
 use super::error::{vk_error, GpuError};
 use super::layouts::{Control, StepConstants};
@@ -470,35 +472,6 @@ fn dispatch_parts(invocations: u32, max_workgroups: u32) -> Vec<(u32, u32)> {
             (first_group * WORKGROUP_SIZE, part)
         })
         .collect()
-}
-
-/// Orders earlier commands (of this and earlier submissions of the queue) before later ones and
-/// makes their writes visible to later shader reads, transfers and indirect dispatches.
-pub fn record_barrier(device: &ash::Device, command_buffer: vk::CommandBuffer) {
-    let barrier = [vk::MemoryBarrier::default()
-        .src_access_mask(vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::TRANSFER_WRITE)
-        .dst_access_mask(
-            vk::AccessFlags::SHADER_READ
-                | vk::AccessFlags::SHADER_WRITE
-                | vk::AccessFlags::TRANSFER_READ
-                | vk::AccessFlags::TRANSFER_WRITE
-                | vk::AccessFlags::INDIRECT_COMMAND_READ,
-        )];
-    let stages = vk::PipelineStageFlags::COMPUTE_SHADER
-        | vk::PipelineStageFlags::TRANSFER
-        | vk::PipelineStageFlags::DRAW_INDIRECT;
-    // SAFETY: the command buffer is recording.
-    unsafe {
-        device.cmd_pipeline_barrier(
-            command_buffer,
-            stages,
-            stages,
-            vk::DependencyFlags::empty(),
-            &barrier,
-            &[],
-            &[],
-        );
-    }
 }
 
 impl Drop for Pipelines {

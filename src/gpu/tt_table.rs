@@ -16,7 +16,7 @@ use super::layouts::{SegmentAddresses, TtParamsHead};
 use super::shader_layout::{
     TT_MAX_SEGMENTS, TT_MODE_CERTIFY, TT_MODE_FAST, TT_MODE_OFF, TT_MODE_VERIFIED,
 };
-use crate::engine::EngineError;
+use crate::engine::event::EngineError;
 use crate::tt::exact::ExactEntry;
 use crate::tt::fast::{verifier_mask, FastBucket, FAST_WAYS};
 use crate::tt::{ways, TtConfig, TtMode, TtStatsSnapshot};

@@ -1,19 +1,7 @@
-//! The engine under test, however it is reached.
+//! What the hunt asks of the engine under test, whichever kind it is.
 
 use super::divide_output::EngineDivide;
 use super::error::HuntError;
-use super::script_engine::ScriptEngine;
-use super::uci_engine::UciEngine;
-use std::time::Duration;
-
-/// How to reach the user's engine.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum EngineCommand {
-    /// A UCI engine started with this shell command, asked `go perft N`.
-    Uci(String),
-    /// A perftree-style script, called as `CMD depth fen moves` for each request.
-    Script(String),
-}
 
 /// A position as the engine is asked for it: a FEN and moves played from it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -38,18 +26,4 @@ pub trait EngineUnderTest {
     /// The engine's divide of `position` to `depth` plies.
     fn divide(&mut self, position: &PositionRequest, depth: u32)
         -> Result<EngineDivide, HuntError>;
-}
-
-/// Starts the engine `command` names; each request may take at most `timeout`. A UCI engine is
-/// told `UCI_Chess960` when `chess960`, so that it writes castles king-to-rook as vkperft then
-/// does (a perftree script reads the notation from the FEN it is given).
-pub fn open_engine(
-    command: &EngineCommand,
-    timeout: Duration,
-    chess960: bool,
-) -> Result<Box<dyn EngineUnderTest + Send>, HuntError> {
-    Ok(match command {
-        EngineCommand::Uci(command) => Box::new(UciEngine::start(command, timeout, chess960)?),
-        EngineCommand::Script(command) => Box::new(ScriptEngine::new(command, timeout)),
-    })
 }

@@ -10,14 +10,16 @@ mod divide_output;
 mod engine;
 mod error;
 mod exact;
+mod open_engine;
 mod script_engine;
 mod uci_engine;
 mod walk;
 
 pub use divide_output::{classify_line, EngineDivide, OutputLine};
-pub use engine::{open_engine, EngineCommand, EngineUnderTest, PositionRequest};
+pub use engine::{EngineUnderTest, PositionRequest};
 pub use error::HuntError;
 pub use exact::exact_divide;
+pub use open_engine::{open_engine, EngineCommand};
 pub use script_engine::{kill_running_script, ScriptEngine};
 pub use uci_engine::UciEngine;
 pub use walk::{hunt, Difference, ExactDivide, Finding, Step, WrongCount};

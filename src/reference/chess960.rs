@@ -1,7 +1,7 @@
 //! The 960 Chess960 start positions with their perft to depth 5, shipped with the program
 //! (`assets/chess960-perft.tsv`, computed by Stockfish with `UCI_Chess960`).
 
-use super::position_key;
+use crate::chess::fen::position_key;
 use std::sync::OnceLock;
 
 const CHESS960_TSV: &str = include_str!("../../assets/chess960-perft.tsv");

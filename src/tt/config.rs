@@ -1,7 +1,7 @@
 //! What the caller asks of the table, and every way that request can fail.
 
+use super::layout::{bucket_bytes, ways};
 use super::mode::TtMode;
-use super::table::{bucket_bytes, ways};
 use thiserror::Error;
 
 /// The verifier width used unless `--verifier-bits` narrows it.

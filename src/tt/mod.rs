@@ -19,6 +19,7 @@ pub mod exact;
 pub mod fast;
 
 mod config;
+mod layout;
 mod memory;
 mod mode;
 // The table's only unsafe code: the prefetch hint (one intrinsic call) and its lazily backed
@@ -39,10 +40,11 @@ mod zeroed_array;
 pub use config::{
     mib, TtConfig, TtError, DEFAULT_VERIFIER_BITS, MAX_VERIFIER_BITS, MIN_VERIFIER_BITS,
 };
+pub use layout::{bucket_bytes, slot_bytes, ways};
 pub use memory::available_memory;
 pub use mode::{ParseTtModeError, TtMode};
 pub use report::{TtReport, TtStatsSnapshot};
 pub use risk::{p_at_least_one, Risk};
 pub use shader_shared::MIN_TT_DEPTH;
 pub use stats::{DepthStats, ThreadStats, TtCounters, DEPTH_COUNTER_WORDS, MAX_DEPTH};
-pub use table::{bucket_bytes, slot_bytes, ways, BucketRef, Probe, TranspositionTable};
+pub use table::{BucketRef, Probe, TranspositionTable};

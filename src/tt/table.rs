@@ -30,9 +30,7 @@
 //!   always belong to the same store; the victim is chosen from the fast bucket.
 
 use super::config::{TtConfig, TtError};
-use super::exact::{
-    tag_depth, tag_of, ExactContents, ExactEntry, Occupant, VerifiedBucket, VERIFIED_WAYS,
-};
+use super::exact::{tag_depth, tag_of, ExactContents, ExactEntry, Occupant, VerifiedBucket};
 use super::fast::{fast_check, fast_payload, verifier_mask, FastBucket, FastContents, FAST_WAYS};
 use super::memory::check_available;
 use super::mode::TtMode;
@@ -101,41 +99,6 @@ impl Storage {
                 shadow: ZeroedArray::new(buckets * FAST_WAYS)?,
             },
         })
-    }
-}
-
-const FAST_SLOT_BYTES: usize = size_of::<FastBucket>() / FAST_WAYS;
-const VERIFIED_SLOT_BYTES: usize = size_of::<VerifiedBucket>() / VERIFIED_WAYS;
-const CERTIFY_SLOT_BYTES: usize = FAST_SLOT_BYTES + size_of::<ExactEntry>();
-
-const _: () = assert!(FAST_SLOT_BYTES == 16);
-const _: () = assert!(VERIFIED_SLOT_BYTES == 64);
-const _: () = assert!(CERTIFY_SLOT_BYTES == 80);
-
-/// Bytes one slot (entry) takes in `mode`; `None` for `off`.
-pub const fn slot_bytes(mode: TtMode) -> Option<usize> {
-    match mode {
-        TtMode::Off => None,
-        TtMode::Fast => Some(FAST_SLOT_BYTES),
-        TtMode::Verified => Some(VERIFIED_SLOT_BYTES),
-        TtMode::Certify => Some(CERTIFY_SLOT_BYTES),
-    }
-}
-
-/// Entries per bucket in `mode`; `None` for `off`.
-pub const fn ways(mode: TtMode) -> Option<usize> {
-    match mode {
-        TtMode::Off => None,
-        TtMode::Fast | TtMode::Certify => Some(FAST_WAYS),
-        TtMode::Verified => Some(VERIFIED_WAYS),
-    }
-}
-
-/// Bytes one bucket takes in `mode` (the table's unit of size); `None` for `off`.
-pub const fn bucket_bytes(mode: TtMode) -> Option<usize> {
-    match (slot_bytes(mode), ways(mode)) {
-        (Some(slot), Some(ways)) => Some(slot * ways),
-        _ => None,
     }
 }
 

@@ -5,9 +5,9 @@
 //! through the external [`Sorter`], so memory stays within a budget and the rest is on disk.
 
 use super::entry::Entry;
+use super::error::UniqueError;
 use super::scratch::Scratch;
 use super::sorter::{SortedEntries, Sorter};
-use super::UniqueError;
 use crate::chess::movegen::legal_moves;
 use crate::chess::{NybbleBoard, Position};
 use std::fs::File;

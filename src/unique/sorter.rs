@@ -4,8 +4,8 @@
 //! once with the paths of all its copies.
 
 use super::entry::Entry;
+use super::error::UniqueError;
 use super::scratch::Scratch;
-use super::UniqueError;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::fs::File;

@@ -9,6 +9,8 @@
 
 mod board;
 mod flags;
+mod leaf_count;
+mod lookup;
 mod node;
 // Calls into the BMI2 build of the generator, and attack-set loads without a bounds check
 // (see the module's safety arguments).
@@ -21,24 +23,9 @@ use super::position::Position;
 use super::types::Color;
 use board::Board;
 use flags::{Black, No, Side, White, Yes};
-use sliders::Sliders;
-use std::cell::Cell;
-
-thread_local! {
-    static LEAF_COUNT_OPS: Cell<u64> = const { Cell::new(0) };
-}
-
-/// Positions whose legal moves this thread's generator counted at the last ply (children made
-/// at depth 2, and roots of depth 1) since the thread began: the leaf count-ops of the work
-/// counters (`crate::work_counters`). Callers take differences around a search.
-pub fn leaf_count_ops() -> u64 {
-    LEAF_COUNT_OPS.with(Cell::get)
-}
-
-#[inline(always)]
-fn add_leaf_count_ops(ops: u64) {
-    LEAF_COUNT_OPS.with(|total| total.set(total.get().wrapping_add(ops)));
-}
+use leaf_count::add_leaf_count_ops;
+pub use leaf_count::leaf_count_ops;
+use lookup::Sliders;
 
 /// How the specialised generator looks up slider attacks on this CPU.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,7 +4,8 @@
 
 use super::board::{Board, BISHOP, KING, KNIGHT, PAWN, PROMOTIONS, QUEEN, ROOK};
 use super::flags::{Flag, No, Side, Yes};
-use super::sliders::Sliders;
+use super::leaf_count::add_leaf_count_ops;
+use super::lookup::Sliders;
 use crate::chess::bitboard::Bitboard;
 use crate::chess::castling::CastlingSquares;
 use crate::chess::square::Square;
@@ -12,7 +13,7 @@ use std::marker::PhantomData;
 
 /// Perft of `board` to `depth >= 1` with `S` to move; `E`: an en passant capture may exist;
 /// `C`: some castling right is left. A node at depth 2 adds its children to the thread's
-/// [`leaf_count_ops`](super::leaf_count_ops).
+/// [`leaf_count_ops`](super::leaf_count::leaf_count_ops).
 #[inline(always)]
 pub fn perft<L: Sliders, S: Side, E: Flag, C: Flag>(sliders: L, board: &Board, depth: u32) -> u64 {
     if depth == 1 {
@@ -30,7 +31,7 @@ pub fn perft<L: Sliders, S: Side, E: Flag, C: Flag>(sliders: L, board: &Board, d
         };
         generate::<L, S, E, C, _>(sliders, board, &mut children);
         if depth == 2 {
-            super::add_leaf_count_ops(children.made);
+            add_leaf_count_ops(children.made);
         }
         children.nodes
     }

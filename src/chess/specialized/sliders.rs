@@ -13,33 +13,13 @@
 
 use super::board::Board;
 use super::flags::{Flag, Side};
+use super::lookup::Sliders;
 use super::node;
 use super::tables::{Leapers, SliderSquare, SliderTable};
 use crate::chess::bitboard::Bitboard;
 use crate::chess::square::Square;
 #[cfg(target_arch = "x86_64")]
 use std::sync::OnceLock;
-
-/// Slider lookups and the attack tables the generator reads, and the node function compiled
-/// for them.
-pub trait Sliders: Copy {
-    fn leapers(self) -> &'static Leapers;
-    fn table(self) -> &'static SliderTable;
-    /// Where `occupied`'s attack set lies among `square`'s: below `2^popcount(square.mask)`.
-    fn index(square: &SliderSquare, occupied: Bitboard) -> usize;
-    /// Perft of `board` to `depth >= 1`, by [`node::perft`] compiled for these lookups.
-    fn perft<S: Side, E: Flag, C: Flag>(self, board: &Board, depth: u32) -> u64;
-
-    #[inline(always)]
-    fn rook(self, sq: Square, occupied: Bitboard) -> Bitboard {
-        attacks_at::<Self>(self.table().rook_square(sq), occupied)
-    }
-
-    #[inline(always)]
-    fn bishop(self, sq: Square, occupied: Bitboard) -> Bitboard {
-        attacks_at::<Self>(self.table().bishop_square(sq), occupied)
-    }
-}
 
 /// The attack set of `square`'s slider with `occupied`, without a bounds check: this is the
 /// hottest load of the generator.
@@ -76,17 +56,22 @@ impl Sliders for Magic {
     }
 
     #[inline(always)]
-    fn table(self) -> &'static SliderTable {
-        self.table
-    }
-
-    #[inline(always)]
     fn index(square: &SliderSquare, occupied: Bitboard) -> usize {
         square.magic_index(occupied)
     }
 
     fn perft<S: Side, E: Flag, C: Flag>(self, board: &Board, depth: u32) -> u64 {
         node::perft::<Self, S, E, C>(self, board, depth)
+    }
+
+    #[inline(always)]
+    fn rook(self, sq: Square, occupied: Bitboard) -> Bitboard {
+        attacks_at::<Self>(self.table.rook_square(sq), occupied)
+    }
+
+    #[inline(always)]
+    fn bishop(self, sq: Square, occupied: Bitboard) -> Bitboard {
+        attacks_at::<Self>(self.table.bishop_square(sq), occupied)
     }
 }
 
@@ -138,11 +123,6 @@ impl Sliders for Pext {
     }
 
     #[inline(always)]
-    fn table(self) -> &'static SliderTable {
-        self.table
-    }
-
-    #[inline(always)]
     fn index(square: &SliderSquare, occupied: Bitboard) -> usize {
         pext(occupied.0, square.mask)
     }
@@ -151,6 +131,16 @@ impl Sliders for Pext {
     fn perft<S: Side, E: Flag, C: Flag>(self, board: &Board, depth: u32) -> u64 {
         // SAFETY: a `Pext` exists only where `perft_bmi2`'s features were detected.
         unsafe { perft_bmi2::<S, E, C>(self, board, depth) }
+    }
+
+    #[inline(always)]
+    fn rook(self, sq: Square, occupied: Bitboard) -> Bitboard {
+        attacks_at::<Self>(self.table.rook_square(sq), occupied)
+    }
+
+    #[inline(always)]
+    fn bishop(self, sq: Square, occupied: Bitboard) -> Bitboard {
+        attacks_at::<Self>(self.table.bishop_square(sq), occupied)
     }
 }
 

@@ -2,7 +2,7 @@
 //! From depth 3 it runs one thread per online CPU and has no option for fewer: pin the whole
 //! bench to one CPU (`taskset -c 0`) for a single-thread comparison.
 
-use super::Program;
+use super::program::Program;
 
 pub struct Ellxor;
 

@@ -1,7 +1,7 @@
 //! Gigantua (github.com/Gigantua/Gigantua): `Gigantua FEN DEPTH` counts every depth from 1 up
 //! to DEPTH, one line each (`Perft 6: 119060324 136ms 875.4 MNodes/s`), and then waits for a key.
 
-use super::Program;
+use super::program::Program;
 
 /// The deepest perft Gigantua runs: it prints a message instead of counting beyond it.
 const MAX_DEPTH: u32 = 12;

@@ -8,26 +8,17 @@ mod ellxor;
 mod gigantua;
 mod mperft;
 mod process;
+mod program;
 mod stockfish;
 
 use super::error::CliError;
 use anyhow::anyhow;
+use program::Program;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::time::Duration;
 use stockfish::Stockfish;
-
-/// A program that counts one perft per process: how to ask it, and where its total is.
-trait Program: Sync {
-    fn arguments(&self, fen: &str, depth: u32) -> Vec<String>;
-    /// The total for `depth` in the program's standard output, if it printed one.
-    fn total(&self, stdout: &str, depth: u32) -> Option<u128>;
-    /// Why the program cannot count at `depth`, if it cannot.
-    fn unsupported(&self, _depth: u32) -> Option<&'static str> {
-        None
-    }
-}
 
 /// The peers `bench` knows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -2,7 +2,7 @@
 //! counting at the last ply and no hash table (its default), one thread, and prints
 //! `perft  6 :       119060324 leaves in      0.188 s    633299596 leaves/s`.
 
-use super::Program;
+use super::program::Program;
 
 pub struct Mperft;
 

@@ -8,6 +8,7 @@ use crate::count::Counts;
 use crate::cpu::reference;
 use crate::cpu::search::{SubtreeSearch, TtSearch};
 use crate::tt::fast::MAX_FAST_COUNT;
+use crate::tt::layout::{bucket_bytes, slot_bytes, ways, CERTIFY_SLOT_BYTES};
 use crate::tt::MIN_TT_DEPTH;
 
 const FAST_BUCKET_BYTES: usize = size_of::<FastBucket>();
@@ -609,7 +610,7 @@ fn replacement_keeps_deep_entries_and_lets_new_ones_in() {
     for mode in [TtMode::Fast, TtMode::Verified, TtMode::Certify] {
         let tt = table(mode, bucket_bytes(mode).expect("a table mode"), 64);
         let ways = tt.slots();
-        assert_eq!(ways, super::ways(mode).expect("a table mode"));
+        assert_eq!(ways, crate::tt::layout::ways(mode).expect("a table mode"));
         let stats = tt.thread_stats();
         let store = |index: usize, depth: u32| {
             let pos = &positions[index];

@@ -1,0 +1,12 @@
+//! What `bench` needs to know of a peer that counts one perft per process.
+
+/// A program that counts one perft per process: how to ask it, and where its total is.
+pub trait Program: Sync {
+    fn arguments(&self, fen: &str, depth: u32) -> Vec<String>;
+    /// The total for `depth` in the program's standard output, if it printed one.
+    fn total(&self, stdout: &str, depth: u32) -> Option<u128>;
+    /// Why the program cannot count at `depth`, if it cannot.
+    fn unsupported(&self, _depth: u32) -> Option<&'static str> {
+        None
+    }
+}
