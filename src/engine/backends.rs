@@ -5,8 +5,9 @@ use super::backend::{Backend, BackendProvider, Resolved, RunError};
 use super::event::EngineError;
 use super::job::{BackendChoice, Job};
 use crate::cpu::backend::CpuBackend;
-use crate::gpu::backend::{GpuOptions, VulkanBackend};
+use crate::gpu::backend::VulkanBackend;
 use crate::gpu::device::{auto_device, list_devices, DeviceInfo};
+use crate::gpu::options::GpuOptions;
 use crate::tt::{TtConfig, TtMode};
 use std::sync::atomic::AtomicBool;
 

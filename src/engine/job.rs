@@ -2,7 +2,7 @@
 
 use crate::chess::zobrist::DEFAULT_SEED;
 use crate::chess::Position;
-use crate::gpu::backend::{GpuOptions, Submissions};
+use crate::gpu::options::{GpuOptions, Submissions};
 use crate::tt::{TtConfig, TtMode, DEFAULT_VERIFIER_BITS};
 use thiserror::Error;
 

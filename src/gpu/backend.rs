@@ -35,32 +35,33 @@ use super::context::SLOTS;
 use super::device::DeviceInfo;
 use super::error::GpuError;
 use super::layouts::{inner_positions, GpuBoard, PositionLayout};
+use super::options::{GpuOptions, Submissions, MAX_WORKGROUPS_VARIABLE};
 use super::pipelines::{Bindings, Pipelines};
 use super::shader_layout::{MAX_LEVELS, WORKGROUP_SIZE};
 use super::slider_attacks::SliderAttacks;
-#[cfg(doc)]
-use super::slider_attacks::SLIDER_ATTACKS_VARIABLE;
 use super::tables::table_words;
 use crate::chess::{Move, NybbleBoard, Position, Zobrist};
 use crate::count::Counts;
-use crate::engine::{Backend, EngineError, Job, RunError, RunOutcome};
+use crate::engine::backend::{Backend, RunError, RunOutcome};
+use crate::engine::event::EngineError;
+use crate::engine::job::Job;
 use crate::plan::{Plan, Tally, WorkItem};
 use crate::run_control::{Cancelled, RunControl};
 use crate::tt::{TtConfig, TtMode};
 use buffers::{write_mapped, ChunkBuffers, TtBuffers, ITEMS_SHARE};
 use gpu_allocator::MemoryLocation;
+use host_work::HostWork;
 use memory::{capacity_for, default_budget, MIN_CAPACITY};
 pub use memory::{memory_defaults, MemoryDefaults};
 use pacing::Pacer;
-pub use probe_self_test::SelfTestProbe;
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
-use work::HostWork;
 
 mod buffers;
 mod chunk;
 mod diagnostics;
+mod host_work;
 mod memory;
 mod pacing;
 mod probe_self_test;
@@ -78,64 +79,6 @@ const CHUNK_TARGET: Duration = Duration::from_millis(150);
 /// Chunks start at one item per run and grow while they are fast: items of a deep run can be
 /// large, and the first chunk must not delay progress or cancellation.
 const FIRST_CHUNK_ITEMS: usize = 1;
-
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct GpuOptions {
-    /// Device index from `vkperft devices`; `None` picks the preferred device.
-    pub device: Option<usize>,
-    /// Memory for the chunk buffers in bytes; `None` for the default.
-    pub memory_budget: Option<u64>,
-    /// Workgroups per dispatch, below the device's limit: a debug knob that makes every level
-    /// go out in parts. `None`: [`MAX_WORKGROUPS_VARIABLE`] if set, else the device's limit.
-    pub max_workgroups: Option<u32>,
-    /// How the move generator finds slider attacks; `None`: [`SLIDER_ATTACKS_VARIABLE`] if set,
-    /// else what suits the device.
-    pub slider_attacks: Option<SliderAttacks>,
-    /// When a chunk goes to the device in one submission.
-    pub submissions: Submissions,
-    /// The probe the opening's self-test checks: a debug knob (a wrong probe shows what a
-    /// device whose table cannot be trusted does).
-    pub self_test: SelfTestProbe,
-}
-
-/// When a chunk goes to the device in one submission rather than level by level in parts.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Submissions {
-    /// Whole once a chunk of the same depth was timed, with as many items and positions as
-    /// that chunk's rates say fit the submission target; the first chunk of each depth, and
-    /// the next after a whole one overran, go in parts.
-    #[default]
-    Paced,
-    /// Every chunk whole, as many items as the buffers allow (halved after an overflow, doubled
-    /// again after a chunk that fit), whatever it takes on the device: the schedule does not
-    /// depend on measured times (for tests, and devices that no watchdog resets).
-    Whole,
-    /// `Whole` on a GPU that drives no display (`DeviceInfo::headless`: no watchdog resets it,
-    /// so long submissions cost only cancellation latency), else `Paced`.
-    Auto,
-}
-
-impl Submissions {
-    pub fn name(self) -> &'static str {
-        match self {
-            Submissions::Paced => "paced",
-            Submissions::Whole => "whole",
-            Submissions::Auto => "auto",
-        }
-    }
-
-    /// What `self` means on `info`'s device: never `Auto`.
-    pub fn resolve(self, info: &DeviceInfo) -> Submissions {
-        match self {
-            Submissions::Auto if info.headless => Submissions::Whole,
-            Submissions::Auto => Submissions::Paced,
-            chosen => chosen,
-        }
-    }
-}
-
-/// The environment variable that lowers the workgroups per dispatch (a debug override).
-pub const MAX_WORKGROUPS_VARIABLE: &str = "VKPERFT_MAX_WORKGROUPS";
 
 /// The workgroup limit `options` or the environment ask for, if any.
 fn requested_max_workgroups(options: &GpuOptions) -> Result<Option<u32>, GpuError> {

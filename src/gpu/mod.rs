@@ -18,6 +18,7 @@ pub mod context;
 pub mod device;
 pub mod error;
 pub mod layouts;
+pub mod options;
 pub mod pipelines;
 pub mod shader_layout;
 pub mod shader_stats;
@@ -25,9 +26,7 @@ pub mod slider_attacks;
 pub mod tables;
 pub mod tt_table;
 
-pub use backend::{
-    memory_defaults, GpuOptions, MemoryDefaults, ScheduleStats, SelfTestProbe, Submissions,
-    VulkanBackend, MAX_WORKGROUPS_VARIABLE,
-};
+pub use backend::{memory_defaults, MemoryDefaults, ScheduleStats, VulkanBackend};
 pub use device::{list_devices, DeviceInfo, DeviceKind};
 pub use error::GpuError;
+pub use options::{GpuOptions, SelfTestProbe, Submissions, MAX_WORKGROUPS_VARIABLE};

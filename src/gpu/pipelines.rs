@@ -4,8 +4,6 @@
 //! transposition table; a backend uses one of them for all its stages, with the slider attacks
 //! that suit its device (a specialization constant).
 
-// The stages' dispatch code records its barriers with the pipelines it binds.
-pub use super::context::record_barrier;
 use super::context::{DeviceShared, Purpose};
 use super::error::{vk_error, GpuError};
 use super::layouts::{Control, StepConstants};

@@ -14,11 +14,13 @@
 use super::buffers::{mapped_bytes, read_mapped, write_mapped};
 use super::{Submissions, VulkanBackend};
 use crate::count::Counts;
-use crate::engine::{RunError, MAX_DEPTH};
+use crate::engine::backend::RunError;
+use crate::engine::job::MAX_DEPTH;
 use crate::gpu::buffer::{record_copy, GpuBuffer};
+use crate::gpu::context::record_barrier;
 use crate::gpu::error::GpuError;
 use crate::gpu::layouts::{Control, GpuBoard, GpuU128, Level, StepConstants};
-use crate::gpu::pipelines::{record_barrier, Stage};
+use crate::gpu::pipelines::Stage;
 use crate::gpu::shader_layout::{
     COMPACT_LEAF, DEDUP_CHILDREN, DEDUP_CLEAR, DEDUP_INPUT, DEDUP_OUTPUT, DEDUP_RESOLVE,
     DEDUP_SLOTS_PER_POSITION, MAX_LEVELS,

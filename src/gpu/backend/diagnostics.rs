@@ -5,12 +5,13 @@ use super::buffers::write_mapped;
 use super::VulkanBackend;
 use crate::chess::{Hash128, Zobrist};
 use crate::gpu::buffer::record_copy;
+use crate::gpu::context::record_barrier;
 use crate::gpu::error::GpuError;
 use crate::gpu::layouts::{
     tt_params_bytes, ChildRange, Control, GpuBoard, GpuU128, PositionLayout, SegmentAddresses,
     StepConstants, TtParamsHead,
 };
-use crate::gpu::pipelines::{record_barrier, Stage};
+use crate::gpu::pipelines::Stage;
 use crate::gpu::shader_layout::DEDUP_OUTPUT;
 
 impl VulkanBackend {

@@ -12,11 +12,13 @@ use super::buffers::{mapped_bytes, write_mapped};
 use super::VulkanBackend;
 use crate::chess::movegen::legal_moves;
 use crate::chess::{Hash128, NybbleBoard, Position};
-use crate::engine::EngineError;
+use crate::engine::event::EngineError;
 use crate::gpu::buffer::GpuBuffer;
+use crate::gpu::context::record_barrier;
 use crate::gpu::error::GpuError;
 use crate::gpu::layouts::{tt_params_bytes, GpuBoard, GpuU128, StepConstants};
-use crate::gpu::pipelines::{record_barrier, Bindings, Stage};
+use crate::gpu::options::SelfTestProbe;
+use crate::gpu::pipelines::{Bindings, Stage};
 use crate::gpu::tt_table::GpuTable;
 use crate::tt::exact::{ExactContents, ExactWriteGuard};
 use crate::tt::fast::{fast_check, FastContents};
@@ -24,17 +26,6 @@ use crate::tt::{
     bucket_bytes, ways, BucketRef, Probe, TranspositionTable, TtConfig, TtCounters, TtMode,
 };
 use gpu_allocator::MemoryLocation;
-
-/// Which build of the probe the self-test runs.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum SelfTestProbe {
-    /// The probe every stage is built with.
-    #[default]
-    Shipped,
-    /// The exact entries probed in a loop, which lavapipe 22.3 miscompiles: to show that the
-    /// self-test catches a wrong probe.
-    LoopedExactWays,
-}
 
 /// The remaining depth of every probe.
 const DEPTH: u32 = 5;

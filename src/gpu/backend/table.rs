@@ -5,13 +5,13 @@ use super::buffers::{mapped_bytes, write_mapped};
 use super::VulkanBackend;
 use crate::chess::zobrist::MAX_DEPTH_KEYS;
 use crate::chess::Zobrist;
-use crate::engine::EngineError;
+use crate::engine::event::EngineError;
 use crate::gpu::buffer::{record_copy, GpuBuffer};
+use crate::gpu::context::record_barrier;
 use crate::gpu::error::GpuError;
 use crate::gpu::layouts::{
     tt_params_bytes, GpuU128, PositionLayout, SegmentAddresses, TtParamsHead,
 };
-use crate::gpu::pipelines::record_barrier;
 use crate::gpu::shader_layout::ZOBRIST_DEPTH_KEYS;
 use crate::gpu::tt_table::GpuTable;
 use crate::tt::{TtConfig, TtMode, TtStatsSnapshot};

@@ -3,33 +3,18 @@
 //! each chunk wrote, submissions, waits, overflows).
 
 use super::buffers::mapped_bytes;
-use super::{Submissions, VulkanBackend};
+use super::host_work::HostWork;
+use super::VulkanBackend;
 use crate::gpu::buffer::record_copy;
+use crate::gpu::context::record_barrier;
 use crate::gpu::context::SLOTS;
 use crate::gpu::error::GpuError;
 use crate::gpu::layouts::Control;
-use crate::gpu::pipelines::record_barrier;
+use crate::gpu::options::Submissions;
 use crate::gpu::shader_layout::{WORK_DEPTHS, WORK_DUPLICATES, WORK_EXPANDED, WORK_LEAF_COUNT_OPS};
 use crate::tt::TtStatsSnapshot;
 use crate::work_counters::{ChunkWork, WorkCounters};
 use ash::vk;
-
-/// What the host counts of a run, beside the device's counters.
-#[derive(Clone, Debug, Default)]
-pub(super) struct HostWork {
-    pub chunks: ChunkWork,
-    pub items: u64,
-    pub launch_depth: u32,
-    /// A perft of depth 1: the plan counted the root's moves, the run's one count-op.
-    pub counted_the_root: bool,
-    /// The context's host waits and the pipelines' dispatches before the run.
-    pub waits_before: u64,
-    pub dispatches_before: u64,
-    /// The slot whose work readback is the newest.
-    pub slot: usize,
-    /// Positions in every level of the last chunk counted, its items included.
-    pub last_chunk_positions: u64,
-}
 
 impl VulkanBackend {
     /// Starts the counters of a perft of `depth` whose plan has `items` items `launch_depth`
