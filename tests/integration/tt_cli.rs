@@ -4,6 +4,9 @@
 use crate::common::{run_vkperft, Run};
 use serde_json::Value;
 use std::collections::BTreeSet;
+use vkperft::chess::{Position, Zobrist};
+use vkperft::cpu::search::{SubtreeSearch, TtSearch};
+use vkperft::tt::{TranspositionTable, TtConfig, TtMode};
 
 const START_5: u128 = 4_865_609;
 const TOTAL_KEYS: [&str; 15] = [
@@ -301,4 +304,47 @@ fn certify_catches_false_hits() {
         tt["risk"]["expected_false_hits"].as_f64() > Some(1.0),
         "{tt}"
     );
+}
+
+/// The report of a table the CPU search filled (certify, start position perft 4): exactly the
+/// agreed keys, in its total, every depth and the risk, and a text of one line per depth.
+#[test]
+fn table_report_json_has_exactly_the_agreed_keys() {
+    let tt = TranspositionTable::new(&TtConfig::new(TtMode::Certify, 1 << 14))
+        .expect("a small table fits");
+    let zobrist = Zobrist::default();
+    let root = Position::startpos();
+    let search = TtSearch {
+        table: &tt,
+        zobrist: &zobrist,
+    };
+    let mut worker = search.worker();
+    let counts = search.count(&mut worker, &root, zobrist.hash(&root), 4);
+    let (exact, fast) = (counts.nodes, counts.fast_nodes);
+    let snapshot = tt.snapshot();
+    let json = snapshot.to_json(Some(fast), exact);
+    assert_eq!(keys(&json), BTreeSet::from(TOTAL_KEYS));
+
+    // Depths 2 to 4: the search bulk-counts depth 1 without the table.
+    let per_depth = json["per_depth"].as_array().cloned().unwrap_or_default();
+    assert_eq!(per_depth.len(), 3);
+    let mut depth_keys = BTreeSet::from(COUNTERS);
+    depth_keys.insert("depth");
+    for entry in &per_depth {
+        assert_eq!(keys(entry), depth_keys);
+    }
+    assert_eq!(keys(&json["risk"]), BTreeSet::from(RISK_KEYS));
+    assert_eq!(json["mode"], "certify");
+    assert_eq!(json["fast_total"], "197281");
+    assert_eq!(json["risk"]["nodes"], "197281");
+    assert_eq!(json["probes"], snapshot.total.probes);
+
+    let fast_only = tt.snapshot().to_json(None, exact);
+    assert!(fast_only["fast_total"].is_null());
+
+    let text = snapshot.render_text(Some(fast), exact);
+    assert!(text.contains("total"));
+    assert!(text.contains("risk at 64 bits"));
+    // Title, column names, three depths, total, fast total, risk.
+    assert_eq!(text.lines().count(), 2 + 3 + 1 + 2);
 }

@@ -116,16 +116,18 @@ impl ChunkShape {
         self.step(level, clear | self.compact_flag(level))
     }
 
+    /// The leaf skips a compact level's duplicates by their entries; the chunk's own level is
+    /// never deduplicated.
     fn leaf(self) -> StepConstants {
         let level = self.leaf_level();
-        self.step(level, self.input_dedup(level) | self.compact_flag(level))
+        self.step(level, self.compact_flag(level))
     }
 
-    /// After the leaf, the duplicates of a deduplicated compact leaf level add their counts
-    /// into their parents.
+    /// After the leaf, the duplicates of a deduplicated leaf level (compact: only levels after
+    /// the chunk's own are deduplicated) add their counts into their parents.
     fn resolved_duplicates(self) -> Option<StepConstants> {
         let level = self.leaf_level();
-        (self.compact_leaf() && self.deduplicated(level))
+        self.deduplicated(level)
             .then(|| self.step(level, DEDUP_RESOLVE | COMPACT_LEAF))
     }
 
