@@ -45,6 +45,8 @@ void main() {
     write_back(uint64_t(tt.segment_shift));
     write_back(tt.buckets);
     write_back(tt.verifier_mask);
+    write_back(tt.compact_buckets);
+    write_back(tt.compact_verifier_mask);
     write_back(tt.fast_segments[0]);
     write_back(tt.fast_segments[TT_MAX_SEGMENTS - 1]);
     write_back(tt.exact_segments[0]);

@@ -56,6 +56,10 @@ impl WorkItem {
 pub struct Plan {
     pub root_moves: Vec<Move>,
     pub items: Vec<WorkItem>,
+    /// Items of the last ply over the positions of the ply before it (the root: one), both
+    /// as the plan holds them: merged, in a merged plan, the growth of the distinct positions
+    /// per ply.
+    pub growth: f64,
 }
 
 impl Plan {
@@ -85,6 +89,7 @@ impl Plan {
             })
             .collect();
         let mut remaining = depth - 1;
+        let mut growth = items.len() as f64;
         'levels: while remaining > 0 && expand_more(items.len(), remaining) {
             let mut next: Vec<WorkItem> = Vec::new();
             for item in &items {
@@ -96,10 +101,15 @@ impl Plan {
                     break 'levels;
                 }
             }
+            growth = next.len() as f64 / items.len().max(1) as f64;
             items = next;
             remaining -= 1;
         }
-        Ok(Plan { root_moves, items })
+        Ok(Plan {
+            root_moves,
+            items,
+            growth,
+        })
     }
 
     /// Expands `root` (`depth` >= 1) ply by ply, merging transpositions after every ply, until
@@ -131,9 +141,11 @@ impl Plan {
                     return Ok(plan);
                 }
             }
-            branching = next.len() as f64 / plan.items.len().max(1) as f64;
+            let parents = plan.items.len().max(1) as f64;
+            branching = next.len() as f64 / parents;
             plan.items = next;
             plan.merge_transpositions(cancel)?;
+            plan.growth = plan.items.len() as f64 / parents;
         }
         Ok(plan)
     }
@@ -404,6 +416,8 @@ mod tests {
         }
         let four = Plan::expand_merged(&root, 6, usize::MAX, &NEVER, |_| 2).expect("runs");
         assert_eq!(four.items.len(), 72_078);
+        // The distinct positions grow from ply 3 (A083276: 5,362) to ply 4.
+        assert_eq!(four.growth, 72_078.0 / 5_362.0);
         // The launch depth sees the last ply's branching: 20 children per root move first.
         let seen = std::sync::Mutex::new(Vec::new());
         Plan::expand_merged(&root, 4, usize::MAX, &NEVER, |branching| {

@@ -3,13 +3,18 @@
 // src/tt/replace.rs, src/tt/stats.rs), byte for byte.
 //
 // The table's arrays are split into segments, each its own buffer, reached through device
-// addresses (`TtParams`): bucket b lives in segment b >> segment_shift. So a table may exceed
-// maxStorageBufferRange and any single allocation limit.
+// addresses (`TtParams`): line (bucket) b lives in segment b >> segment_shift. So a table may
+// exceed maxStorageBufferRange and any single allocation limit.
 //
 // Buckets: fast, four 16-byte entries (verification, data = count << 8 | depth + 1) in one
 // 64-byte line; verified, two 64-byte exact entries; certify, a fast bucket and the four exact
 // shadows of its entries. A store replaces the same key, else the first empty entry, else the
 // shallowest entry, ties broken by the key (`tt_victim`).
+//
+// A split fast table (src/tt/split.rs) gives remaining depth 2 the first lines of the fast
+// array as compact buckets, two to a line: four 8-byte entries (count + 1 in bits 0-15, bits
+// 16-63 of the hash's high word above) in one 32-byte sector, read whole and written by one
+// atomic swap each (src/tt/compact.rs, its Rust twin). Deeper depths use the lines after them.
 //
 // Hashes are 128-bit as (low, high) words: `Zobrist::hash` of the position XOR the key of its
 // remaining depth, computed here from the decoded position and the uploaded Zobrist keys.
@@ -51,6 +56,10 @@ layout(std430, set = 0, binding = BINDING_TT_PARAMS) readonly buffer TtParams {
     uint64_t buckets;
     // The low verifier bits a fast probe compares.
     uint64_t verifier_mask;
+    // Compact depth-2 buckets at the start of the fast array (0: none).
+    uint64_t compact_buckets;
+    // The check bits a compact probe compares, in place.
+    uint64_t compact_verifier_mask;
     uint64_t fast_segments[TT_MAX_SEGMENTS];
     uint64_t exact_segments[TT_MAX_SEGMENTS];
 } tt;
@@ -191,6 +200,11 @@ layout(buffer_reference, std430, buffer_reference_align = 64) buffer FastWords {
     uint64_t words[];
 };
 
+// The same memory as compact buckets, each one 32-byte sector read whole.
+layout(buffer_reference, std430, buffer_reference_align = 64) coherent buffer CompactSegment {
+    u64vec4 sectors[];
+};
+
 layout(buffer_reference, std430, buffer_reference_align = 64) buffer ExactSegment {
     // Per entry: sequence, tag, count low, count high, key planes 0-3; accessed only atomically.
     // Per bucket: 2 entries (verified) or FAST_WAYS shadows (certify).
@@ -226,6 +240,11 @@ uint64_t mul_high64(uint64_t a, uint64_t b) {
 
 bool tt_enabled(uint depth) {
     return tt.mode != TT_MODE_OFF && depth >= TT_MIN_DEPTH && depth <= TT_STATS_MAX_DEPTH;
+}
+
+// Whether `depth` is kept in compact buckets.
+bool tt_compact(uint depth) {
+    return depth == TT_COMPACT_DEPTH && tt.compact_buckets != uint64_t(0);
 }
 
 // --- Statistics: each invocation counts its own probe and store, the workgroup adds them up
@@ -315,11 +334,23 @@ struct Bucket {
     uint index;
 };
 
-Bucket tt_bucket(u64vec2 hash) {
-    uint64_t bucket = mul_high64(hash.x, tt.buckets);
+Bucket bucket_at_line(uint64_t line) {
     Bucket b;
-    b.segment = uint(bucket >> tt.segment_shift);
-    b.index = uint(bucket & ((uint64_t(1) << tt.segment_shift) - uint64_t(1)));
+    b.segment = uint(line >> tt.segment_shift);
+    b.index = uint(line & ((uint64_t(1) << tt.segment_shift) - uint64_t(1)));
+    return b;
+}
+
+// The bucket of a depth kept in the table's buckets, after the compact lines.
+Bucket tt_bucket(u64vec2 hash) {
+    return bucket_at_line(mul_high64(hash.x, tt.buckets) + (tt.compact_buckets >> 1));
+}
+
+// The compact bucket of `hash`: `index` counts sectors within the segment.
+Bucket compact_bucket(u64vec2 hash) {
+    uint64_t sector = mul_high64(hash.x, tt.compact_buckets);
+    Bucket b = bucket_at_line(sector >> 1);
+    b.index = b.index * 2u + uint(sector & uint64_t(1));
     return b;
 }
 
@@ -330,6 +361,15 @@ Bucket tt_bucket(u64vec2 hash) {
 #define fast_segment(b) FastSegment(tt.fast_segments[(b).segment])
 #define fast_words(b) FastWords(tt.fast_segments[(b).segment])
 #define exact_segment(b) ExactSegment(tt.exact_segments[(b).segment])
+#define compact_segment(b) CompactSegment(tt.fast_segments[(b).segment])
+
+const uint64_t COMPACT_COUNT_MASK = (uint64_t(1) << TT_COMPACT_COUNT_BITS) - uint64_t(1);
+// The largest count a compact entry holds (its field holds the count + 1).
+const uint64_t MAX_COMPACT_COUNT = COMPACT_COUNT_MASK - uint64_t(1);
+
+uint64_t compact_check(u64vec2 hash) {
+    return hash.y & ~COMPACT_COUNT_MASK;
+}
 
 // Entries per bucket of the exact array (verified: its entries; certify: the shadows).
 uint exact_ways() {
@@ -441,6 +481,28 @@ Probe tt_probe(u64vec2 hash, GpuBoard key, uint depth) {
     probe.kind = PROBE_MISS;
     probe.exact = u64vec2(0);
     probe.fast = uint64_t(0);
+    if (tt_compact(depth)) {
+        Bucket b = compact_bucket(hash);
+        u64vec4 entries = compact_segment(b).sectors[b.index];
+        uint64_t check = compact_check(hash);
+        for (uint way = 0u; way < TT_COMPACT_WAYS; way++) {
+            uint64_t entry = entries[way];
+            bool occupied = (entry & COMPACT_COUNT_MASK) != uint64_t(0);
+            // Judged by the full check, whatever the verifier width.
+            if (occupied && (entry & ~COMPACT_COUNT_MASK) != check) {
+                tt_count(TT_STAT_WRONG_OCCUPIED);
+            }
+            if (probe.kind == PROBE_MISS && occupied
+                    && ((entry ^ check) & tt.compact_verifier_mask) == uint64_t(0)) {
+                uint64_t count = (entry & COMPACT_COUNT_MASK) - uint64_t(1);
+                probe.kind = PROBE_HIT;
+                probe.exact = u64vec2(count, uint64_t(0));
+                probe.fast = count;
+            }
+        }
+        tt_count(probe.kind == PROBE_HIT ? TT_STAT_HITS : TT_STAT_MISSES);
+        return probe;
+    }
     Bucket b = tt_bucket(hash);
     uint64_t check = fast_check(hash);
     if (tt.mode == TT_MODE_FAST) {
@@ -578,7 +640,50 @@ void unlock_exact(ExactSegment entries, uint base, uint64_t stable) {
 // replacement rule picks: fast keeps `fast`, verified keeps `exact`, certify keeps `fast` in
 // the fast entry and `exact` in the shadow. A fast count that does not fit 56 bits is never
 // stored (a payload skip).
+// The compact store (src/tt/compact.rs, `compact_victim`): the same check, else the first
+// empty entry, else the smallest count, scanning from an entry chosen by check bits.
+void store_compact(u64vec2 hash, u64vec2 count) {
+    if (count.y != uint64_t(0) || count.x > MAX_COMPACT_COUNT) {
+        tt_count(TT_STAT_PAYLOAD_SKIPS);
+        return;
+    }
+    Bucket b = compact_bucket(hash);
+    FastWords words = fast_words(b);
+    uint base = b.index * TT_COMPACT_WAYS;
+    uint64_t check = compact_check(hash);
+    uint start = uint(check >> TT_COMPACT_COUNT_BITS) & (TT_COMPACT_WAYS - 1u);
+    uint same = NO_WAY;
+    uint empty = NO_WAY;
+    uint smallest = NO_WAY;
+    uint64_t smallest_count = ~uint64_t(0);
+    uint smallest_place = NO_WAY;
+    for (uint way = 0u; way < TT_COMPACT_WAYS; way++) {
+        uint64_t entry = TT_LOAD(words.words[base + way], gl_SemanticsRelaxed);
+        uint64_t stored = entry & COMPACT_COUNT_MASK;
+        uint place = (way - start) & (TT_COMPACT_WAYS - 1u);
+        if (stored == uint64_t(0)) {
+            empty = empty == NO_WAY ? way : empty;
+        } else if ((entry & ~COMPACT_COUNT_MASK) == check) {
+            same = same == NO_WAY ? way : same;
+        } else if (stored < smallest_count
+                || (stored == smallest_count && place < smallest_place)) {
+            smallest = way;
+            smallest_count = stored;
+            smallest_place = place;
+        }
+    }
+    uint way = same != NO_WAY ? same : (empty != NO_WAY ? empty : smallest);
+    uint64_t replaced = atomicExchange(words.words[base + way], check | (count.x + uint64_t(1)));
+    bool was_occupied = (replaced & COMPACT_COUNT_MASK) != uint64_t(0);
+    tt_count_store(was_occupied ? TT_COMPACT_DEPTH : NO_DEPTH,
+        was_occupied && (replaced & ~COMPACT_COUNT_MASK) != check);
+}
+
 void tt_store(u64vec2 hash, GpuBoard key, uint depth, u64vec2 exact, u64vec2 fast) {
+    if (tt_compact(depth)) {
+        store_compact(hash, fast);
+        return;
+    }
     Bucket b = tt_bucket(hash);
     uint64_t check = fast_check(hash);
     bool has_fast = tt.mode != TT_MODE_VERIFIED;

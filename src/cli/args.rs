@@ -6,7 +6,7 @@ use clap::{Args, ValueEnum};
 use vkperft::chess::Position;
 use vkperft::engine::{all_cores, parse_seed, BackendChoice, JobSpec};
 use vkperft::gpu::Submissions;
-use vkperft::tt::{TtMode, DEFAULT_VERIFIER_BITS};
+use vkperft::tt::{TableSplit, TtMode, DEFAULT_VERIFIER_BITS};
 
 /// `vkperft::chess::zobrist::DEFAULT_SEED` as `--help` shows it.
 const DEFAULT_SEED_TEXT: &str = "0x766b7065726674";
@@ -77,6 +77,32 @@ impl ValueEnum for SubmissionsArg {
     }
 }
 
+/// `--tt-split`: how the GPU's fast table shares its memory between remaining depths.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableSplitArg(pub TableSplit);
+
+impl ValueEnum for TableSplitArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[
+            TableSplitArg(TableSplit::Distinct),
+            TableSplitArg(TableSplit::Fixed),
+            TableSplitArg(TableSplit::Shared),
+        ]
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        let help = match self.0 {
+            TableSplit::Distinct => {
+                "depth 2 in compact 8-byte entries, given the share of memory its distinct \
+                 positions ask for, as the run's plan predicts them"
+            }
+            TableSplit::Fixed => "depth 2 in compact 8-byte entries in half of the memory",
+            TableSplit::Shared => "one table of 16-byte entries for every depth",
+        };
+        Some(PossibleValue::new(self.0.name()).help(help))
+    }
+}
+
 /// Options shared by every command that runs perft.
 #[derive(Args, Debug, Clone, PartialEq)]
 pub struct RunOptions {
@@ -93,6 +119,10 @@ pub struct RunOptions {
     /// When the GPU's chunks go in one submission.
     #[arg(long, value_enum, default_value = "auto")]
     pub submissions: SubmissionsArg,
+    /// How the GPU's fast table shares its memory between remaining depth 2 and the deeper
+    /// depths (the CPU's table is always shared).
+    #[arg(long, value_enum, default_value = "distinct")]
+    pub tt_split: TableSplitArg,
     /// CPU threads (default: all cores).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
@@ -252,6 +282,8 @@ impl RunOptions {
             self.tt.0.name().to_string(),
             "--submissions".to_string(),
             self.submissions.0.name().to_string(),
+            "--tt-split".to_string(),
+            self.tt_split.0.name().to_string(),
             "--verifier-bits".to_string(),
             self.verifier_bits.to_string(),
             "--zobrist-seed".to_string(),
@@ -280,6 +312,7 @@ impl RunOptions {
             device: self.device,
             gpu_mem_mb: self.gpu_mem_mb,
             submissions: self.submissions.0,
+            table_split: self.tt_split.0,
             threads: self.threads.map(|n| n as usize),
             tt_mode: self.tt.0,
             tt_mb: self.tt_mb,
@@ -324,6 +357,8 @@ mod tests {
             "certify",
             "--submissions",
             "whole",
+            "--tt-split",
+            "fixed",
             "--tt-mb",
             "64",
             "--verifier-bits",

@@ -3,7 +3,7 @@
 use crate::chess::zobrist::DEFAULT_SEED;
 use crate::chess::Position;
 use crate::gpu::options::{GpuOptions, Submissions};
-use crate::tt::{TtConfig, TtMode, DEFAULT_VERIFIER_BITS};
+use crate::tt::{TableSplit, TtConfig, TtMode, DEFAULT_VERIFIER_BITS};
 use thiserror::Error;
 
 /// The deepest perft accepted: far beyond what finishes, and within the Zobrist depth keys.
@@ -79,6 +79,8 @@ pub struct JobSpec {
     pub gpu_mem_mb: Option<u64>,
     /// When the GPU's chunks go in one submission.
     pub submissions: Submissions,
+    /// How the GPU's fast table shares its memory between remaining depths.
+    pub table_split: TableSplit,
     /// CPU threads; `None` for every core.
     pub threads: Option<usize>,
     pub tt_mode: TtMode,
@@ -108,6 +110,7 @@ impl JobSpec {
             device: None,
             gpu_mem_mb: None,
             submissions: Submissions::Auto,
+            table_split: TableSplit::default(),
             threads: None,
             tt_mode: TtMode::Fast,
             tt_mb: None,
@@ -149,6 +152,7 @@ impl JobSpec {
                 device: self.device,
                 memory_budget: self.gpu_mem_mb.map(|mb| mb.saturating_mul(1 << 20)),
                 submissions: self.submissions,
+                table_split: self.table_split,
                 ..GpuOptions::default()
             },
             keep_table: false,

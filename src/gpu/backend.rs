@@ -47,7 +47,7 @@ use crate::engine::event::EngineError;
 use crate::engine::job::Job;
 use crate::plan::{Plan, Tally, WorkItem};
 use crate::run_control::{Cancelled, RunControl};
-use crate::tt::{TtConfig, TtMode};
+use crate::tt::{TableSplit, TtConfig, TtMode};
 use buffers::{write_mapped, ChunkBuffers, TtBuffers, ITEMS_SHARE};
 use gpu_allocator::MemoryLocation;
 use host_work::HostWork;
@@ -147,6 +147,7 @@ pub struct VulkanBackend {
     /// Sizes the parts of each level's submissions; kept across runs of this device.
     pacer: Pacer,
     submissions: Submissions,
+    table_split: TableSplit,
     schedule: ScheduleStats,
     /// Dispatches recorded before the last run began.
     dispatches_before_run: u64,
@@ -230,6 +231,7 @@ impl VulkanBackend {
             chunk_items: FIRST_CHUNK_ITEMS,
             pacer: Pacer::default(),
             submissions: options.submissions.resolve(&info),
+            table_split: options.table_split,
             schedule: ScheduleStats::default(),
             dispatches_before_run: 0,
             host_work: HostWork::default(),
@@ -432,6 +434,7 @@ impl VulkanBackend {
             Submissions::Whole => ITEMS_PER_CHUNK_AT_LAUNCH as usize,
         };
         let plan = self.plan(root, depth, control.cancel)?;
+        self.split_table(&plan)?;
         let launch_depth = plan.items.iter().map(|item| item.remaining).max();
         self.begin_work(depth, plan.items.len() as u64, launch_depth.unwrap_or(0))?;
         let mut tally = Tally::new(&plan);

@@ -265,13 +265,20 @@ const _: () = assert!(
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
 pub struct TtParamsHead {
     pub mode: u32,
-    /// Buckets per segment: `1 << segment_shift`.
+    /// 64-byte lines per segment: `1 << segment_shift`.
     pub segment_shift: u32,
+    /// Buckets of the table every depth without compact buckets probes: fast buckets (one
+    /// line each) after the compact lines, or the exact modes' buckets.
     pub buckets: u64,
     pub verifier_mask: u64,
+    /// Compact depth-2 buckets (`src/tt/compact.rs`), two to a line, in the first lines of the
+    /// fast array; 0 when depth 2 shares the table (always outside `fast`).
+    pub compact_buckets: u64,
+    /// The check bits a compact probe compares, in place (bits 16-63).
+    pub compact_verifier_mask: u64,
 }
 
-const _: () = assert!(size_of::<TtParamsHead>() == 24);
+const _: () = assert!(size_of::<TtParamsHead>() == 40);
 
 /// Device addresses of each array's segments (0 past the last one).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -5,6 +5,7 @@ use super::device::DeviceInfo;
 use super::slider_attacks::SliderAttacks;
 #[cfg(doc)]
 use super::slider_attacks::SLIDER_ATTACKS_VARIABLE;
+use crate::tt::TableSplit;
 
 /// The environment variable that lowers the workgroups per dispatch (a debug override).
 pub const MAX_WORKGROUPS_VARIABLE: &str = "VKPERFT_MAX_WORKGROUPS";
@@ -24,6 +25,8 @@ pub struct GpuOptions {
     pub slider_attacks: Option<SliderAttacks>,
     /// When a chunk goes to the device in one submission.
     pub submissions: Submissions,
+    /// How a fast table's memory is shared between depth 2 and the deeper depths.
+    pub table_split: TableSplit,
     /// The probe the opening's self-test checks: a debug knob (a wrong probe shows what a
     /// device whose table cannot be trusted does).
     pub self_test: SelfTestProbe,

@@ -4,7 +4,10 @@
 //! one allocation.
 //!
 //! Arrays per mode, each in segments of `1 << segment_shift` buckets:
-//! - `fast`: 64-byte buckets of four 16-byte fast entries (each holding its depth).
+//! - `fast`: 64-byte lines: the first [`GpuTable::compact_lines`] hold depth 2 alone as two
+//!   32-byte buckets of four 8-byte compact entries each (`src/tt/compact.rs`, when the memory
+//!   is split by depth: `src/tt/split.rs`); every other line is a bucket of four 16-byte fast
+//!   entries (each holding its depth) for the other depths.
 //! - `verified`: 128-byte buckets of two 64-byte exact entries.
 //! - `certify`: 64-byte fast buckets and, per bucket, the four 64-byte exact shadows of its
 //!   entries (320 bytes per bucket).
@@ -17,9 +20,11 @@ use super::shader_layout::{
     TT_MAX_SEGMENTS, TT_MODE_CERTIFY, TT_MODE_FAST, TT_MODE_OFF, TT_MODE_VERIFIED,
 };
 use crate::engine::event::EngineError;
+use crate::tt::compact::{compact_verifier_mask, COMPACT_WAYS};
 use crate::tt::exact::ExactEntry;
 use crate::tt::fast::{verifier_mask, FastBucket, FAST_WAYS};
-use crate::tt::{ways, TtConfig, TtMode, TtStatsSnapshot};
+use crate::tt::split::COMPACT_BUCKETS_PER_LINE;
+use crate::tt::{ways, TableShape, TtConfig, TtMode, TtStatsSnapshot};
 use std::sync::Arc;
 
 /// No segment is larger than this, whatever the device allows.
@@ -36,8 +41,10 @@ pub fn mode_code(mode: TtMode) -> u32 {
 
 pub struct GpuTable {
     config: TtConfig,
+    /// Buckets of the array, compact lines included (a line is a fast bucket's 64 bytes).
     buckets: u64,
-    slots: u64,
+    /// Lines at the start of the fast array given to compact depth-2 buckets.
+    compact_lines: u64,
     bytes: u64,
     segment_shift: u32,
     fast: Vec<GpuBuffer>,
@@ -53,7 +60,6 @@ impl GpuTable {
         max_segment_bytes: u64,
     ) -> Result<GpuTable, EngineError> {
         let buckets = config.buckets()? as u64;
-        let slots = config.slots()? as u64;
         let bytes = config.table_bytes()?;
         let has_fast = config.mode != TtMode::Verified;
         let has_exact = config.mode != TtMode::Fast;
@@ -83,7 +89,7 @@ impl GpuTable {
         let mut table = GpuTable {
             config: *config,
             buckets,
-            slots,
+            compact_lines: 0,
             bytes: bytes as u64,
             segment_shift,
             fast: Vec::new(),
@@ -124,12 +130,51 @@ impl GpuTable {
         self.bytes
     }
 
+    /// Lines of the table: its buckets, compact lines included.
+    pub fn lines(&self) -> u64 {
+        self.buckets
+    }
+
+    /// Lines of the fast array kept for compact depth-2 buckets.
+    pub fn compact_lines(&self) -> u64 {
+        self.compact_lines
+    }
+
+    /// Gives the first `lines` lines to compact depth-2 buckets (fast mode only; none
+    /// otherwise), at most all lines but one. What the lines held no longer counts: the
+    /// caller clears them.
+    pub fn set_compact_lines(&mut self, lines: u64) {
+        self.compact_lines = if self.config.mode == TtMode::Fast {
+            lines.min(self.buckets - 1)
+        } else {
+            0
+        };
+    }
+
+    /// Slots and verifier bits per depth.
+    pub fn shape(&self) -> TableShape {
+        let ways = ways(self.config.mode).unwrap_or(FAST_WAYS) as u64;
+        let compact_buckets = self.compact_lines * COMPACT_BUCKETS_PER_LINE;
+        TableShape {
+            slots: (self.buckets - self.compact_lines) * ways,
+            compact_slots: compact_buckets * COMPACT_WAYS as u64,
+            verifier_bits: self.config.verifier_bits,
+        }
+    }
+
     pub fn head(&self) -> TtParamsHead {
+        let compact_buckets = self.compact_lines * COMPACT_BUCKETS_PER_LINE;
         TtParamsHead {
             mode: mode_code(self.config.mode),
             segment_shift: self.segment_shift,
-            buckets: self.buckets,
+            buckets: self.buckets - self.compact_lines,
             verifier_mask: verifier_mask(self.config.verifier_bits),
+            compact_buckets,
+            compact_verifier_mask: if compact_buckets == 0 {
+                0
+            } else {
+                compact_verifier_mask(self.config.verifier_bits)
+            },
         }
     }
 
@@ -153,12 +198,6 @@ impl GpuTable {
 
     /// The statistics from the shaders' counter words.
     pub fn snapshot(&self, words: &[u64]) -> TtStatsSnapshot {
-        TtStatsSnapshot::from_depth_words(
-            self.config.mode,
-            self.slots,
-            self.bytes(),
-            self.config.verifier_bits,
-            words,
-        )
+        TtStatsSnapshot::from_depth_words(self.config.mode, &self.shape(), self.bytes(), words)
     }
 }

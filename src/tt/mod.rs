@@ -9,12 +9,14 @@
 //!   against the shadow and false hits are counted, so the caller keeps an exact total and
 //!   can report what the fast total would have been.
 //!
-//! A store replaces the shallowest entry of its bucket (`replace.rs`).
+//! A store replaces the shallowest entry of its bucket (`replace.rs`). The GPU's fast table
+//! may keep depth 2 apart, in compact 8-byte entries ([`compact`], [`split`]).
 //! The remaining depth is part of every key: probes and stores take
 //! `position_hash ^ zobrist.depth_key(depth)` and the depth itself. Each worker thread takes a
 //! [`ThreadStats`] from [`TranspositionTable::thread_stats`]; [`TranspositionTable::snapshot`]
 //! sums them at any time.
 
+pub mod compact;
 pub mod exact;
 pub mod fast;
 
@@ -32,6 +34,8 @@ mod report;
 mod risk;
 mod serde_u128;
 pub mod shader_shared;
+mod shape;
+pub mod split;
 mod stats;
 mod table;
 #[allow(unsafe_code)]
@@ -46,5 +50,7 @@ pub use mode::{ParseTtModeError, TtMode};
 pub use report::{TtReport, TtStatsSnapshot};
 pub use risk::{p_at_least_one, Risk};
 pub use shader_shared::MIN_TT_DEPTH;
+pub use shape::TableShape;
+pub use split::{TableSplit, LINE_BYTES};
 pub use stats::{DepthStats, ThreadStats, TtCounters, DEPTH_COUNTER_WORDS, MAX_DEPTH};
 pub use table::{BucketRef, Probe, TranspositionTable};

@@ -1,8 +1,10 @@
 //! The statistics as plain data, as JSON for `--json`, and as a short text table for the CLI.
 
+use super::compact::{compact_verifier_bits, COMPACT_DEPTH};
 use super::mode::TtMode;
 use super::risk::Risk;
 use super::serde_u128;
+use super::shape::TableShape;
 use super::stats::{summarize_depth_words, DepthStats, TtCounters};
 use serde::Serialize;
 use std::fmt::Write;
@@ -11,7 +13,11 @@ use std::fmt::Write;
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TtStatsSnapshot {
     pub mode: TtMode,
+    /// Slots of the whole table, compact ones included.
     pub slots: u64,
+    /// Of those, the compact slots that hold depth 2 alone (the GPU's split fast table); 0
+    /// when every depth shares the table.
+    pub compact_slots: u64,
     pub bytes: u64,
     pub verifier_bits: u32,
     pub total: TtCounters,
@@ -25,6 +31,7 @@ pub struct TtStatsSnapshot {
 pub struct TtReport<'a> {
     pub mode: TtMode,
     pub slots: u64,
+    pub compact_slots: u64,
     pub bytes: u64,
     #[serde(flatten)]
     pub total: &'a TtCounters,
@@ -36,29 +43,33 @@ pub struct TtReport<'a> {
 }
 
 impl TtStatsSnapshot {
-    /// A snapshot from per-depth counter words (see [`summarize_depth_words`]).
+    /// A snapshot from per-depth counter words (see [`summarize_depth_words`]) of a table of
+    /// `shape`.
     pub fn from_depth_words(
         mode: TtMode,
-        slots: u64,
+        shape: &TableShape,
         bytes: u64,
-        verifier_bits: u32,
         words: &[u64],
     ) -> TtStatsSnapshot {
-        let (total, per_depth) = summarize_depth_words(words, slots);
+        let (total, per_depth) = summarize_depth_words(words, shape);
         TtStatsSnapshot {
             mode,
-            slots,
+            slots: shape.total_slots(),
+            compact_slots: shape.compact_slots,
             bytes,
-            verifier_bits,
+            verifier_bits: shape.verifier_bits,
             total,
             per_depth,
         }
     }
 
-    /// The risk model for a run of `nodes` nodes, from this snapshot's wrong-occupied probes.
+    /// The risk model for a run of `nodes` nodes, from this snapshot's wrong-occupied probes,
+    /// each depth's at the verifier width that depth has.
     pub fn risk(&self, nodes: u128) -> Risk {
-        Risk::new(
-            u128::from(self.total.wrong_occupied_probes),
+        Risk::by_depth(
+            self.per_depth
+                .iter()
+                .map(|depth| (depth.counts.wrong_occupied_probes, depth.verifier_bits)),
             self.verifier_bits,
             nodes,
         )
@@ -68,6 +79,7 @@ impl TtStatsSnapshot {
         TtReport {
             mode: self.mode,
             slots: self.slots,
+            compact_slots: self.compact_slots,
             bytes: self.bytes,
             total: &self.total,
             fast_total,
@@ -76,9 +88,9 @@ impl TtStatsSnapshot {
         }
     }
 
-    /// The report as a JSON object with the keys `mode, slots, bytes, probes, hits, misses,
-    /// stores, overwrites, occupancy, wrong_occupied_probes, false_hits, fast_total,
-    /// payload_skips, per_depth, risk`.
+    /// The report as a JSON object with the keys `mode, slots, compact_slots, bytes, probes,
+    /// hits, misses, stores, overwrites, occupancy, wrong_occupied_probes, false_hits,
+    /// fast_total, payload_skips, per_depth, risk`.
     pub fn to_json(&self, fast_total: Option<u128>, nodes: u128) -> serde_json::Value {
         serde_json::to_value(self.report(fast_total, nodes)).unwrap_or_else(|err| {
             // Only maps with non-string keys fail to serialize, and the report has none.
@@ -96,6 +108,21 @@ impl TtStatsSnapshot {
             self.bytes as f64 / (1024.0 * 1024.0),
             self.verifier_bits
         );
+        if self.compact_slots != 0 {
+            let compact_bits = self
+                .per_depth
+                .iter()
+                .find(|depth| depth.depth == COMPACT_DEPTH)
+                .map_or(compact_verifier_bits(self.verifier_bits), |depth| {
+                    depth.verifier_bits
+                });
+            let _ = writeln!(
+                text,
+                "   of which {} compact slots hold depth {COMPACT_DEPTH} alone, verifier \
+                 {compact_bits} bits",
+                self.compact_slots
+            );
+        }
         let _ = writeln!(
             text,
             "{:>5} {:>14} {:>14} {:>14} {:>14} {:>14} {:>9} {:>14} {:>10} {:>8}",

@@ -25,6 +25,23 @@ pub struct Risk {
 }
 
 impl Risk {
+    /// The risk of probes each with its own width: `depths` gives, per depth, the
+    /// wrong-occupied probes and the verifier bits they were compared with, so `λ` is the sum
+    /// of `w_d / 2^b_d`. `verifier_bits` (the table's width) sets the colliding-pairs scale.
+    pub fn by_depth(
+        depths: impl IntoIterator<Item = (u64, u32)>,
+        verifier_bits: u32,
+        nodes: u128,
+    ) -> Risk {
+        let mut risk = Risk::new(0, verifier_bits, nodes);
+        for (wrong, bits) in depths {
+            risk.wrong_occupied_probes += u128::from(wrong);
+            risk.expected_false_hits += wrong as f64 * (-f64::from(bits)).exp2();
+        }
+        risk.p_false_hit = p_at_least_one(risk.expected_false_hits);
+        risk
+    }
+
     pub fn new(wrong_occupied_probes: u128, verifier_bits: u32, nodes: u128) -> Risk {
         // Powers of two are exact in f64, and scaling by one loses nothing.
         let per_probe = (-f64::from(verifier_bits)).exp2();
@@ -92,6 +109,21 @@ mod tests {
         assert!(risk.scale_pairs.is_finite());
         assert!(close(risk.scale_pairs, 2f64.powi(256 - 9), 1e-12));
         assert_eq!(risk.p_false_hit, 1.0);
+    }
+
+    #[test]
+    fn each_depth_at_its_own_width() {
+        let risk = Risk::by_depth([(1 << 20, 48), (1 << 30, 64), (3, 64)], 64, 10);
+        assert_eq!(risk.wrong_occupied_probes, (1 << 20) + (1 << 30) + 3);
+        let lambda = 2f64.powi(-28) + 2f64.powi(-34) + 3.0 * 2f64.powi(-64);
+        assert!(close(risk.expected_false_hits, lambda, 1e-12));
+        assert!(close(risk.p_false_hit, lambda, 1e-6));
+        assert_eq!(risk.verifier_bits, 64);
+        // One width everywhere: the same as `new`.
+        assert_eq!(
+            Risk::by_depth([(7, 16), (9, 16)], 16, 5),
+            Risk::new(16, 16, 5)
+        );
     }
 
     #[test]

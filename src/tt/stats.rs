@@ -20,6 +20,7 @@ use super::shader_shared::{
     COUNTERS_PER_DEPTH, COUNTER_FALSE_HITS, COUNTER_HITS, COUNTER_MISSES, COUNTER_OVERWRITES,
     COUNTER_PAYLOAD_SKIPS, COUNTER_STORES, COUNTER_USED_DELTA, COUNTER_WRONG_OCCUPIED,
 };
+use super::shape::TableShape;
 use serde::Serialize;
 use std::cell::Cell;
 use std::marker::PhantomData;
@@ -206,8 +207,8 @@ impl StatsRegistry {
     }
 
     /// The totals and the per-depth counts (only depths with a probe or a store) over all
-    /// threads, for a table of `slots` slots.
-    pub fn sum(&self, slots: u64) -> (TtCounters, Vec<DepthStats>) {
+    /// threads, for a table of `shape`.
+    pub fn sum(&self, shape: &TableShape) -> (TtCounters, Vec<DepthStats>) {
         let mut raw = [RawCounts::default(); DEPTHS];
         for block in self
             .blocks
@@ -219,7 +220,7 @@ impl StatsRegistry {
                 sum.add(counters);
             }
         }
-        summarize(&raw, slots)
+        summarize(&raw, shape)
     }
 }
 
@@ -229,7 +230,7 @@ pub const DEPTH_COUNTER_WORDS: usize = COUNTERS_PER_DEPTH as usize;
 
 /// Totals and per-depth counts from per-depth counter words, `DEPTH_COUNTER_WORDS` per depth
 /// from depth 0 up, as the GPU counts them.
-pub fn summarize_depth_words(words: &[u64], slots: u64) -> (TtCounters, Vec<DepthStats>) {
+pub fn summarize_depth_words(words: &[u64], shape: &TableShape) -> (TtCounters, Vec<DepthStats>) {
     let mut raw = [RawCounts::default(); DEPTHS];
     for (sum, depth) in raw.iter_mut().zip(words.chunks_exact(DEPTH_COUNTER_WORDS)) {
         let word = |index: u32| depth[index as usize];
@@ -244,14 +245,18 @@ pub fn summarize_depth_words(words: &[u64], slots: u64) -> (TtCounters, Vec<Dept
             payload_skips: word(COUNTER_PAYLOAD_SKIPS),
         };
     }
-    summarize(&raw, slots)
+    summarize(&raw, shape)
 }
 
-fn summarize(raw: &[RawCounts; DEPTHS], slots: u64) -> (TtCounters, Vec<DepthStats>) {
+/// Occupancy is a share of the whole table's slots at every depth, so that the depths' shares
+/// add up to the total's.
+fn summarize(raw: &[RawCounts; DEPTHS], shape: &TableShape) -> (TtCounters, Vec<DepthStats>) {
+    let slots = shape.total_slots();
     let per_depth: Vec<DepthStats> = (0..=MAX_DEPTH)
         .zip(raw)
         .map(|(depth, raw)| DepthStats {
             depth,
+            verifier_bits: shape.verifier_bits_of(depth),
             counts: raw.counts(slots),
         })
         .filter(|stats| stats.counts.probes > 0 || stats.counts.stores > 0)
@@ -320,6 +325,9 @@ impl TtCounters {
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct DepthStats {
     pub depth: u32,
+    /// The verifier bits a probe at this depth compares (fewer than the table's in compact
+    /// slots).
+    pub verifier_bits: u32,
     #[serde(flatten)]
     pub counts: TtCounters,
 }
@@ -337,7 +345,7 @@ mod tests {
             first.hit(2);
             second.miss(3);
             drop((first, second));
-            let (total, _) = registry.sum(10);
+            let (total, _) = registry.sum(&TableShape::shared(10, 64));
             assert_eq!((total.hits, total.misses), (round, round));
             assert_eq!(registry.blocks.lock().map(|b| b.len()).ok(), Some(2));
         }
@@ -356,7 +364,7 @@ mod tests {
         second.store(3, Some(4), true);
         second.store(5, None, false);
 
-        let (total, per_depth) = registry.sum(10);
+        let (total, per_depth) = registry.sum(&TableShape::shared(10, 64));
         assert_eq!(total.probes, 3);
         assert_eq!(total.hits + total.misses, total.probes);
         assert_eq!(total.false_hits, 1);

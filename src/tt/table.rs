@@ -37,6 +37,7 @@ use super::mode::TtMode;
 use super::prefetch::prefetch;
 use super::replace::{tie_start, victim, Way};
 use super::report::TtStatsSnapshot;
+use super::shape::TableShape;
 use super::stats::{StatsRegistry, ThreadStats, MAX_DEPTH};
 use super::zeroed_array::ZeroedArray;
 use crate::chess::{Hash128, NybbleBoard, Position};
@@ -170,10 +171,12 @@ impl TranspositionTable {
 
     /// The statistics summed over all threads so far; callable while workers run.
     pub fn snapshot(&self) -> TtStatsSnapshot {
-        let (total, per_depth) = self.stats.sum(self.slots as u64);
+        let shape = TableShape::shared(self.slots as u64, self.verifier_bits);
+        let (total, per_depth) = self.stats.sum(&shape);
         TtStatsSnapshot {
             mode: self.mode,
             slots: self.slots as u64,
+            compact_slots: 0,
             bytes: self.bytes as u64,
             verifier_bits: self.verifier_bits,
             total,

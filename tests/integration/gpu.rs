@@ -399,6 +399,8 @@ fn shader_layouts_match_the_rust_twins() {
         segment_shift: 0xe1e2_e3e4,
         buckets: 0xf1f2_f3f4_f5f6_f7f8,
         verifier_mask: 0x0a0b_0c0d_0e0f_1a1b,
+        compact_buckets: 0x2a2b_2c2d_2e2f_3a3b,
+        compact_verifier_mask: 0x4a4b_4c4d_4e4f_5a5b,
     };
     let last = TT_MAX_SEGMENTS as usize - 1;
     let segments = |base: u64| {
@@ -443,6 +445,8 @@ fn shader_layouts_match_the_rust_twins() {
         .chain([
             tt_head.buckets,
             tt_head.verifier_mask,
+            tt_head.compact_buckets,
+            tt_head.compact_verifier_mask,
             addresses.fast[0],
             addresses.fast[last],
             addresses.exact[0],

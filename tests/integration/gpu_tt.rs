@@ -21,7 +21,7 @@ use vkperft::gpu::layouts::GpuBoard;
 use vkperft::gpu::slider_attacks::SliderAttacks;
 use vkperft::gpu::{GpuError, GpuOptions, SelfTestProbe, Submissions, VulkanBackend};
 use vkperft::run_control::{ProgressSample, RunControl};
-use vkperft::tt::{TtConfig, TtMode, TtStatsSnapshot, DEFAULT_VERIFIER_BITS};
+use vkperft::tt::{TableSplit, TtConfig, TtMode, TtStatsSnapshot, DEFAULT_VERIFIER_BITS};
 
 const KIB: usize = 1024;
 const MIB: usize = 1024 * KIB;
@@ -313,6 +313,52 @@ fn narrowed_verifier_on_the_gpu() {
     assert_ne!(certify_fast, exact, "certify's fast total");
 }
 
+/// Every split of the fast table's memory between depth 2 and the deeper depths counts the
+/// exact divide; under `fixed` and `distinct` depth 2 probes and hits its own compact slots (at
+/// 48 verifier bits), under `shared` it has none. The other modes never split.
+#[test]
+fn every_table_split_equals_the_cpu_per_root_move() {
+    let pos = position("kiwipete");
+    let depth = 5;
+    let expected = cpu_divide(&pos, depth);
+    let fast = config(TtMode::Fast, 4 * MIB, DEFAULT_VERIFIER_BITS);
+    let lines = (4 * MIB / 64) as u64;
+    for split in TableSplit::ALL {
+        let mut gpu = VulkanBackend::new(&GpuOptions {
+            table_split: split,
+            ..GpuOptions::default()
+        })
+        .expect("the test device opens");
+        let (_, stats) = exact_gpu_run(&mut gpu, &pos, depth, &fast, &expected);
+        let depth_two = stats
+            .per_depth
+            .iter()
+            .find(|d| d.depth == 2)
+            .expect("depth 2 probed");
+        match split {
+            TableSplit::Shared => {
+                assert_eq!(stats.compact_slots, 0, "{split}: {stats:?}");
+                assert_eq!(depth_two.verifier_bits, 64);
+            }
+            TableSplit::Fixed => assert_eq!(stats.compact_slots, lines / 2 * 8, "{split}"),
+            TableSplit::Distinct => {
+                // Kiwipete's depth-2 positions far outnumber the deeper ones.
+                assert!(stats.compact_slots > lines / 2 * 8, "{split}: {stats:?}");
+                assert!(stats.compact_slots < lines * 8, "{split}: {stats:?}");
+            }
+        }
+        if split != TableSplit::Shared {
+            assert_eq!(depth_two.verifier_bits, 48, "{split}");
+            assert!(depth_two.counts.hits > 0, "{split}: {stats:?}");
+        }
+        for mode in [TtMode::Verified, TtMode::Certify] {
+            let table = config(mode, 4 * MIB, DEFAULT_VERIFIER_BITS);
+            let (_, stats) = exact_gpu_run(&mut gpu, &pos, depth, &table, &expected);
+            assert_eq!(stats.compact_slots, 0, "{split} {mode}");
+        }
+    }
+}
+
 /// Tables over lavapipe's 128 MiB maxStorageBufferRange are split into several buffers and
 /// give the same answers.
 #[test]
@@ -347,7 +393,11 @@ fn tiny_tables_under_contention() {
                 let ways = vkperft::tt::ways(mode).expect("a table mode");
                 let table = config(mode, bytes, DEFAULT_VERIFIER_BITS);
                 let (_, stats) = exact_gpu_run(&mut gpu, &pos, depth, &table, &expected);
-                assert_eq!(stats.slots, (buckets * ways) as u64);
+                // Compact lines hold twice the entries (assert_consistent checks how many).
+                assert_eq!(
+                    stats.slots - stats.compact_slots / 2,
+                    (buckets * ways) as u64
+                );
                 assert!(stats.total.overwrites > 0, "{mode} {buckets}: {stats:?}");
             }
         }

@@ -9,9 +9,10 @@ use vkperft::cpu::search::{SubtreeSearch, TtSearch};
 use vkperft::tt::{TranspositionTable, TtConfig, TtMode};
 
 const START_5: u128 = 4_865_609;
-const TOTAL_KEYS: [&str; 15] = [
+const TOTAL_KEYS: [&str; 16] = [
     "mode",
     "slots",
+    "compact_slots",
     "bytes",
     "probes",
     "hits",
@@ -117,7 +118,7 @@ fn check_tt_report(tt: &Value, mode: &str, nodes: u128, bits: u32) {
     let per_depth = tt["per_depth"].as_array().expect("an array");
     assert!(!per_depth.is_empty());
     let mut depth_keys = BTreeSet::from(COUNTERS);
-    depth_keys.insert("depth");
+    depth_keys.extend(["depth", "verifier_bits"]);
     for entry in per_depth {
         assert_eq!(keys(entry), depth_keys, "{entry}");
         assert_eq!(
@@ -148,10 +149,20 @@ fn check_tt_report(tt: &Value, mode: &str, nodes: u128, bits: u32) {
     let wrong = big(&risk["wrong_occupied_probes"]);
     assert_eq!(wrong, u128::from(uint(&tt["wrong_occupied_probes"])));
     let lambda = risk["expected_false_hits"].as_f64().expect("a number");
-    assert!(
-        close(lambda, wrong as f64 / 2f64.powi(bits as i32)),
-        "{risk}"
-    );
+    // Each depth's wrong-occupied probes at the width that depth compares.
+    let expected_lambda: f64 = per_depth
+        .iter()
+        .map(|e| {
+            let bits = uint(&e["verifier_bits"]) as i32;
+            uint(&e["wrong_occupied_probes"]) as f64 / 2f64.powi(bits)
+        })
+        .sum();
+    assert!(close(lambda, expected_lambda), "{risk}");
+    if uint(&tt["compact_slots"]) == 0 {
+        assert!(per_depth
+            .iter()
+            .all(|e| uint(&e["verifier_bits"]) == u64::from(bits)));
+    }
     let p = risk["p_false_hit"].as_f64().expect("a number");
     assert!(close(p, -(-lambda).exp_m1()), "{risk}");
     let pairs = risk["scale_pairs"].as_f64().expect("a number");
@@ -329,7 +340,7 @@ fn table_report_json_has_exactly_the_agreed_keys() {
     let per_depth = json["per_depth"].as_array().cloned().unwrap_or_default();
     assert_eq!(per_depth.len(), 3);
     let mut depth_keys = BTreeSet::from(COUNTERS);
-    depth_keys.insert("depth");
+    depth_keys.extend(["depth", "verifier_bits"]);
     for entry in &per_depth {
         assert_eq!(keys(entry), depth_keys);
     }

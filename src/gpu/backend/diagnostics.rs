@@ -33,7 +33,7 @@ impl VulkanBackend {
         self.upload(&self.buffers.children, bytemuck::bytes_of(&range))?;
         self.upload(&self.buffers.control, bytemuck::bytes_of(&control_block))?;
         self.upload(&self.tt.params, &tt_params_bytes(&tt_head, segments))?;
-        const PROBED_VALUES: u32 = 28;
+        const PROBED_VALUES: u32 = 30;
         let probed = self.context.submit_and_wait(|device, cb| {
             self.record_upload(device, cb, 0, size_of::<GpuBoard>() as u64);
             self.pipelines

@@ -14,6 +14,8 @@ use crate::gpu::layouts::{
 };
 use crate::gpu::shader_layout::ZOBRIST_DEPTH_KEYS;
 use crate::gpu::tt_table::GpuTable;
+use crate::plan::Plan;
+use crate::tt::split::{compact_lines, DistinctEstimate};
 use crate::tt::{TtConfig, TtMode, TtStatsSnapshot};
 use ash::vk;
 use gpu_allocator::MemoryLocation;
@@ -100,11 +102,18 @@ impl VulkanBackend {
         let Some(table) = &self.tt.table else {
             unreachable!("created just above");
         };
+        self.upload_zobrist(zobrist)?;
+        self.start_table(table)?;
+        self.tt_counts = vec![0; (self.tt.stats.size / size_of::<u64>() as u64) as usize];
+        Ok(())
+    }
+
+    /// Points the shaders at `table` as it is shaped now, and clears it and the statistics.
+    fn start_table(&self, table: &GpuTable) -> Result<(), GpuError> {
         self.upload(
             &self.tt.params,
             &tt_params_bytes(&table.head(), &table.addresses()),
         )?;
-        self.upload_zobrist(zobrist)?;
         self.context.submit_and_wait(|device, cb| {
             for buffer in table.buffers().chain([&self.tt.stats]) {
                 // SAFETY: the buffers are live; the command buffer is recording.
@@ -112,7 +121,32 @@ impl VulkanBackend {
             }
             record_barrier(device, cb);
         })?;
-        self.tt_counts = vec![0; (self.tt.stats.size / size_of::<u64>() as u64) as usize];
+        Ok(())
+    }
+
+    /// Shares a fast table's lines between depth 2 and the deeper depths as the backend's
+    /// [`crate::tt::TableSplit`] says for the run `plan` starts (`src/tt/split.rs`). A new share
+    /// starts from an empty table and zeroed statistics; an unchanged one keeps both.
+    pub(super) fn split_table(&mut self, plan: &Plan) -> Result<(), GpuError> {
+        let Some(table) = &mut self.tt.table else {
+            return Ok(());
+        };
+        let estimate = plan.items.first().map(|item| DistinctEstimate {
+            launch: item.remaining,
+            items: plan.items.len() as f64,
+            growth: plan.growth,
+        });
+        let lines = compact_lines(self.table_split, table.lines(), estimate.as_ref());
+        let before = table.compact_lines();
+        table.set_compact_lines(lines);
+        if table.compact_lines() == before {
+            return Ok(());
+        }
+        let Some(table) = &self.tt.table else {
+            unreachable!("split just above");
+        };
+        self.start_table(table)?;
+        self.tt_counts.fill(0);
         Ok(())
     }
 

@@ -261,12 +261,23 @@ pub fn assert_consistent(stats: &TtStatsSnapshot, config: &TtConfig, depth: u32)
     let per_slot = slot_bytes(config.mode).expect("a mode with a table") as u64;
     let per_bucket = bucket_bytes(config.mode).expect("a mode with a table") as u64;
     let ways = ways(config.mode).expect("a mode with a table") as u64;
+    // A 64-byte line of a split fast table holds two compact buckets of four entries instead
+    // of one fast bucket of four: each compact line adds four slots.
+    let compact_lines = stats.compact_slots / 8;
+    if stats.compact_slots != 0 {
+        assert_eq!(config.mode, TtMode::Fast, "{context}");
+        assert_eq!(stats.compact_slots % 8, 0, "{context}");
+    }
     assert_eq!(
         stats.slots,
-        config.bytes as u64 / per_bucket * ways,
+        config.bytes as u64 / per_bucket * ways + 4 * compact_lines,
         "{context}"
     );
-    assert_eq!(stats.bytes, stats.slots * per_slot, "{context}");
+    assert_eq!(
+        stats.bytes,
+        (stats.slots - 4 * compact_lines) * per_slot,
+        "{context}"
+    );
 
     for counts in stats.per_depth.iter().map(|d| &d.counts).chain([total]) {
         assert_eq!(counts.probes, counts.hits + counts.misses, "{context}");
@@ -278,7 +289,7 @@ pub fn assert_consistent(stats: &TtStatsSnapshot, config: &TtConfig, depth: u32)
             counts.used_slots as f64 / stats.slots as f64,
             "{context}"
         );
-        // A probe compares with every entry of its bucket.
+        // A probe compares with every entry of its bucket (a compact one holds as many).
         let ways = ways as u64;
         assert!(
             counts.wrong_occupied_probes <= counts.probes * ways,
