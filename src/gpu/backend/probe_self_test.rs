@@ -3,7 +3,8 @@
 //! bucket, entries of other keys, an empty bucket, an entry a writer is busy on, an entry of
 //! another depth, and for certify fast entries that accept another position's key), their bytes
 //! copied to a GPU table, and `glsl/probe_self_test.comp` probes them through the shaders' real
-//! `tt_probe` in one dispatch. Its answers and statistics must be the CPU probe's for the same
+//! `tt_probe` in one dispatch. The compact depth-2 buckets of a split fast table are crafted
+//! with their Rust twin (`src/tt/compact.rs`) and probed at depth 2 the same way. Its answers and statistics must be the CPU probe's for the same
 //! bytes: a driver that miscompiles the probe (lavapipe 22.3 does so with a loop over the exact
 //! entries, `glsl/common/tt.glsl`) has its table modes refused, with what differed, instead of
 //! returning wrong counts; `--tt off` still runs on it.
@@ -20,8 +21,13 @@ use crate::gpu::layouts::{tt_params_bytes, GpuBoard, GpuU128, StepConstants};
 use crate::gpu::options::SelfTestProbe;
 use crate::gpu::pipelines::{Bindings, Stage};
 use crate::gpu::tt_table::GpuTable;
+use crate::tt::compact::{
+    compact_check, compact_entry, compact_probe, compact_verifier_mask, CompactBucket,
+    COMPACT_DEPTH, COMPACT_WAYS,
+};
 use crate::tt::exact::{ExactContents, ExactWriteGuard};
 use crate::tt::fast::{fast_check, FastContents};
+use crate::tt::split::COMPACT_BUCKETS_PER_LINE;
 use crate::tt::{
     bucket_bytes, ways, BucketRef, Probe, TranspositionTable, TtConfig, TtCounters, TtMode,
 };
@@ -222,7 +228,13 @@ fn table_words(table: &TranspositionTable) -> (Vec<u64>, Vec<u64>) {
 
 /// What the CPU table answers for the crafted buckets of one mode.
 struct Expected {
+    /// The table's mode, or "fast compact" for compact buckets.
+    label: &'static str,
     config: TtConfig,
+    /// The remaining depth of every probe.
+    depth: u32,
+    /// Lines of the GPU table given to compact buckets.
+    compact_lines: u64,
     requests: Vec<Request>,
     slots: Vec<Vec<Slot>>,
     fast_words: Vec<u64>,
@@ -269,7 +281,10 @@ fn expected(mode: TtMode) -> Result<Expected, GpuError> {
     drop(busy);
     let counters = table.snapshot().total;
     Ok(Expected {
+        label: mode.name(),
         config,
+        depth: DEPTH,
+        compact_lines: 0,
         requests,
         slots,
         fast_words,
@@ -277,6 +292,89 @@ fn expected(mode: TtMode) -> Result<Expected, GpuError> {
         answers,
         counters,
     })
+}
+
+/// The crafted compact buckets: the probe's own entry in every way, empty, full of other
+/// positions, and mixed; each entry as a [`Slot`] (`Own(n)` holds count `n`).
+fn compact_buckets() -> Vec<Vec<Slot>> {
+    let mut buckets: Vec<Vec<Slot>> = (0..COMPACT_WAYS)
+        .map(|way| {
+            (0..COMPACT_WAYS)
+                .map(|w| if w == way { Own(way as u64 + 1) } else { OTHER })
+                .collect()
+        })
+        .collect();
+    buckets.extend([
+        vec![Empty; 4],
+        vec![OTHER; 4],
+        vec![Empty, Own(11), Own(12), Empty],
+        vec![OTHER, Empty, Empty, Own(0)],
+    ]);
+    buckets
+}
+
+/// Crafts compact buckets with their Rust twin and probes them there, for a fast table whose
+/// lines but the last are compact.
+fn compact_expected() -> Expected {
+    let slots = compact_buckets();
+    let bucket_count = slots
+        .len()
+        .next_multiple_of(COMPACT_BUCKETS_PER_LINE as usize);
+    let compact_lines = bucket_count as u64 / COMPACT_BUCKETS_PER_LINE;
+    let config = TtConfig::new(TtMode::Fast, (compact_lines as usize + 1) * 64);
+    let mask = compact_verifier_mask(config.verifier_bits);
+    let start = Position::startpos();
+    let mut buckets = vec![CompactBucket::default(); bucket_count];
+    let mut requests = Vec::new();
+    let mut counters = TtCounters::default();
+    let mut answers = Vec::new();
+    for (index, bucket_slots) in slots.iter().enumerate() {
+        let hash = hash_in_bucket(index, bucket_count);
+        let check = compact_check(hash);
+        let other = compact_check(other_hash(hash));
+        for (way, &slot) in bucket_slots.iter().enumerate() {
+            buckets[index].entries[way] = match slot {
+                Own(n) => compact_entry(check, n).unwrap_or(0),
+                Slot::Other => compact_entry(other ^ (way as u64) << 20, 77).unwrap_or(0),
+                _ => 0,
+            };
+        }
+        let (count, wrong) = compact_probe(&buckets[index], check, mask);
+        counters.probes += 1;
+        counters.wrong_occupied_probes += wrong;
+        answers.push(match count {
+            Some(count) => {
+                counters.hits += 1;
+                Probe::Hit {
+                    exact: u128::from(count),
+                    fast: u128::from(count),
+                }
+            }
+            None => {
+                counters.misses += 1;
+                Probe::Miss
+            }
+        });
+        requests.push(Request {
+            position: start,
+            hash,
+        });
+    }
+    let mut fast_words: Vec<u64> = buckets.iter().flat_map(|b| b.entries).collect();
+    // The deep line after the compact ones, empty.
+    fast_words.extend([0; 8]);
+    Expected {
+        label: "fast compact",
+        config,
+        depth: COMPACT_DEPTH,
+        compact_lines,
+        requests,
+        slots,
+        fast_words,
+        exact_words: Vec::new(),
+        answers,
+        counters,
+    }
 }
 
 fn table_error(err: impl std::fmt::Display) -> GpuError {
@@ -319,7 +417,7 @@ fn probe_counters(counters: &TtCounters) -> [(&'static str, u64); 5] {
 
 /// Every way the device's answers and counters differ from the CPU's, in words.
 fn differences(expected: &Expected, answers: &[Probe], counters: &TtCounters) -> Vec<String> {
-    let mode = expected.config.mode;
+    let mode = expected.label;
     let mut found: Vec<String> = expected
         .answers
         .iter()
@@ -355,8 +453,12 @@ impl VulkanBackend {
         };
         self.pipelines.add_stage(stage)?;
         let mut found = Vec::new();
+        let mut cases = Vec::new();
         for mode in [TtMode::Fast, TtMode::Verified, TtMode::Certify] {
-            let expected = expected(mode)?;
+            cases.push(expected(mode)?);
+        }
+        cases.push(compact_expected());
+        for expected in cases {
             let tested = self.probe_crafted(stage, &expected);
             // The stages' own buffers and no table again, whatever happened.
             self.bind_buffers();
@@ -384,13 +486,13 @@ impl VulkanBackend {
     ) -> Result<(Vec<Probe>, TtCounters), GpuError> {
         let shared = &self.context.shared;
         let max_segment_bytes = u64::from(self.context.info().max_storage_buffer_range);
-        let table =
-            GpuTable::new(shared, &expected.config, max_segment_bytes).map_err(
-                |err| match err {
-                    EngineError::Gpu(err) => err,
-                    other => table_error(other),
-                },
-            )?;
+        let mut table = GpuTable::new(shared, &expected.config, max_segment_bytes).map_err(
+            |err| match err {
+                EngineError::Gpu(err) => err,
+                other => table_error(other),
+            },
+        )?;
+        table.set_compact_lines(expected.compact_lines);
         let segments: Vec<&GpuBuffer> = table.buffers().collect();
         let arrays = [&expected.fast_words, &expected.exact_words];
         for (segment, words) in segments.iter().zip(arrays.iter().filter(|w| !w.is_empty())) {
@@ -451,7 +553,7 @@ impl VulkanBackend {
             work: self.buffers.work.buffer,
         });
         let step = StepConstants {
-            remaining: DEPTH,
+            remaining: expected.depth,
             ..StepConstants::default()
         };
         self.context.submit_and_wait(|device, cb| {
@@ -508,6 +610,30 @@ mod tests {
             assert_eq!(false_hits > 0, mode == TtMode::Certify, "{mode}");
             assert!(expected.counters.wrong_occupied_probes > 0, "{mode}");
         }
+    }
+
+    #[test]
+    fn the_crafted_compact_buckets_give_every_answer_on_the_cpu() {
+        let expected = compact_expected();
+        for way in 0..COMPACT_WAYS {
+            let count = way as u128 + 1;
+            assert_eq!(
+                expected.answers[way],
+                Probe::Hit {
+                    exact: count,
+                    fast: count
+                }
+            );
+        }
+        let last = expected.answers.len() - 1;
+        assert_eq!(expected.answers[last], Probe::Hit { exact: 0, fast: 0 });
+        assert_eq!(expected.answers[COMPACT_WAYS], Probe::Miss);
+        assert_eq!(expected.counters.misses, 2);
+        assert_eq!(expected.counters.wrong_occupied_probes, 3 * 4 + 4 + 1);
+        assert_eq!(
+            expected.fast_words.len() as u64,
+            (expected.compact_lines + 1) * 8
+        );
     }
 
     #[test]
