@@ -45,6 +45,8 @@ pub struct GpuTable {
     buckets: u64,
     /// Lines at the start of the fast array given to compact depth-2 buckets.
     compact_lines: u64,
+    /// Whether the next run may choose `compact_lines` (the table was just cleared).
+    share_open: bool,
     bytes: u64,
     segment_shift: u32,
     fast: Vec<GpuBuffer>,
@@ -90,6 +92,7 @@ impl GpuTable {
             config: *config,
             buckets,
             compact_lines: 0,
+            share_open: true,
             bytes: bytes as u64,
             segment_shift,
             fast: Vec::new(),
@@ -140,10 +143,21 @@ impl GpuTable {
         self.compact_lines
     }
 
+    /// Whether the share of compact lines is still to be chosen: the table is empty.
+    pub fn share_open(&self) -> bool {
+        self.share_open
+    }
+
+    /// The table was cleared: the next run chooses its share.
+    pub fn open_share(&mut self) {
+        self.share_open = true;
+    }
+
     /// Gives the first `lines` lines to compact depth-2 buckets (fast mode only; none
-    /// otherwise), at most all lines but one. What the lines held no longer counts: the
-    /// caller clears them.
+    /// otherwise), at most all lines but one, until the table is cleared again. What the lines
+    /// held no longer counts: the caller clears them.
     pub fn set_compact_lines(&mut self, lines: u64) {
+        self.share_open = false;
         self.compact_lines = if self.config.mode == TtMode::Fast {
             lines.min(self.buckets - 1)
         } else {

@@ -359,6 +359,34 @@ fn every_table_split_equals_the_cpu_per_root_move() {
     }
 }
 
+/// A table kept from one run to the next (the engine's `keep_table`, as work units use it)
+/// keeps its share of compact lines and its entries: the same run again finds every item in
+/// the table and misses nothing, and another position's run is exact with the same share.
+#[test]
+fn a_kept_table_keeps_its_share_and_its_entries() {
+    let mut gpu = backend();
+    let fast = config(TtMode::Fast, 16 * MIB, DEFAULT_VERIFIER_BITS);
+    let kiwipete = position("kiwipete");
+    let expected = cpu_divide(&kiwipete, 4);
+    let (_, first) = exact_gpu_run(&mut gpu, &kiwipete, 4, &fast, &expected);
+    assert!(first.compact_slots > 0, "{first:?}");
+    let control = common::silent_control();
+    let again = gpu.divide(&kiwipete, 4, &control).expect("runs");
+    assert_eq!(nodes_by_move(&again), nodes_by_move(&expected));
+    let kept = gpu.tt_snapshot().expect("read back").expect("a table");
+    assert_eq!(kept.compact_slots, first.compact_slots);
+    assert_eq!(kept.total.misses, first.total.misses, "{kept:?}");
+    assert!(kept.total.hits > first.total.hits, "{kept:?}");
+    let other = position("position3");
+    let divide = gpu.divide(&other, 5, &control).expect("runs");
+    assert_eq!(
+        nodes_by_move(&divide),
+        nodes_by_move(&cpu_divide(&other, 5))
+    );
+    let kept = gpu.tt_snapshot().expect("read back").expect("a table");
+    assert_eq!(kept.compact_slots, first.compact_slots);
+}
+
 /// Tables over lavapipe's 128 MiB maxStorageBufferRange are split into several buffers and
 /// give the same answers.
 #[test]

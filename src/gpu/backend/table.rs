@@ -104,6 +104,9 @@ impl VulkanBackend {
         };
         self.upload_zobrist(zobrist)?;
         self.start_table(table)?;
+        if let Some(table) = &mut self.tt.table {
+            table.open_share();
+        }
         self.tt_counts = vec![0; (self.tt.stats.size / size_of::<u64>() as u64) as usize];
         Ok(())
     }
@@ -125,12 +128,16 @@ impl VulkanBackend {
     }
 
     /// Shares a fast table's lines between depth 2 and the deeper depths as the backend's
-    /// [`crate::tt::TableSplit`] says for the run `plan` starts (`src/tt/split.rs`). A new share
-    /// starts from an empty table and zeroed statistics; an unchanged one keeps both.
+    /// [`crate::tt::TableSplit`] says for the run `plan` starts (`src/tt/split.rs`), if the
+    /// table is fresh from [`Self::prepare_table`]: a table kept from an earlier job keeps its
+    /// share and its entries. A new share starts from an empty table and zeroed statistics.
     pub(super) fn split_table(&mut self, plan: &Plan) -> Result<(), GpuError> {
         let Some(table) = &mut self.tt.table else {
             return Ok(());
         };
+        if !table.share_open() {
+            return Ok(());
+        }
         let estimate = plan.items.first().map(|item| DistinctEstimate {
             launch: item.remaining,
             items: plan.items.len() as f64,
