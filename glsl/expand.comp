@@ -20,6 +20,7 @@ layout(local_size_x = WORKGROUP_SIZE) in;
 #include "buffers.glsl"
 #include "movegen.glsl"
 #include "tt.glsl"
+#include "tt_child_hash.glsl"
 #include "work.glsl"
 #include "leaf_entry.glsl"
 

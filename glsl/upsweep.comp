@@ -12,6 +12,7 @@ layout(local_size_x = WORKGROUP_SIZE) in;
 
 #include "buffers.glsl"
 #include "tt.glsl"
+#include "u128.glsl"
 
 // Where the counts of child `c` are: its own, or its first occurrence's.
 uint counted_child(uint c) {

@@ -2,9 +2,11 @@
 // chunk writes each position of the leaf level as its parent's index and the move that makes it,
 // 8 bytes where a board, hash, count and child range took 72. Dedup and leaf make the move
 // again where they need the position, and the leaf adds its counts into the parent's.
-// Needs buffers.glsl, movegen.glsl and tt.glsl.
 #ifndef LEAF_ENTRY_GLSL
 #define LEAF_ENTRY_GLSL
+
+#include "buffers.glsl"
+#include "tt_child_hash.glsl"
 
 uint leaf_entry_move(uint from, uint to, uint kind) {
     return from | to << 6u | kind << 12u;
