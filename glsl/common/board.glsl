@@ -10,14 +10,15 @@ struct GpuBoard {
     uint64_t planes[4];
 };
 
-const uint PAWN = 0u;
-const uint KNIGHT = 1u;
-const uint BISHOP = 2u;
-const uint ROOK = 3u;
-const uint QUEEN = 4u;
-const uint KING = 5u;
-const uint WHITE = 0u;
-const uint BLACK = 1u;
+// Roles and colors as the codes number them (src/chess/nybble_codes.rs).
+const uint PAWN = ROLE_PAWN;
+const uint KNIGHT = ROLE_KNIGHT;
+const uint BISHOP = ROLE_BISHOP;
+const uint ROOK = ROLE_ROOK;
+const uint QUEEN = ROLE_QUEEN;
+const uint KING = ROLE_KING;
+const uint WHITE = COLOR_WHITE;
+const uint BLACK = COLOR_BLACK;
 const uint NO_SQUARE = 64u;
 
 struct Pos {

@@ -27,18 +27,19 @@ layout(buffer_reference, std430, buffer_reference_align = 64) buffer ExactSegmen
     uint64_t words[];
 };
 
-const uint FAST_WORDS = 2u;
-const uint FAST_WAYS = 4u;
-const uint VERIFIED_WAYS = 2u;
+// The entry layouts' constants come from src/tt/shader_shared.rs (TT_*).
+const uint FAST_WORDS = TT_FAST_WORDS;
+const uint FAST_WAYS = TT_FAST_WAYS;
+const uint VERIFIED_WAYS = TT_VERIFIED_WAYS;
 // The data word of a fast entry: count << FAST_DEPTH_BITS | depth + 1.
-const uint FAST_DEPTH_BITS = 8u;
-const uint64_t FAST_DEPTH_MASK = uint64_t(0xff);
-const uint EXACT_WORDS = 8u;
-const uint EXACT_SEQUENCE = 0u;
-const uint EXACT_TAG = 1u;
-const uint EXACT_COUNT = 2u;
-const uint EXACT_KEY = 4u;
-const uint64_t TAG_DEPTH_MASK = uint64_t(0xff);
+const uint FAST_DEPTH_BITS = TT_FAST_DEPTH_BITS;
+const uint64_t FAST_DEPTH_MASK = (uint64_t(1) << FAST_DEPTH_BITS) - uint64_t(1);
+const uint EXACT_WORDS = TT_EXACT_WORDS;
+const uint EXACT_SEQUENCE = TT_EXACT_SEQUENCE;
+const uint EXACT_TAG = TT_EXACT_TAG;
+const uint EXACT_COUNT = TT_EXACT_COUNT;
+const uint EXACT_KEY = TT_EXACT_KEY;
+const uint64_t TAG_DEPTH_MASK = (uint64_t(1) << TT_TAG_DEPTH_BITS) - uint64_t(1);
 
 // The high 64 bits of a * b.
 uint64_t mul_high64(uint64_t a, uint64_t b) {

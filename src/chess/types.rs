@@ -65,6 +65,15 @@ impl fmt::Display for Color {
     }
 }
 
+// The shaders number roles and colors as the NybbleBoard codes do.
+const _: () = {
+    use super::nybble_codes::*;
+    assert!(Color::White as u8 == COLOR_WHITE && Color::Black as u8 == COLOR_BLACK);
+    assert!(Role::Pawn as u8 == ROLE_PAWN && Role::Knight as u8 == ROLE_KNIGHT);
+    assert!(Role::Bishop as u8 == ROLE_BISHOP && Role::Rook as u8 == ROLE_ROOK);
+    assert!(Role::Queen as u8 == ROLE_QUEEN && Role::King as u8 == ROLE_KING);
+};
+
 /// A piece kind without its color.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Role {

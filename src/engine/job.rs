@@ -8,6 +8,8 @@ use thiserror::Error;
 
 /// The deepest perft accepted: far beyond what finishes, and within the Zobrist depth keys.
 pub const MAX_DEPTH: u32 = 30;
+// Every remaining depth of a job has its own table entries and statistics.
+const _: () = assert!(MAX_DEPTH <= crate::tt::MAX_TABLE_DEPTH);
 
 /// The table size unless one is chosen, on the CPU and on Vulkan on the CPU; a GPU's default
 /// is most of its free memory (`Backend::default_table_bytes`).

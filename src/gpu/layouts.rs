@@ -4,7 +4,7 @@
 
 use super::shader_layout::{DEDUP_SLOTS_PER_POSITION, MAX_LEVELS, TT_MAX_SEGMENTS, WORKGROUP_SIZE};
 use crate::chess::moves::MAX_MOVES;
-use crate::chess::NybbleBoard;
+use crate::chess::{Hash128, NybbleBoard};
 use crate::tt::TtMode;
 use bytemuck::{Pod, Zeroable};
 
@@ -153,6 +153,25 @@ impl From<u128> for GpuU128 {
         GpuU128 {
             low: value as u64,
             high: (value >> 64) as u64,
+        }
+    }
+}
+
+/// A hash as the shaders hold it: `Hash128::lo` is the low word.
+impl From<Hash128> for GpuU128 {
+    fn from(hash: Hash128) -> GpuU128 {
+        GpuU128 {
+            low: hash.lo,
+            high: hash.hi,
+        }
+    }
+}
+
+impl From<GpuU128> for Hash128 {
+    fn from(words: GpuU128) -> Hash128 {
+        Hash128 {
+            hi: words.high,
+            lo: words.low,
         }
     }
 }

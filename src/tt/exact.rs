@@ -30,6 +30,7 @@
 //! The writer's release fence pairs with the reader's acquire fence: if the reader saw any
 //! field written after the writer took the lock, its reload sees the odd (or a later) sequence.
 
+use super::shader_shared;
 use crate::chess::{Hash128, NybbleBoard};
 use std::sync::atomic::{fence, AtomicU64, Ordering};
 
@@ -45,9 +46,19 @@ pub struct ExactEntry {
 
 const _: () = assert!(size_of::<ExactEntry>() == 64);
 const _: () = assert!(align_of::<ExactEntry>() == 64);
+// The words the shaders address each field by (src/tt/shader_shared.rs).
+const _: () = {
+    use shader_shared::{EXACT_COUNT, EXACT_KEY, EXACT_SEQUENCE, EXACT_TAG, EXACT_WORDS};
+    assert!(size_of::<ExactEntry>() == EXACT_WORDS as usize * 8);
+    assert!(std::mem::offset_of!(ExactEntry, sequence) == EXACT_SEQUENCE as usize * 8);
+    assert!(std::mem::offset_of!(ExactEntry, tag) == EXACT_TAG as usize * 8);
+    assert!(std::mem::offset_of!(ExactEntry, count_lo) == EXACT_COUNT as usize * 8);
+    assert!(std::mem::offset_of!(ExactEntry, count_hi) == (EXACT_COUNT as usize + 1) * 8);
+    assert!(std::mem::offset_of!(ExactEntry, key) == EXACT_KEY as usize * 8);
+};
 
 /// Entries per `verified` bucket.
-pub const VERIFIED_WAYS: usize = 2;
+pub const VERIFIED_WAYS: usize = shader_shared::VERIFIED_WAYS as usize;
 
 /// A `verified` bucket: two exact entries in two adjacent cache lines, aligned to 128 bytes
 /// (the pair of lines an adjacent-line prefetcher fetches together); a store replaces the
@@ -61,7 +72,7 @@ pub struct VerifiedBucket {
 const _: () = assert!(size_of::<VerifiedBucket>() == 128);
 const _: () = assert!(align_of::<VerifiedBucket>() == 128);
 
-const DEPTH_BITS: u32 = 8;
+const DEPTH_BITS: u32 = shader_shared::TAG_DEPTH_BITS;
 const DEPTH_MASK: u64 = (1 << DEPTH_BITS) - 1;
 
 /// The tag a `(hash, depth)` pair writes; depth must be at most 254.

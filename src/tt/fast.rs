@@ -29,6 +29,7 @@
 //! word: the swap returns the data word it replaced, so exactly one store vacates each entry
 //! and the per-depth used-slot counts stay exact under racing writers.
 
+use super::shader_shared;
 use crate::chess::Hash128;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -40,7 +41,7 @@ pub struct FastEntry {
 }
 
 /// Entries per fast bucket.
-pub const FAST_WAYS: usize = 4;
+pub const FAST_WAYS: usize = shader_shared::FAST_WAYS as usize;
 
 /// Four fast entries in one cache line.
 #[repr(C, align(64))]
@@ -50,17 +51,18 @@ pub struct FastBucket {
 }
 
 const _: () = assert!(size_of::<FastEntry>() == 16);
+const _: () = assert!(size_of::<FastEntry>() == shader_shared::FAST_WORDS as usize * 8);
 const _: () = assert!(size_of::<FastBucket>() == 64);
 const _: () = assert!(align_of::<FastBucket>() == 64);
 
 /// Bits of the data word below the count: the remaining depth + 1.
-pub const FAST_DEPTH_BITS: u32 = 8;
+pub const FAST_DEPTH_BITS: u32 = shader_shared::FAST_DEPTH_BITS;
 const FAST_DEPTH_MASK: u64 = (1 << FAST_DEPTH_BITS) - 1;
 /// The largest count a fast entry holds.
 pub const MAX_FAST_COUNT: u64 = u64::MAX >> FAST_DEPTH_BITS;
 
 // Every depth with statistics fits the depth field.
-const _: () = assert!((super::shader_shared::MAX_DEPTH as u64) < FAST_DEPTH_MASK);
+const _: () = assert!((super::shader_shared::MAX_TABLE_DEPTH as u64) < FAST_DEPTH_MASK);
 
 /// The 64 bits a fast entry is verified with: the whole hash folded, so that the index (taken
 /// from `hash.lo`) and the check are not the same bits.

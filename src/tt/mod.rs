@@ -52,5 +52,5 @@ pub use risk::{p_at_least_one, Risk};
 pub use shader_shared::MIN_TT_DEPTH;
 pub use shape::TableShape;
 pub use split::{TableSplit, LINE_BYTES};
-pub use stats::{DepthStats, ThreadStats, TtCounters, DEPTH_COUNTER_WORDS, MAX_DEPTH};
+pub use stats::{DepthStats, ThreadStats, TtCounters, DEPTH_COUNTER_WORDS, MAX_TABLE_DEPTH};
 pub use table::{BucketRef, Probe, TranspositionTable};

@@ -6,8 +6,25 @@
 /// cheaper than a table access.
 pub const MIN_TT_DEPTH: u32 = 2;
 
-/// Deepest remaining depth with statistics of its own; deeper positions are not kept.
-pub const MAX_DEPTH: u32 = 64;
+/// Deepest remaining depth the table keeps, with statistics of its own; deeper positions are
+/// not kept. Each kept depth has a Zobrist depth key of its own (`src/chess/zobrist.rs` holds
+/// 64, asserted in `src/tt/table.rs`), and every job's depth is within it (`src/engine/job.rs`).
+pub const MAX_TABLE_DEPTH: u32 = 63;
+
+/// Entries per fast bucket, 64-bit words per fast entry, and the bits of a fast data word below
+/// its count (the remaining depth + 1): `fast.rs`.
+pub const FAST_WAYS: u32 = 4;
+pub const FAST_WORDS: u32 = 2;
+pub const FAST_DEPTH_BITS: u32 = 8;
+/// Exact entries per `verified` bucket, 64-bit words per exact entry, the word each field
+/// starts at, and the bits of a tag below its hash bits (the remaining depth + 1): `exact.rs`.
+pub const VERIFIED_WAYS: u32 = 2;
+pub const EXACT_WORDS: u32 = 8;
+pub const EXACT_SEQUENCE: u32 = 0;
+pub const EXACT_TAG: u32 = 1;
+pub const EXACT_COUNT: u32 = 2;
+pub const EXACT_KEY: u32 = 4;
+pub const TAG_DEPTH_BITS: u32 = 8;
 
 /// The one remaining depth the compact entries of a split fast table hold (`compact.rs`).
 pub const COMPACT_DEPTH: u32 = 2;
@@ -17,7 +34,7 @@ pub const COMPACT_WAYS: u32 = 4;
 pub const COMPACT_COUNT_BITS: u32 = 16;
 
 /// The statistics counters of one depth, as 64-bit words in this order (the GPU's statistics
-/// buffer holds `MAX_DEPTH + 1` such groups, depth 0 first).
+/// buffer holds `MAX_TABLE_DEPTH + 1` such groups, depth 0 first).
 pub const COUNTER_HITS: u32 = 0;
 pub const COUNTER_MISSES: u32 = 1;
 pub const COUNTER_STORES: u32 = 2;
@@ -30,12 +47,22 @@ pub const COUNTERS_PER_DEPTH: u32 = 8;
 // Each invocation keeps its counts in four bits per counter of one 32-bit word (tt.glsl).
 const _: () = assert!(COUNTERS_PER_DEPTH * 4 <= 32);
 
-pub const SHADER_DEFINES: [(&str, u32); 14] = [
+pub const SHADER_DEFINES: [(&str, u32); 24] = [
     ("TT_MIN_DEPTH", MIN_TT_DEPTH),
+    ("TT_FAST_WAYS", FAST_WAYS),
+    ("TT_FAST_WORDS", FAST_WORDS),
+    ("TT_FAST_DEPTH_BITS", FAST_DEPTH_BITS),
+    ("TT_VERIFIED_WAYS", VERIFIED_WAYS),
+    ("TT_EXACT_WORDS", EXACT_WORDS),
+    ("TT_EXACT_SEQUENCE", EXACT_SEQUENCE),
+    ("TT_EXACT_TAG", EXACT_TAG),
+    ("TT_EXACT_COUNT", EXACT_COUNT),
+    ("TT_EXACT_KEY", EXACT_KEY),
+    ("TT_TAG_DEPTH_BITS", TAG_DEPTH_BITS),
     ("TT_COMPACT_DEPTH", COMPACT_DEPTH),
     ("TT_COMPACT_WAYS", COMPACT_WAYS),
     ("TT_COMPACT_COUNT_BITS", COMPACT_COUNT_BITS),
-    ("TT_STATS_MAX_DEPTH", MAX_DEPTH),
+    ("TT_STATS_MAX_DEPTH", MAX_TABLE_DEPTH),
     ("TT_STAT_HITS", COUNTER_HITS),
     ("TT_STAT_MISSES", COUNTER_MISSES),
     ("TT_STAT_STORES", COUNTER_STORES),

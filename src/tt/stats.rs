@@ -27,8 +27,8 @@ use std::marker::PhantomData;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, PoisonError};
 
-pub use super::shader_shared::MAX_DEPTH;
-const DEPTHS: usize = MAX_DEPTH as usize + 1;
+pub use super::shader_shared::MAX_TABLE_DEPTH;
+const DEPTHS: usize = MAX_TABLE_DEPTH as usize + 1;
 
 /// One depth's counters: exactly one cache line.
 #[repr(C, align(64))]
@@ -252,7 +252,7 @@ pub fn summarize_depth_words(words: &[u64], shape: &TableShape) -> (TtCounters, 
 /// add up to the total's.
 fn summarize(raw: &[RawCounts; DEPTHS], shape: &TableShape) -> (TtCounters, Vec<DepthStats>) {
     let slots = shape.total_slots();
-    let per_depth: Vec<DepthStats> = (0..=MAX_DEPTH)
+    let per_depth: Vec<DepthStats> = (0..=MAX_TABLE_DEPTH)
         .zip(raw)
         .map(|(depth, raw)| DepthStats {
             depth,

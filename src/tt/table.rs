@@ -38,7 +38,7 @@ use super::prefetch::prefetch;
 use super::replace::{tie_start, victim, Way};
 use super::report::TtStatsSnapshot;
 use super::shape::TableShape;
-use super::stats::{StatsRegistry, ThreadStats, MAX_DEPTH};
+use super::stats::{StatsRegistry, ThreadStats, MAX_TABLE_DEPTH};
 use super::zeroed_array::ZeroedArray;
 use crate::chess::{Hash128, NybbleBoard, Position};
 
@@ -113,6 +113,9 @@ pub struct TranspositionTable {
     verifier_mask: u64,
     stats: StatsRegistry,
 }
+
+// Every depth the table keeps has its own Zobrist depth key: no two depths share a key.
+const _: () = assert!((MAX_TABLE_DEPTH as usize) < crate::chess::zobrist::MAX_DEPTH_KEYS);
 
 const _: () = {
     const fn shared_by_threads<T: Send + Sync>() {}
@@ -224,9 +227,9 @@ impl TranspositionTable {
     }
 
     /// Looks up `pos` at `depth` remaining plies; `hash` already includes the depth key.
-    /// Depths above [`MAX_DEPTH`] are not kept: a miss, not counted.
+    /// Depths above [`MAX_TABLE_DEPTH`] are not kept: a miss, not counted.
     pub fn probe(&self, hash: Hash128, pos: &Position, depth: u32, stats: &ThreadStats) -> Probe {
-        if depth > MAX_DEPTH {
+        if depth > MAX_TABLE_DEPTH {
             return Probe::Miss;
         }
         let index = self.index(hash);
@@ -328,7 +331,7 @@ impl TranspositionTable {
     /// `fast`, `verified` keeps `exact`, `certify` keeps `fast` in the fast entry and `exact` in
     /// the shadow. A `fast` count above [`super::fast::MAX_FAST_COUNT`] does not fit the fast
     /// payload and is not stored (a payload skip). A store finding the entry's writer lock busy
-    /// is dropped. Depths above [`MAX_DEPTH`] are not kept.
+    /// is dropped. Depths above [`MAX_TABLE_DEPTH`] are not kept.
     pub fn store(
         &self,
         hash: Hash128,
@@ -338,7 +341,7 @@ impl TranspositionTable {
         fast: u128,
         stats: &ThreadStats,
     ) {
-        if depth > MAX_DEPTH {
+        if depth > MAX_TABLE_DEPTH {
             return;
         }
         let index = self.index(hash);

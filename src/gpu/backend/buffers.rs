@@ -9,7 +9,7 @@ use crate::gpu::layouts::{
 };
 use crate::gpu::shader_layout::{DEDUP_SLOTS_PER_POSITION, WORK_WORDS, ZOBRIST_KEYS};
 use crate::gpu::tt_table::GpuTable;
-use crate::tt::shader_shared::{COUNTERS_PER_DEPTH, MAX_DEPTH};
+use crate::tt::shader_shared::{COUNTERS_PER_DEPTH, MAX_TABLE_DEPTH};
 use gpu_allocator::MemoryLocation;
 use std::sync::Arc;
 
@@ -131,7 +131,7 @@ pub const WORK_BYTES: u64 = WORK_WORDS as u64 * size_of::<u32>() as u64;
 
 /// Bytes of the statistics buffer: its counters are 64-bit words.
 const TT_STAT_BYTES: u64 =
-    ((MAX_DEPTH as usize + 1) * COUNTERS_PER_DEPTH as usize * size_of::<u64>()) as u64;
+    ((MAX_TABLE_DEPTH as usize + 1) * COUNTERS_PER_DEPTH as usize * size_of::<u64>()) as u64;
 
 /// The transposition table's parameters, keys and statistics (bound whether a table is in use
 /// or not), and the table itself when the current run has one. The statistics are copied back

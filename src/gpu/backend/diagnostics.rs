@@ -77,10 +77,7 @@ impl VulkanBackend {
         Ok(self
             .read_back(0, count, 0)?
             .into_iter()
-            .map(|words| Hash128 {
-                hi: words.high,
-                lo: words.low,
-            })
+            .map(Hash128::from)
             .collect())
     }
 
@@ -137,11 +134,7 @@ impl VulkanBackend {
             .skip(1)
             .map(|(board, hash)| {
                 let words = [board[0].low, board[0].high, board[1].low, board[1].high];
-                let hash = Hash128 {
-                    hi: hash.high,
-                    lo: hash.low,
-                };
-                (GpuBoard { planes: words }, hash)
+                (GpuBoard { planes: words }, Hash128::from(*hash))
             })
             .collect())
     }

@@ -532,10 +532,7 @@ impl VulkanBackend {
         let hash_values: Vec<GpuU128> = expected
             .requests
             .iter()
-            .map(|request| GpuU128 {
-                low: request.hash.lo,
-                high: request.hash.hi,
-            })
+            .map(|request| GpuU128::from(request.hash))
             .collect();
         self.upload(&hashes, bytemuck::cast_slice(&hash_values))?;
         self.pipelines.bind(&Bindings {

@@ -202,14 +202,7 @@ impl VulkanBackend {
 
     /// Uploads the keys of `zobrist`, as (low, high) words.
     pub(super) fn upload_zobrist(&self, zobrist: &Zobrist) -> Result<(), GpuError> {
-        let keys: Vec<GpuU128> = zobrist
-            .key_table()
-            .into_iter()
-            .map(|key| GpuU128 {
-                low: key.lo,
-                high: key.hi,
-            })
-            .collect();
+        let keys: Vec<GpuU128> = zobrist.key_table().into_iter().map(GpuU128::from).collect();
         self.upload(&self.tt.zobrist, bytemuck::cast_slice(&keys))
     }
 
