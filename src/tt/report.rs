@@ -148,11 +148,25 @@ impl TtStatsSnapshot {
             );
         }
         let risk = self.risk(nodes);
+        // Compact slots compare fewer bits than the rest of the table: both widths are named.
+        let narrowest = self
+            .per_depth
+            .iter()
+            .map(|depth| depth.verifier_bits)
+            .min()
+            .unwrap_or(risk.verifier_bits);
+        let widths = if narrowest < risk.verifier_bits {
+            format!(
+                "{narrowest} (depth {COMPACT_DEPTH}) and {}",
+                risk.verifier_bits
+            )
+        } else {
+            risk.verifier_bits.to_string()
+        };
         let _ = write!(
             text,
-            "risk at {} bits: {} wrong-occupied probes -> expected false hits {:.3e}, \
+            "risk at {widths} bits: {} wrong-occupied probes -> expected false hits {:.3e}, \
              P(any) {:.3e}; N = {} nodes -> N(N-1)/2^{} = {:.3e} colliding pairs",
-            risk.verifier_bits,
             risk.wrong_occupied_probes,
             risk.expected_false_hits,
             risk.p_false_hit,

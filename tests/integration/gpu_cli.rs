@@ -420,6 +420,67 @@ fn gpu_table_report_has_the_cpu_keys() {
     assert!(gpu["tt"]["false_hits"].as_u64() > Some(0), "{gpu}");
 }
 
+/// `--tt-split` reaches the GPU's fast table: `shared` keeps no compact slots, the default
+/// gives depth 2 its own at 48 verifier bits, and the text names both widths in its risk line.
+#[test]
+fn the_table_split_is_chosen_and_reported() {
+    let run = |split: &str, json_output: bool| {
+        let mut args = vec![
+            "perft",
+            "--depth",
+            "5",
+            "--backend",
+            "vulkan",
+            "--tt",
+            "fast",
+            "--tt-mb",
+            "4",
+        ];
+        if !split.is_empty() {
+            args.extend(["--tt-split", split]);
+        }
+        if json_output {
+            args.push("--json");
+        }
+        let run = vkperft(&args);
+        assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+        run
+    };
+    let tt = |split: &str| {
+        let value: Value = serde_json::from_str(&run(split, true).stdout).expect("JSON");
+        assert_eq!(value["nodes"], "4865609", "{split}");
+        value["tt"].clone()
+    };
+    let depth_two_bits = |tt: &Value| {
+        tt["per_depth"]
+            .as_array()
+            .and_then(|depths| depths.iter().find(|d| d["depth"] == 2))
+            .map(|d| d["verifier_bits"].clone())
+    };
+    let shared = tt("shared");
+    assert_eq!(shared["compact_slots"], 0, "{shared}");
+    assert_eq!(depth_two_bits(&shared), Some(Value::from(64)));
+    for split in ["", "distinct", "fixed"] {
+        let split_tt = tt(split);
+        assert!(
+            split_tt["compact_slots"].as_u64() > Some(0),
+            "{split}: {split_tt}"
+        );
+        assert_eq!(depth_two_bits(&split_tt), Some(Value::from(48)), "{split}");
+    }
+    let text = run("", false).stdout;
+    assert!(
+        text.contains("compact slots hold depth 2 alone, verifier 48 bits"),
+        "{text}"
+    );
+    assert!(
+        text.contains("risk at 48 (depth 2) and 64 bits: "),
+        "{text}"
+    );
+    let refused = vkperft(&["perft", "--depth", "1", "--tt-split", "half"]);
+    assert_eq!(refused.code, 2, "{}", refused.stderr);
+}
+
 #[test]
 fn cross_check_on_vulkan_agrees() {
     let (value, run) = json(&[
