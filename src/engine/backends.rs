@@ -154,16 +154,16 @@ impl BackendProvider for Backends {
                     device: Some(index),
                     ..job.gpu.clone()
                 };
-                match self.vulkan(&options, cancel) {
-                    Ok(gpu) if job.tt.mode != TtMode::Off && !gpu.supports_tt() => {
-                        cpu_because(format!(
-                            "a {} table needs what {} lacks ({})",
-                            job.tt.mode,
-                            gpu.device_name(),
-                            gpu.device_info().tt_missing.join(", ")
-                        ))
+                // Why the GPU cannot take this job's table, if it cannot.
+                let refusal = self.vulkan(&options, cancel).map(|gpu| match job.tt.mode {
+                    TtMode::Off => None,
+                    _ => gpu.table_refusal(),
+                });
+                match refusal {
+                    Ok(Some(reason)) => {
+                        cpu_because(format!("the GPU runs no {} table: {reason}", job.tt.mode))
                     }
-                    Ok(_) => {
+                    Ok(None) => {
                         let Some((_, gpu)) = &mut self.vulkan else {
                             unreachable!("opened just above");
                         };

@@ -292,7 +292,21 @@ impl VulkanBackend {
 
     /// Whether this device runs the TT modes (see `vkperft devices`).
     pub fn supports_tt(&self) -> bool {
-        self.context.info().supports_tt() && self.table_distrust.is_none()
+        self.table_refusal().is_none()
+    }
+
+    /// Why this device runs no table, in words: features it lacks, or its probe's disagreement
+    /// with the CPU's at the opening; `None` when it runs them.
+    pub fn table_refusal(&self) -> Option<String> {
+        let info = self.context.info();
+        if !info.supports_tt() {
+            return Some(format!(
+                "{} lacks {}",
+                info.name,
+                info.tt_missing.join(", ")
+            ));
+        }
+        self.table_distrust.as_ref().map(ToString::to_string)
     }
 
     /// When chunks go whole (never `Auto`: resolved for the device).
