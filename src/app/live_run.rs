@@ -4,47 +4,79 @@ use crate::engine::{JobId, PerftResult, Progress};
 use crate::tt::TtMode;
 use std::time::Duration;
 
+/// The node rate is averaged over this much of the run: reports come in bursts (a chunk of
+/// tasks ends together), and a rate between two close reports spikes.
+const RATE_WINDOW_SECONDS: f64 = 1.0;
+
+/// How a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunEnd {
+    Finished,
+    Failed,
+    Cancelled,
+}
+
 pub struct LiveRun {
-    pub job: JobId,
+    pub job: Option<JobId>,
     pub depth: u32,
     pub tt_mode: TtMode,
     pub progress: Option<Progress>,
-    /// `[seconds, nodes per second]` between consecutive progress reports.
+    /// `[seconds, nodes per second]`, the rate averaged over [`RATE_WINDOW_SECONDS`].
     pub rate_samples: Vec<[f64; 2]>,
+    /// `(seconds, nodes)` of every report, from which the rate is averaged.
+    reports: Vec<(f64, u128)>,
     pub roots_done: usize,
-    /// Set when the run has ended (finished, failed or cancelled).
-    pub ended: bool,
+    /// Set when the run has ended.
+    pub end: Option<RunEnd>,
 }
 
 impl LiveRun {
     pub fn new(job: JobId, depth: u32, tt_mode: TtMode) -> LiveRun {
         LiveRun {
-            job,
+            job: Some(job),
             depth,
             tt_mode,
             progress: None,
             rate_samples: Vec::new(),
+            reports: vec![(0.0, 0)],
             roots_done: 0,
-            ended: false,
+            end: None,
         }
     }
 
+    /// The finished view of an earlier run's result (the breadcrumb went back to it).
+    pub fn of_result(result: &PerftResult) -> LiveRun {
+        let mut live = LiveRun {
+            job: None,
+            ..LiveRun::new(JobId(0), result.depth, result.tt_mode)
+        };
+        live.finish(result);
+        live
+    }
+
     pub fn record(&mut self, progress: Progress) {
-        let (last_nodes, last_elapsed) = self
-            .progress
-            .as_ref()
-            .map_or((0, Duration::ZERO), |p| (p.nodes, p.elapsed));
-        let seconds = progress.elapsed.saturating_sub(last_elapsed).as_secs_f64();
-        if seconds > 0.0 {
-            let rate = progress.nodes.saturating_sub(last_nodes) as f64 / seconds;
-            self.rate_samples
-                .push([progress.elapsed.as_secs_f64(), rate]);
+        let now = progress.elapsed.as_secs_f64();
+        let newest = self.reports.last().map_or(0.0, |&(seconds, _)| seconds);
+        if now > newest {
+            // The rate since the last report at least a window ago (or since the start).
+            let (since, since_nodes) = self
+                .reports
+                .iter()
+                .rev()
+                .find(|&&(seconds, _)| seconds <= now - RATE_WINDOW_SECONDS)
+                .or(self.reports.first())
+                .copied()
+                .unwrap_or((0.0, 0));
+            let rate = progress.nodes.saturating_sub(since_nodes) as f64 / (now - since);
+            self.rate_samples.push([now, rate]);
+            self.reports.push((now, progress.nodes));
         }
         self.progress = Some(progress);
     }
 
     /// Shows the final count, time and table statistics once the result is in.
     pub fn finish(&mut self, result: &PerftResult) {
+        self.end = Some(RunEnd::Finished);
         let tasks_total = self.progress.as_ref().map_or(1, |p| p.tasks_total.max(1));
         self.progress = Some(Progress {
             nodes: result.counts.nodes,
@@ -99,13 +131,19 @@ mod tests {
     }
 
     #[test]
-    fn rate_is_per_interval_and_time_left_extrapolates() {
+    fn rate_is_averaged_over_a_window_and_time_left_extrapolates() {
         let mut live = LiveRun::new(JobId(1), 6, TtMode::Off);
         live.record(progress(1000, 100, 1));
         live.record(progress(3000, 200, 5));
         assert_eq!(live.rate_samples.len(), 2);
-        assert!((live.rate_samples[1][1] - 20_000.0).abs() < 1e-6);
+        // Within the first second: since the start.
+        assert!((live.rate_samples[1][1] - 15_000.0).abs() < 1e-6);
         assert_eq!(live.time_left(), Some(Duration::from_millis(200)));
         assert!((live.fraction_done() - 0.5).abs() < 1e-6);
+        // A burst right after a report does not spike: the rate spans the last second.
+        live.record(progress(103_000, 1_200, 6));
+        live.record(progress(203_000, 1_210, 7));
+        let last = live.rate_samples.last().map_or(0.0, |sample| sample[1]);
+        assert!((last - 200_000.0 / 1.01).abs() < 1.0, "{last}");
     }
 }
