@@ -104,16 +104,22 @@ pub fn show(
                 .show(ui, |ui| {
                     for (title, hover) in [
                         ("#", "Tick two rows to compare them"),
-                        ("position", "A reference position's name, or the FEN (hover it)"),
+                        ("", ""),
+                        (
+                            "position",
+                            "A reference position's name, or the FEN (hover it)",
+                        ),
+                        (
+                            "nodes",
+                            "The total; ✔ equals, ✘ differs from the published value",
+                        ),
                         ("depth", "Plies searched"),
-                        ("nodes", "The total; ✔ equals, ✘ differs from the published value"),
                         ("nodes/s", "Nodes per second over the whole run"),
                         ("time", "Wall-clock time of the run"),
                         ("table", "Table mode, verifier bits and size"),
                         ("false hits", "certify: false hits caught and corrected"),
                         ("backend", "Where it ran: CPU threads or the Vulkan device"),
                         ("seed", "Zobrist seed of the position keys"),
-                        ("", ""),
                     ] {
                         ui.strong(title).on_hover_text(hover);
                     }
@@ -127,21 +133,6 @@ pub fn show(
                         {
                             pick(selection, index, picked);
                         }
-                        elided(ui, &short_position(&row.fen), 120.0).on_hover_text(&row.fen);
-                        ui.label(row.depth.to_string());
-                        let nodes = format::thousands(row.nodes);
-                        let nodes = match row.matches_reference {
-                            Some(true) => format!("{nodes} ✔"),
-                            Some(false) => format!("{nodes} ✘"),
-                            None => nodes,
-                        };
-                        ui.monospace(nodes);
-                        ui.monospace(format::rate(row.nps));
-                        ui.label(format::duration(row.elapsed));
-                        ui.label(row.table_text());
-                        ui.label(row.false_hits.map_or("–".to_string(), |n| n.to_string()));
-                        elided(ui, &row.backend, 140.0).on_hover_text(&row.backend);
-                        ui.monospace(format!("{:#x}", row.zobrist_seed));
                         if ui
                             .small_button("Load")
                             .on_hover_text(
@@ -152,6 +143,21 @@ pub fn show(
                         {
                             action = Some(HistoryAction::Reload(index));
                         }
+                        elided(ui, &short_position(&row.fen), 100.0).on_hover_text(&row.fen);
+                        let nodes = format::thousands(row.nodes);
+                        let nodes = match row.matches_reference {
+                            Some(true) => format!("{nodes} ✔"),
+                            Some(false) => format!("{nodes} ✘"),
+                            None => nodes,
+                        };
+                        ui.monospace(nodes);
+                        ui.label(row.depth.to_string());
+                        ui.monospace(format::rate(row.nps));
+                        ui.label(format::duration(row.elapsed));
+                        ui.label(row.table_text());
+                        ui.label(row.false_hits.map_or("–".to_string(), |n| n.to_string()));
+                        elided(ui, &row.backend, 140.0).on_hover_text(&row.backend);
+                        ui.monospace(format!("{:#x}", row.zobrist_seed));
                         ui.end_row();
                     }
                 });

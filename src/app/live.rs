@@ -10,7 +10,7 @@ use egui::{RichText, Ui};
 use egui_plot::{GridInput, GridMark, Line, Plot, PlotPoints};
 
 /// Below this width the plot goes under the counters instead of beside them.
-const SIDE_BY_SIDE_WIDTH: f32 = 520.0;
+const SIDE_BY_SIDE_WIDTH: f32 = 440.0;
 
 pub fn show(ui: &mut Ui, live: Option<&LiveRun>) {
     ui.heading("Live");
@@ -82,7 +82,8 @@ fn counters(ui: &mut Ui, live: &LiveRun) {
             match progress.and_then(|p| p.tt.as_ref().map(|tt| (tt, p.nodes))) {
                 Some((tt, nodes)) => table_rows(ui, tt, nodes),
                 None => {
-                    ui.label("TT").on_hover_text("The transposition table's statistics");
+                    ui.label("TT")
+                        .on_hover_text("The transposition table's statistics");
                     ui.weak(if live.tt_mode == TtMode::Off {
                         "off"
                     } else {

@@ -7,6 +7,9 @@ use std::time::Duration;
 /// The node rate is averaged over this much of the run: reports come in bursts (a chunk of
 /// tasks ends together), and a rate between two close reports spikes.
 const RATE_WINDOW_SECONDS: f64 = 1.0;
+/// The time left extrapolates the task rate over this much of the run: early tasks run with a
+/// cold table and are slower than later ones, so the whole run's average overestimates.
+const TIME_LEFT_WINDOW_SECONDS: f64 = 5.0;
 
 /// How a run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -16,6 +19,13 @@ pub enum RunEnd {
     Cancelled,
 }
 
+#[derive(Clone, Copy)]
+struct Report {
+    seconds: f64,
+    nodes: u128,
+    tasks_done: usize,
+}
+
 pub struct LiveRun {
     pub job: Option<JobId>,
     pub depth: u32,
@@ -23,8 +33,8 @@ pub struct LiveRun {
     pub progress: Option<Progress>,
     /// `[seconds, nodes per second]`, the rate averaged over [`RATE_WINDOW_SECONDS`].
     pub rate_samples: Vec<[f64; 2]>,
-    /// `(seconds, nodes)` of every report, from which the rate is averaged.
-    reports: Vec<(f64, u128)>,
+    /// Every report, from which the rates are averaged.
+    reports: Vec<Report>,
     pub roots_done: usize,
     /// Set when the run has ended.
     pub end: Option<RunEnd>,
@@ -38,7 +48,11 @@ impl LiveRun {
             tt_mode,
             progress: None,
             rate_samples: Vec::new(),
-            reports: vec![(0.0, 0)],
+            reports: vec![Report {
+                seconds: 0.0,
+                nodes: 0,
+                tasks_done: 0,
+            }],
             roots_done: 0,
             end: None,
         }
@@ -56,20 +70,16 @@ impl LiveRun {
 
     pub fn record(&mut self, progress: Progress) {
         let now = progress.elapsed.as_secs_f64();
-        let newest = self.reports.last().map_or(0.0, |&(seconds, _)| seconds);
+        let newest = self.reports.last().map_or(0.0, |report| report.seconds);
         if now > newest {
-            // The rate since the last report at least a window ago (or since the start).
-            let (since, since_nodes) = self
-                .reports
-                .iter()
-                .rev()
-                .find(|&&(seconds, _)| seconds <= now - RATE_WINDOW_SECONDS)
-                .or(self.reports.first())
-                .copied()
-                .unwrap_or((0.0, 0));
-            let rate = progress.nodes.saturating_sub(since_nodes) as f64 / (now - since);
+            let since = self.report_before(now - RATE_WINDOW_SECONDS);
+            let rate = progress.nodes.saturating_sub(since.nodes) as f64 / (now - since.seconds);
             self.rate_samples.push([now, rate]);
-            self.reports.push((now, progress.nodes));
+            self.reports.push(Report {
+                seconds: now,
+                nodes: progress.nodes,
+                tasks_done: progress.tasks_done,
+            });
         }
         self.progress = Some(progress);
     }
@@ -89,18 +99,34 @@ impl LiveRun {
         });
     }
 
-    /// Time left, extrapolated from the share of tasks done so far.
+    /// The last report at or before `seconds` (the start when none is).
+    fn report_before(&self, seconds: f64) -> Report {
+        let start = self.reports[0];
+        self.reports
+            .iter()
+            .rev()
+            .find(|report| report.seconds <= seconds)
+            .copied()
+            .unwrap_or(start)
+    }
+
+    /// Time left: the tasks left at the rate tasks were done over the last few seconds.
     pub fn time_left(&self) -> Option<Duration> {
         let progress = self.progress.as_ref()?;
         if progress.tasks_done == 0 || progress.tasks_total == 0 {
             return None;
         }
+        let now = progress.elapsed.as_secs_f64();
+        let since = self.report_before(now - TIME_LEFT_WINDOW_SECONDS);
+        let tasks = progress.tasks_done.saturating_sub(since.tasks_done);
+        let seconds = now - since.seconds;
+        if tasks == 0 || seconds <= 0.0 {
+            return None;
+        }
         let remaining = progress.tasks_total.saturating_sub(progress.tasks_done);
-        Some(
-            progress
-                .elapsed
-                .mul_f64(remaining as f64 / progress.tasks_done as f64),
-        )
+        Some(Duration::from_secs_f64(
+            remaining as f64 * seconds / tasks as f64,
+        ))
     }
 
     pub fn fraction_done(&self) -> f32 {
@@ -145,5 +171,21 @@ mod tests {
         live.record(progress(203_000, 1_210, 7));
         let last = live.rate_samples.last().map_or(0.0, |sample| sample[1]);
         assert!((last - 200_000.0 / 1.01).abs() < 1.0, "{last}");
+    }
+
+    #[test]
+    fn time_left_follows_the_recent_task_rate() {
+        let mut live = LiveRun::new(JobId(1), 6, TtMode::Off);
+        // One slow task in the first 10 s, then one a second.
+        live.record(progress(1, 10_000, 1));
+        for second in 11..=16 {
+            live.record(progress(
+                u128::from(second),
+                second * 1000,
+                (second - 9) as usize,
+            ));
+        }
+        // 7 of 10 done at 16 s, 5 tasks in the last 5 s: 3 left take 3 s.
+        assert_eq!(live.time_left(), Some(Duration::from_secs(3)));
     }
 }

@@ -185,7 +185,7 @@ impl VkperftApp {
             });
         egui::Panel::left("results")
             .resizable(true)
-            .default_size(RESULTS_WIDTH)
+            .default_size(RESULTS_WIDTH.min(ui.available_width() * 0.45))
             .size_range(220.0..=ui.available_width() - 160.0)
             .show(ui, |ui| {
                 let state = &mut self.state;

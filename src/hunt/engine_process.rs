@@ -81,10 +81,10 @@ pub(super) struct GroupGuard {
 
 impl Drop for GroupGuard {
     fn drop(&mut self) {
-        let _ = self
-            .process
-            .group
-            .compare_exchange(self.group, 0, Ordering::SeqCst, Ordering::SeqCst);
+        let _ =
+            self.process
+                .group
+                .compare_exchange(self.group, 0, Ordering::SeqCst, Ordering::SeqCst);
         let _ = killpg(Pid::from_raw(self.group), Signal::SIGKILL);
     }
 }

@@ -18,9 +18,9 @@ mod walk;
 
 pub use divide_output::{classify_line, EngineDivide, OutputLine};
 pub use engine::{EngineUnderTest, PositionRequest};
+pub use engine_process::{kill_running_engine, EngineProcess};
 pub use error::HuntError;
 pub use exact::exact_divide;
-pub use engine_process::{kill_running_engine, EngineProcess};
 pub use open_engine::{open_engine, open_engine_in, EngineCommand};
 pub use script_engine::ScriptEngine;
 pub use uci_engine::UciEngine;
