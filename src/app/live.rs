@@ -233,6 +233,7 @@ fn rate_plot(ui: &mut Ui, live: &LiveRun) {
         .y_axis_label("nodes/s")
         .x_grid_spacer(round_ticks)
         .y_grid_spacer(round_ticks)
+        .x_axis_formatter(|mark, _range| seconds_tick(mark))
         .y_axis_formatter(|mark, _range| compact(mark.value))
         .show(ui, |plot| {
             plot.line(Line::new("nodes/s", points));
@@ -260,6 +261,16 @@ fn round_ticks(input: GridInput) -> Vec<GridMark> {
             step_size: step,
         })
         .collect()
+}
+
+/// Seconds with as many decimals as the tick step needs: `0`, `0.2`, `0.4`.
+fn seconds_tick(mark: GridMark) -> String {
+    let decimals = if mark.step_size >= 1.0 {
+        0
+    } else {
+        (-mark.step_size.log10()).ceil() as usize
+    };
+    format!("{:.*}", decimals, mark.value.max(0.0))
 }
 
 /// Axis labels: `250M`, `1.2G`.

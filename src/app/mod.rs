@@ -188,6 +188,9 @@ impl VkperftApp {
             .default_size(RESULTS_WIDTH.min(ui.available_width() * 0.45))
             .size_range(220.0..=ui.available_width() - 160.0)
             .show(ui, |ui| {
+                // A resizable panel keeps the width its content used: fill it, so that a
+                // short message does not shrink it.
+                ui.set_min_width(ui.available_width());
                 let state = &mut self.state;
                 results_action = results::show(
                     ui,
