@@ -60,8 +60,11 @@ fn progress_bar(ui: &mut Ui, live: &LiveRun) {
 
 fn counters(ui: &mut Ui, live: &LiveRun) {
     let progress = live.progress.as_ref();
+    // Rows come and go as the run reports (table, work counters): a minimum column width
+    // keeps a new row's name from overlapping its value in its first frame.
     egui::Grid::new("live-counters")
         .num_columns(2)
+        .min_col_width(140.0)
         .spacing([12.0, 3.0])
         .show(ui, |ui| {
             ui.label("Nodes")
@@ -219,9 +222,15 @@ fn rate_plot(ui: &mut Ui, live: &LiveRun) {
         .last()
         .map_or(1.0, |&[seconds, _]| seconds.max(1.0));
     let points = PlotPoints::from(live.rate_samples.clone());
+    let height = ui.available_height().clamp(120.0, 240.0);
+    let width = ui.available_width().max(200.0);
+    // egui_plot paints a tick's label only with room around it (about 80 points across,
+    // 30 up): as many ticks as the plot's size gives that room.
+    let x_ticks = f64::from(width / 90.0).max(2.0);
+    let y_ticks = f64::from(height / 40.0).max(2.0);
     Plot::new("node-rate")
-        .height(ui.available_height().clamp(120.0, 240.0))
-        .width(ui.available_width().max(200.0))
+        .height(height)
+        .width(width)
         .allow_zoom(false)
         .allow_drag(false)
         .allow_scroll(false)
@@ -231,8 +240,8 @@ fn rate_plot(ui: &mut Ui, live: &LiveRun) {
         .include_y(top * 1.1)
         .x_axis_label("seconds")
         .y_axis_label("nodes/s")
-        .x_grid_spacer(round_ticks)
-        .y_grid_spacer(round_ticks)
+        .x_grid_spacer(move |input| round_ticks(input, x_ticks))
+        .y_grid_spacer(move |input| round_ticks(input, y_ticks))
         .x_axis_formatter(|mark, _range| seconds_tick(mark))
         .y_axis_formatter(|mark, _range| compact(mark.value))
         .show(ui, |plot| {
@@ -242,11 +251,12 @@ fn rate_plot(ui: &mut Ui, live: &LiveRun) {
         .on_hover_text("Nodes per second, averaged over the last second of the run");
 }
 
-/// About five ticks per axis at 1, 2 or 5 times a power of ten.
-fn round_ticks(input: GridInput) -> Vec<GridMark> {
+/// About `count` ticks per axis (few enough that each keeps its label) at 1, 2 or 5 times a
+/// power of ten.
+fn round_ticks(input: GridInput, count: f64) -> Vec<GridMark> {
     let (low, high) = input.bounds;
     let span = (high - low).max(f64::MIN_POSITIVE);
-    let rough = span / 5.0;
+    let rough = span / count;
     let power = 10f64.powf(rough.log10().floor());
     let step = [1.0, 2.0, 5.0, 10.0]
         .into_iter()
