@@ -188,44 +188,46 @@ fn elided(ui: &mut Ui, text: &str, width: f32) -> egui::Response {
 fn comparison(ui: &mut Ui, a: &HistoryRow, a_index: usize, b: &HistoryRow, b_index: usize) {
     let (a_name, b_name) = (format!("#{}", a_index + 1), format!("#{}", b_index + 1));
     ui.strong(format!("Compared: {a_name} and {b_name}"));
-    egui::Grid::new("history-compare")
-        .num_columns(2)
-        .spacing([12.0, 2.0])
-        .show(ui, |ui| {
-            ui.label("Totals");
-            let totals = if a.nodes == b.nodes {
-                format!("equal: {}", format::thousands(a.nodes))
-            } else {
-                format!(
-                    "{a_name} {}, {b_name} {}: they differ by {}",
-                    format::thousands(a.nodes),
-                    format::thousands(b.nodes),
-                    format::thousands(a.nodes.abs_diff(b.nodes))
-                )
-            };
-            ui.label(totals);
-            ui.end_row();
-            ui.label("Rate");
-            let ratio = if a.nps > 0.0 { b.nps / a.nps } else { 0.0 };
-            ui.label(format!(
-                "{a_name} {} nodes/s, {b_name} {} nodes/s ({ratio:.2}×)",
-                format::rate(a.nps),
-                format::rate(b.nps)
-            ));
-            ui.end_row();
-            ui.label("False hits");
-            let hits = |row: &HistoryRow| match (row.false_hits, row.tt_mode.as_str()) {
-                (Some(hits), _) => format!("{hits} caught"),
-                (None, "verified") => "none possible".to_string(),
-                (None, "off") => "no table".to_string(),
-                (None, _) => "not counted (fast)".to_string(),
-            };
-            ui.label(format!("{a_name} {}, {b_name} {}", hits(a), hits(b)));
-            ui.end_row();
-            ui.label("Divide");
-            ui.label(divide_differences(a, b));
-            ui.end_row();
+    // Wrapped lines: the panel may be narrow.
+    let line = |ui: &mut Ui, name: &str, text: RichText| {
+        ui.horizontal_wrapped(|ui| {
+            ui.label(RichText::new(name).weak());
+            ui.label(text);
         });
+    };
+    let totals = if a.nodes == b.nodes {
+        format!("equal: {}", format::thousands(a.nodes))
+    } else {
+        format!(
+            "{a_name} {}, {b_name} {}: they differ by {}",
+            format::thousands(a.nodes),
+            format::thousands(b.nodes),
+            format::thousands(a.nodes.abs_diff(b.nodes))
+        )
+    };
+    line(ui, "Totals", RichText::new(totals));
+    let ratio = if a.nps > 0.0 { b.nps / a.nps } else { 0.0 };
+    line(
+        ui,
+        "Rate",
+        RichText::new(format!(
+            "{a_name} {}, {b_name} {} nodes/s ({b_name} at {ratio:.2}×)",
+            format::rate(a.nps),
+            format::rate(b.nps)
+        )),
+    );
+    let hits = |row: &HistoryRow| match (row.false_hits, row.tt_mode.as_str()) {
+        (Some(hits), _) => format!("{hits} caught"),
+        (None, "verified") => "none possible".to_string(),
+        (None, "off") => "no table".to_string(),
+        (None, _) => "not counted (fast)".to_string(),
+    };
+    line(
+        ui,
+        "False hits",
+        RichText::new(format!("{a_name} {}, {b_name} {}", hits(a), hits(b))),
+    );
+    line(ui, "Divide", divide_differences(a, b));
 }
 
 /// The moves whose counts differ between two runs of the same position and depth.

@@ -10,7 +10,7 @@ use egui::{RichText, Ui};
 use egui_plot::{GridInput, GridMark, Line, Plot, PlotPoints};
 
 /// Below this width the plot goes under the counters instead of beside them.
-const SIDE_BY_SIDE_WIDTH: f32 = 440.0;
+const SIDE_BY_SIDE_WIDTH: f32 = 420.0;
 
 pub fn show(ui: &mut Ui, live: Option<&LiveRun>) {
     ui.heading("Live");
@@ -64,7 +64,7 @@ fn counters(ui: &mut Ui, live: &LiveRun) {
     // keeps a new row's name from overlapping its value in its first frame.
     egui::Grid::new("live-counters")
         .num_columns(2)
-        .min_col_width(140.0)
+        .min_col_width(110.0)
         .spacing([12.0, 3.0])
         .show(ui, |ui| {
             ui.label("Nodes")
@@ -223,7 +223,7 @@ fn rate_plot(ui: &mut Ui, live: &LiveRun) {
         .map_or(1.0, |&[seconds, _]| seconds.max(1.0));
     let points = PlotPoints::from(live.rate_samples.clone());
     let height = ui.available_height().clamp(120.0, 240.0);
-    let width = ui.available_width().max(200.0);
+    let width = ui.available_width().max(160.0);
     // egui_plot paints a tick's label only with room around it (about 80 points across,
     // 30 up): as many ticks as the plot's size gives that room.
     let x_ticks = f64::from(width / 90.0).max(2.0);
