@@ -63,8 +63,7 @@ impl Editor {
         match fen::parse(self.fen_text.trim()) {
             Ok(setup) => {
                 self.setup = setup;
-                self.validity = Position::from_setup(&self.setup)
-                    .map_err(|err| format!("illegal position: {err}"));
+                self.validity = validate(&self.setup);
             }
             Err(err) => self.validity = Err(format!("invalid FEN: {err}")),
         }
@@ -177,9 +176,26 @@ impl Editor {
             }
         }
         self.fen_text = fen::format_setup(&self.setup);
-        self.validity =
-            Position::from_setup(&self.setup).map_err(|err| format!("illegal position: {err}"));
+        self.validity = validate(&self.setup);
     }
+}
+
+/// The position, or why the setup is none. Kings side by side are named as such: the check
+/// rule alone would call them a check of the side not to move.
+fn validate(setup: &Setup) -> Result<Position, String> {
+    let king = |color: Color| {
+        (0..64u8)
+            .map(Square::new)
+            .find(|square| setup.board[square.index()] == Some(Piece::new(color, Role::King)))
+    };
+    if let (Some(white), Some(black)) = (king(Color::White), king(Color::Black)) {
+        if white.file().abs_diff(black.file()) <= 1 && white.rank().abs_diff(black.rank()) <= 1 {
+            return Err(format!(
+                "illegal position: the kings stand on adjacent squares ({white} and {black})"
+            ));
+        }
+    }
+    Position::from_setup(setup).map_err(|err| format!("illegal position: {err}"))
 }
 
 fn castling_available(setup: &Setup, color: Color, king_side: bool) -> bool {
@@ -220,6 +236,15 @@ mod tests {
     use super::*;
 
     const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+    #[test]
+    fn adjacent_kings_are_named_as_such() {
+        let editor = Editor::from_fen("8/8/8/8/8/8/3kK3/8 w - - 0 1");
+        assert_eq!(
+            editor.error(),
+            Some("illegal position: the kings stand on adjacent squares (e2 and d2)")
+        );
+    }
 
     #[test]
     fn fen_round_trips_through_the_setup() {

@@ -57,7 +57,7 @@ pub fn show(
     }
     palette(ui, bottom, controls);
     ui.add_space(4.0);
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         if ui.button("Clear").clicked() {
             // An empty board keeps the castling notation: Chess960 setups often start here.
             editor.edit(|setup| {
@@ -76,7 +76,7 @@ pub fn show(
         ui.separator();
         changed |= presets(ui, editor);
     });
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         ui.label("To move");
         for color in Color::ALL {
             let name = if color == Color::White {
@@ -132,7 +132,8 @@ fn piece_name(piece: Piece) -> String {
 
 /// One colour's six pieces: click selects for click-to-place, drag drops on a square.
 fn palette(ui: &mut Ui, color: Color, controls: &mut EditorControls) {
-    ui.horizontal(|ui| {
+    // Wrapped rows let the editor panel be narrower than its widest row.
+    ui.horizontal_wrapped(|ui| {
         let size = 34.0;
         for role in [
             Role::King,
@@ -239,9 +240,13 @@ fn en_passant(ui: &mut Ui, editor: &mut Editor) -> bool {
 fn fen_field(ui: &mut Ui, editor: &mut Editor) -> bool {
     let mut changed = false;
     let label = ui.label("FEN");
+    // The FEN wraps in a narrow panel instead of hiding its castling and move fields; Enter
+    // does not add a line.
     let response = ui.add(
-        egui::TextEdit::singleline(editor.fen_text_mut())
+        egui::TextEdit::multiline(editor.fen_text_mut())
             .font(egui::FontId::monospace(12.0))
+            .desired_rows(1)
+            .return_key(None)
             .desired_width(ui.available_width()),
     );
     if response.labelled_by(label.id).changed() {

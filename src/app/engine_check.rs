@@ -1,14 +1,16 @@
 //! The user's engine, asked off the UI thread: a divide to compare with the shown one, or the
 //! walk to the first position where it goes wrong. Each answer comes back as an event, and the
-//! window is repainted when one arrives.
+//! window is repainted when one arrives. Cancel kills the engine's processes at once and lets
+//! the worker end on its own.
 
 use crate::chess::Position;
-use crate::hunt::{self, EngineCommand, EngineDivide, Finding, PositionRequest, Step};
+use crate::hunt::{
+    self, EngineCommand, EngineDivide, EngineProcess, Finding, PositionRequest, Step,
+};
 use crossbeam_channel::{Receiver, Sender, TryRecvError};
+use std::sync::Arc;
 use std::time::Duration;
 
-/// How long one answer of the engine may take.
-const ENGINE_TIMEOUT: Duration = Duration::from_secs(60);
 /// Engine calls one walk may make (one per ply is enough).
 const MAX_QUERIES: usize = 64;
 
@@ -24,10 +26,12 @@ pub enum CheckEvent {
     Failed(String),
 }
 
-/// The worker's channel; at most one request at a time.
+/// The worker's channel and its engine's processes; at most one request at a time.
 #[derive(Default)]
 pub struct EngineCheck {
     events: Option<Receiver<CheckEvent>>,
+    /// The engine of the request under way, and its command line.
+    process: Option<(Arc<EngineProcess>, String)>,
 }
 
 impl EngineCheck {
@@ -35,21 +39,36 @@ impl EngineCheck {
         self.events.is_some()
     }
 
+    /// Kills the engine of the request under way and forgets the request; returns what to
+    /// tell the user (the command, and the request it was answering), if one was under way.
+    pub fn cancel(&mut self) -> Option<String> {
+        self.events.take()?;
+        let (process, command) = self.process.take()?;
+        let waiting = process.kill();
+        Some(if waiting.is_empty() {
+            format!("Cancelled: `{command}` was stopped before it was asked anything.")
+        } else {
+            format!("Cancelled: `{command}` was stopped while answering `{waiting}`.")
+        })
+    }
+
     /// Asks the engine for its divide of `position` at `depth`.
     pub fn compare(
         &mut self,
         ctx: &egui::Context,
         command: EngineCommand,
+        deadline: Duration,
         position: Position,
         depth: u32,
     ) {
+        let process = self.process_for(&command);
         self.spawn(ctx, move |send| {
             let request = PositionRequest {
                 fen: position.to_fen(),
                 moves: Vec::new(),
             };
             let chess960 = position.notation().is_chess960();
-            let answer = hunt::open_engine(&command, ENGINE_TIMEOUT, chess960)
+            let answer = hunt::open_engine_in(&command, deadline, chess960, process)
                 .and_then(|mut engine| engine.divide(&request, depth));
             send(match answer {
                 Ok(divide) => CheckEvent::Compared(divide),
@@ -64,10 +83,12 @@ impl EngineCheck {
         &mut self,
         ctx: &egui::Context,
         command: EngineCommand,
+        deadline: Duration,
         root: Position,
         depth: u32,
         threads: usize,
     ) {
+        let process = self.process_for(&command);
         self.spawn(ctx, move |send| {
             let request = PositionRequest {
                 fen: root.to_fen(),
@@ -76,8 +97,8 @@ impl EngineCheck {
             let mut expected =
                 |position: &Position, depth: u32| hunt::exact_divide(position, depth, threads);
             let chess960 = root.notation().is_chess960();
-            let walked =
-                hunt::open_engine(&command, ENGINE_TIMEOUT, chess960).and_then(|mut engine| {
+            let walked = hunt::open_engine_in(&command, deadline, chess960, process).and_then(
+                |mut engine| {
                     hunt::hunt(
                         &root,
                         &request,
@@ -87,7 +108,8 @@ impl EngineCheck {
                         MAX_QUERIES,
                         &mut |step| send(CheckEvent::Step(step.clone())),
                     )
-                });
+                },
+            );
             send(match walked {
                 Ok(finding) => CheckEvent::Found(finding),
                 Err(error) => CheckEvent::Failed(error.to_string()),
@@ -120,8 +142,19 @@ impl EngineCheck {
         };
         if over {
             self.events = None;
+            self.process = None;
         }
         arrived
+    }
+
+    /// A fresh process record for a request to `command`, kept for Cancel.
+    fn process_for(&mut self, command: &EngineCommand) -> Arc<EngineProcess> {
+        let process = EngineProcess::new();
+        let line = match command {
+            EngineCommand::Uci(line) | EngineCommand::Script(line) => line.clone(),
+        };
+        self.process = Some((process.clone(), line));
+        process
     }
 
     fn spawn(

@@ -40,6 +40,19 @@ pub fn small(value: f64) -> String {
     }
 }
 
+/// `512 KiB`, `16 MiB`, `1.5 GiB`.
+pub fn bytes(bytes: u64) -> String {
+    const KIB: f64 = 1024.0;
+    let value = bytes as f64;
+    if value >= KIB * KIB * KIB {
+        format!("{:.1} GiB", value / (KIB * KIB * KIB))
+    } else if value >= KIB * KIB {
+        format!("{:.0} MiB", value / (KIB * KIB))
+    } else {
+        format!("{:.0} KiB", value / KIB)
+    }
+}
+
 pub fn percent(fraction: f64) -> String {
     format!("{:.1}%", fraction * 100.0)
 }
@@ -58,5 +71,7 @@ mod tests {
         assert_eq!(duration(Duration::from_secs(125)), "2 min 05 s");
         assert_eq!(small(0.0), "0");
         assert_eq!(small(1.5e-12), "1.50e-12");
+        assert_eq!(bytes(16 << 20), "16 MiB");
+        assert_eq!(bytes(3 << 29), "1.5 GiB");
     }
 }

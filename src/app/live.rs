@@ -2,11 +2,15 @@
 //! left, the transposition table's counters with the risk model, and the work counters.
 
 use super::format;
-use super::live_run::LiveRun;
+use super::live_run::{LiveRun, RunEnd};
+use super::risk_rows;
 use crate::tt::{TtMode, TtStatsSnapshot};
 use crate::work_counters::WorkCounters;
 use egui::{RichText, Ui};
-use egui_plot::{Line, Plot, PlotPoints};
+use egui_plot::{GridInput, GridMark, Line, Plot, PlotPoints};
+
+/// Below this width the plot goes under the counters instead of beside them.
+const SIDE_BY_SIDE_WIDTH: f32 = 420.0;
 
 pub fn show(ui: &mut Ui, live: Option<&LiveRun>) {
     ui.heading("Live");
@@ -15,52 +19,74 @@ pub fn show(ui: &mut Ui, live: Option<&LiveRun>) {
         return;
     };
     progress_bar(ui, live);
-    ui.horizontal_top(|ui| {
-        ui.allocate_ui(egui::vec2(250.0, ui.available_height()), |ui| {
-            counters(ui, live);
+    egui::ScrollArea::both()
+        .id_salt("live-scroll")
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            if ui.available_width() >= SIDE_BY_SIDE_WIDTH {
+                ui.horizontal_top(|ui| {
+                    ui.vertical(|ui| counters(ui, live));
+                    rate_plot(ui, live);
+                });
+            } else {
+                counters(ui, live);
+                rate_plot(ui, live);
+            }
         });
-        rate_plot(ui, live);
-    });
 }
 
 fn progress_bar(ui: &mut Ui, live: &LiveRun) {
     let progress = live.progress.as_ref();
     let fraction = live.fraction_done();
-    let time_left = if live.ended {
-        "done".to_string()
-    } else {
-        live.time_left().map_or("estimating…".to_string(), |left| {
+    let state = match live.end {
+        Some(RunEnd::Finished) => "done".to_string(),
+        Some(RunEnd::Cancelled) => "cancelled".to_string(),
+        Some(RunEnd::Failed) => "failed".to_string(),
+        None => live.time_left().map_or("estimating…".to_string(), |left| {
             format!("about {} left", format::duration(left))
-        })
+        }),
     };
-    let bar_text = progress.map_or("waiting for the first report".to_string(), |p| {
-        format!("{} / {} tasks, {time_left}", p.tasks_done, p.tasks_total)
-    });
-    ui.add(egui::ProgressBar::new(fraction).text(bar_text));
+    let bar_text = match (progress, live.end) {
+        (Some(p), _) => format!("{} / {} tasks, {state}", p.tasks_done, p.tasks_total),
+        (None, None) => "building the plan…".to_string(),
+        (None, Some(_)) => state,
+    };
+    ui.add(egui::ProgressBar::new(fraction).text(bar_text))
+        .on_hover_text(
+            "Tasks are the subtrees the run is split into; the time left extrapolates from \
+             the share done",
+        );
 }
 
 fn counters(ui: &mut Ui, live: &LiveRun) {
     let progress = live.progress.as_ref();
+    // Rows come and go as the run reports (table, work counters): a minimum column width
+    // keeps a new row's name from overlapping its value in its first frame.
     egui::Grid::new("live-counters")
         .num_columns(2)
+        .min_col_width(110.0)
         .spacing([12.0, 3.0])
         .show(ui, |ui| {
-            ui.label("Nodes");
+            ui.label("Nodes")
+                .on_hover_text("Leaf positions counted so far");
             ui.label(
                 RichText::new(progress.map_or("0".to_string(), |p| format::thousands(p.nodes)))
                     .strong(),
             );
             ui.end_row();
-            ui.label("Elapsed");
+            ui.label("Elapsed")
+                .on_hover_text("Time since the run started");
             ui.label(progress.map_or("–".to_string(), |p| format::duration(p.elapsed)));
             ui.end_row();
-            ui.label("Nodes/second");
+            ui.label("Nodes/second")
+                .on_hover_text("Nodes so far divided by the time so far");
             ui.label(progress.map_or("–".to_string(), |p| format::rate(p.nps)));
             ui.end_row();
             match progress.and_then(|p| p.tt.as_ref().map(|tt| (tt, p.nodes))) {
                 Some((tt, nodes)) => table_rows(ui, tt, nodes),
                 None => {
-                    ui.label("TT");
+                    ui.label("TT")
+                        .on_hover_text("The transposition table's statistics");
                     ui.weak(if live.tt_mode == TtMode::Off {
                         "off"
                     } else {
@@ -84,9 +110,9 @@ fn work_rows(ui: &mut Ui, work: &WorkCounters) {
     );
     ui.label(format::thousands(work.leaf_count_ops));
     ui.end_row();
-    ui.label("Expanded");
-    ui.label(count(work.positions_expanded.total()))
+    ui.label("Expanded")
         .on_hover_text("Positions whose children were made");
+    ui.label(count(work.positions_expanded.total()));
     ui.end_row();
     let Some(chunks) = &work.chunks else {
         return;
@@ -132,7 +158,8 @@ fn work_rows(ui: &mut Ui, work: &WorkCounters) {
 
 fn table_rows(ui: &mut Ui, tt: &TtStatsSnapshot, nodes: u128) {
     let total = &tt.total;
-    ui.label("TT occupancy");
+    ui.label("TT occupancy")
+        .on_hover_text("The share of the table's slots in use");
     ui.add(
         egui::ProgressBar::new(total.occupancy as f32)
             .desired_width(120.0)
@@ -149,13 +176,21 @@ fn table_rows(ui: &mut Ui, tt: &TtStatsSnapshot, nodes: u128) {
     } else {
         0.0
     };
-    for (name, value) in [
-        ("Probes", total.probes),
-        ("Hits", total.hits),
-        ("Stores", total.stores),
-        ("Overwrites", total.overwrites),
+    for (name, value, hover) in [
+        ("Probes", total.probes, "Table look-ups"),
+        (
+            "Hits",
+            total.hits,
+            "Look-ups that found the position's count (and the share of probes)",
+        ),
+        ("Stores", total.stores, "Counts written to the table"),
+        (
+            "Overwrites",
+            total.overwrites,
+            "Stores that replaced another position's entry",
+        ),
     ] {
-        ui.label(name);
+        ui.label(name).on_hover_text(hover);
         let text = format::thousands(u128::from(value));
         if name == "Hits" {
             ui.label(format!("{text} ({})", format::percent(hit_rate)));
@@ -164,49 +199,94 @@ fn table_rows(ui: &mut Ui, tt: &TtStatsSnapshot, nodes: u128) {
         }
         ui.end_row();
     }
-    if tt.mode == TtMode::Certify {
-        ui.label("False hits");
-        ui.label(format::thousands(u128::from(total.false_hits)))
-            .on_hover_text("Fast-table hits whose exact key differed: caught and corrected");
-        ui.end_row();
-    }
-    ui.label("Payload skips");
-    ui.label(format::thousands(u128::from(total.payload_skips)))
+    ui.label("Payload skips")
         .on_hover_text("Stores skipped because the count did not fit the compact entry");
+    ui.label(format::thousands(u128::from(total.payload_skips)));
     ui.end_row();
-    if tt.mode != TtMode::Verified {
-        let risk = tt.risk(nodes);
-        ui.label("Expected false hits").on_hover_text(
-            "How many probes would pass the verifier by chance: probes that met another \
-                 position's entry, divided by 2^verifier bits",
-        );
-        ui.label(format::small(risk.expected_false_hits));
-        ui.end_row();
-        ui.label("P(any false hit)")
-            .on_hover_text("The chance that at least one false hit slipped into this count");
-        ui.label(format::small(risk.p_false_hit));
-        ui.end_row();
-    }
+    risk_rows::show(ui, tt, nodes);
 }
 
 fn rate_plot(ui: &mut Ui, live: &LiveRun) {
+    if live.rate_samples.is_empty() {
+        // No axes before the first report: an empty plot's ticks read "0 0 0 -0".
+        ui.weak("The node rate is plotted from the first report on.");
+        return;
+    }
+    let top = live
+        .rate_samples
+        .iter()
+        .map(|&[_, rate]| rate)
+        .fold(1.0, f64::max);
+    let seconds = live
+        .rate_samples
+        .last()
+        .map_or(1.0, |&[seconds, _]| seconds.max(1.0));
     let points = PlotPoints::from(live.rate_samples.clone());
+    let height = ui.available_height().clamp(120.0, 240.0);
+    let width = ui.available_width().max(160.0);
+    // egui_plot paints a tick's label only with room around it (about 80 points across,
+    // 30 up): as many ticks as the plot's size gives that room.
+    let x_ticks = f64::from(width / 90.0).max(2.0);
+    let y_ticks = f64::from(height / 40.0).max(2.0);
     Plot::new("node-rate")
-        .height(ui.available_height().clamp(120.0, 240.0))
+        .height(height)
+        .width(width)
         .allow_zoom(false)
         .allow_drag(false)
         .allow_scroll(false)
+        .include_x(0.0)
+        .include_x(seconds)
         .include_y(0.0)
+        .include_y(top * 1.1)
         .x_axis_label("seconds")
         .y_axis_label("nodes/s")
+        .x_grid_spacer(move |input| round_ticks(input, x_ticks))
+        .y_grid_spacer(move |input| round_ticks(input, y_ticks))
+        .x_axis_formatter(|mark, _range| seconds_tick(mark))
         .y_axis_formatter(|mark, _range| compact(mark.value))
         .show(ui, |plot| {
             plot.line(Line::new("nodes/s", points));
-        });
+        })
+        .response
+        .on_hover_text("Nodes per second, averaged over the last second of the run");
+}
+
+/// About `count` ticks per axis (few enough that each keeps its label) at 1, 2 or 5 times a
+/// power of ten.
+fn round_ticks(input: GridInput, count: f64) -> Vec<GridMark> {
+    let (low, high) = input.bounds;
+    let span = (high - low).max(f64::MIN_POSITIVE);
+    let rough = span / count;
+    let power = 10f64.powf(rough.log10().floor());
+    let step = [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|factor| factor * power)
+        .find(|&step| step >= rough)
+        .unwrap_or(10.0 * power);
+    let first = (low / step).ceil() as i64;
+    let last = (high / step).floor() as i64;
+    (first..=last)
+        .map(|index| GridMark {
+            value: index as f64 * step,
+            step_size: step,
+        })
+        .collect()
+}
+
+/// Seconds with as many decimals as the tick step needs: `0`, `0.2`, `0.4`.
+fn seconds_tick(mark: GridMark) -> String {
+    let decimals = if mark.step_size >= 1.0 {
+        0
+    } else {
+        (-mark.step_size.log10()).ceil() as usize
+    };
+    format!("{:.*}", decimals, mark.value.max(0.0))
 }
 
 /// Axis labels: `250M`, `1.2G`.
 fn compact(value: f64) -> String {
+    // Ticks below zero never show a rate; `-0` is a rounding artefact.
+    let value = value.max(0.0);
     let magnitude = value.abs();
     if magnitude >= 1e9 {
         format!("{:.1}G", value / 1e9)

@@ -4,47 +4,89 @@ use crate::engine::{JobId, PerftResult, Progress};
 use crate::tt::TtMode;
 use std::time::Duration;
 
+/// The node rate is averaged over this much of the run: reports come in bursts (a chunk of
+/// tasks ends together), and a rate between two close reports spikes.
+const RATE_WINDOW_SECONDS: f64 = 1.0;
+/// The time left extrapolates the task rate over this much of the run: early tasks run with a
+/// cold table and are slower than later ones, so the whole run's average overestimates.
+const TIME_LEFT_WINDOW_SECONDS: f64 = 5.0;
+
+/// How a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunEnd {
+    Finished,
+    Failed,
+    Cancelled,
+}
+
+#[derive(Clone, Copy)]
+struct Report {
+    seconds: f64,
+    nodes: u128,
+    tasks_done: usize,
+}
+
 pub struct LiveRun {
-    pub job: JobId,
+    pub job: Option<JobId>,
     pub depth: u32,
     pub tt_mode: TtMode,
     pub progress: Option<Progress>,
-    /// `[seconds, nodes per second]` between consecutive progress reports.
+    /// `[seconds, nodes per second]`, the rate averaged over [`RATE_WINDOW_SECONDS`].
     pub rate_samples: Vec<[f64; 2]>,
+    /// Every report, from which the rates are averaged.
+    reports: Vec<Report>,
     pub roots_done: usize,
-    /// Set when the run has ended (finished, failed or cancelled).
-    pub ended: bool,
+    /// Set when the run has ended.
+    pub end: Option<RunEnd>,
 }
 
 impl LiveRun {
     pub fn new(job: JobId, depth: u32, tt_mode: TtMode) -> LiveRun {
         LiveRun {
-            job,
+            job: Some(job),
             depth,
             tt_mode,
             progress: None,
             rate_samples: Vec::new(),
+            reports: vec![Report {
+                seconds: 0.0,
+                nodes: 0,
+                tasks_done: 0,
+            }],
             roots_done: 0,
-            ended: false,
+            end: None,
         }
     }
 
+    /// The finished view of an earlier run's result (the breadcrumb went back to it).
+    pub fn of_result(result: &PerftResult) -> LiveRun {
+        let mut live = LiveRun {
+            job: None,
+            ..LiveRun::new(JobId(0), result.depth, result.tt_mode)
+        };
+        live.finish(result);
+        live
+    }
+
     pub fn record(&mut self, progress: Progress) {
-        let (last_nodes, last_elapsed) = self
-            .progress
-            .as_ref()
-            .map_or((0, Duration::ZERO), |p| (p.nodes, p.elapsed));
-        let seconds = progress.elapsed.saturating_sub(last_elapsed).as_secs_f64();
-        if seconds > 0.0 {
-            let rate = progress.nodes.saturating_sub(last_nodes) as f64 / seconds;
-            self.rate_samples
-                .push([progress.elapsed.as_secs_f64(), rate]);
+        let now = progress.elapsed.as_secs_f64();
+        let newest = self.reports.last().map_or(0.0, |report| report.seconds);
+        if now > newest {
+            let since = self.report_before(now - RATE_WINDOW_SECONDS);
+            let rate = progress.nodes.saturating_sub(since.nodes) as f64 / (now - since.seconds);
+            self.rate_samples.push([now, rate]);
+            self.reports.push(Report {
+                seconds: now,
+                nodes: progress.nodes,
+                tasks_done: progress.tasks_done,
+            });
         }
         self.progress = Some(progress);
     }
 
     /// Shows the final count, time and table statistics once the result is in.
     pub fn finish(&mut self, result: &PerftResult) {
+        self.end = Some(RunEnd::Finished);
         let tasks_total = self.progress.as_ref().map_or(1, |p| p.tasks_total.max(1));
         self.progress = Some(Progress {
             nodes: result.counts.nodes,
@@ -57,18 +99,34 @@ impl LiveRun {
         });
     }
 
-    /// Time left, extrapolated from the share of tasks done so far.
+    /// The last report at or before `seconds` (the start when none is).
+    fn report_before(&self, seconds: f64) -> Report {
+        let start = self.reports[0];
+        self.reports
+            .iter()
+            .rev()
+            .find(|report| report.seconds <= seconds)
+            .copied()
+            .unwrap_or(start)
+    }
+
+    /// Time left: the tasks left at the rate tasks were done over the last few seconds.
     pub fn time_left(&self) -> Option<Duration> {
         let progress = self.progress.as_ref()?;
         if progress.tasks_done == 0 || progress.tasks_total == 0 {
             return None;
         }
+        let now = progress.elapsed.as_secs_f64();
+        let since = self.report_before(now - TIME_LEFT_WINDOW_SECONDS);
+        let tasks = progress.tasks_done.saturating_sub(since.tasks_done);
+        let seconds = now - since.seconds;
+        if tasks == 0 || seconds <= 0.0 {
+            return None;
+        }
         let remaining = progress.tasks_total.saturating_sub(progress.tasks_done);
-        Some(
-            progress
-                .elapsed
-                .mul_f64(remaining as f64 / progress.tasks_done as f64),
-        )
+        Some(Duration::from_secs_f64(
+            remaining as f64 * seconds / tasks as f64,
+        ))
     }
 
     pub fn fraction_done(&self) -> f32 {
@@ -99,13 +157,35 @@ mod tests {
     }
 
     #[test]
-    fn rate_is_per_interval_and_time_left_extrapolates() {
+    fn rate_is_averaged_over_a_window_and_time_left_extrapolates() {
         let mut live = LiveRun::new(JobId(1), 6, TtMode::Off);
         live.record(progress(1000, 100, 1));
         live.record(progress(3000, 200, 5));
         assert_eq!(live.rate_samples.len(), 2);
-        assert!((live.rate_samples[1][1] - 20_000.0).abs() < 1e-6);
+        // Within the first second: since the start.
+        assert!((live.rate_samples[1][1] - 15_000.0).abs() < 1e-6);
         assert_eq!(live.time_left(), Some(Duration::from_millis(200)));
         assert!((live.fraction_done() - 0.5).abs() < 1e-6);
+        // A burst right after a report does not spike: the rate spans the last second.
+        live.record(progress(103_000, 1_200, 6));
+        live.record(progress(203_000, 1_210, 7));
+        let last = live.rate_samples.last().map_or(0.0, |sample| sample[1]);
+        assert!((last - 200_000.0 / 1.01).abs() < 1.0, "{last}");
+    }
+
+    #[test]
+    fn time_left_follows_the_recent_task_rate() {
+        let mut live = LiveRun::new(JobId(1), 6, TtMode::Off);
+        // One slow task in the first 10 s, then one a second.
+        live.record(progress(1, 10_000, 1));
+        for second in 11..=16 {
+            live.record(progress(
+                u128::from(second),
+                second * 1000,
+                (second - 9) as usize,
+            ));
+        }
+        // 7 of 10 done at 16 s, 5 tasks in the last 5 s: 3 left take 3 s.
+        assert_eq!(live.time_left(), Some(Duration::from_secs(3)));
     }
 }

@@ -19,6 +19,7 @@ mod live_run;
 mod pieces;
 mod plan_watch;
 mod results;
+mod risk_rows;
 mod run_panel;
 mod settings;
 mod state;
@@ -33,10 +34,20 @@ pub use state::AppState;
 
 use crate::chess::{Move, Position};
 use crate::engine::{BackendProvider, Backends};
+use backend::{available_backends, BackendSelection};
 use engine_check::{CheckEvent, EngineCheck};
 use engine_client::EngineClient;
+use history::HistoryAction;
 use results::ResultsAction;
-use run_panel::RunAction;
+use run_panel::{RunAction, SeedField};
+
+/// The editor's width in a wide window; it takes a smaller share of a small one.
+const EDITOR_WIDTH: f32 = 460.0;
+/// The run panel's and the results panel's widths at first; both can be dragged.
+const RUN_WIDTH: f32 = 310.0;
+const RESULTS_WIDTH: f32 = 340.0;
+/// The run and live panels' height at first.
+const RUN_HEIGHT: f32 = 330.0;
 
 /// The app: its state and its connection to the engine.
 pub struct VkperftApp {
@@ -86,6 +97,7 @@ impl VkperftApp {
         self.state.engine_check.busy = self.check.is_busy();
         theme::apply(&ctx, self.state.settings.dark_theme);
 
+        let screen = ui.max_rect();
         egui::Panel::top("top-bar").show(ui, |ui| {
             ui.horizontal(|ui| {
                 ui.heading("vkperft");
@@ -93,24 +105,30 @@ impl VkperftApp {
                 ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                     theme::toggle(ui, &mut self.state.settings.dark_theme);
                     let watch = &mut self.state.plan_watch;
-                    ui.toggle_value(&mut watch.open, "Plan…");
+                    ui.toggle_value(&mut watch.open, "Plan…")
+                        .on_hover_text("Watch the progress of a `vkperft work` plan folder");
                 });
             });
         });
         egui::Panel::left("editor")
-            .exact_size(470.0)
-            .resizable(false)
+            .resizable(true)
+            .default_size(EDITOR_WIDTH.min(screen.width() * 0.36))
+            .size_range(280.0..=screen.width() * 0.6)
             .show(ui, |ui| {
-                let state = &mut self.state;
-                let side = (ui.available_width() - 4.0).min(ui.available_height() - 230.0);
-                let marks = state.engine_check.marks(state.editor.position());
-                editor_panel::show(
-                    ui,
-                    &mut state.editor,
-                    &mut state.controls,
-                    &marks,
-                    side.max(200.0),
-                );
+                egui::ScrollArea::vertical()
+                    .id_salt("editor-scroll")
+                    .show(ui, |ui| {
+                        let state = &mut self.state;
+                        let side = (ui.available_width() - 4.0).min(ui.available_height() - 230.0);
+                        let marks = state.engine_check.marks(state.editor.position());
+                        editor_panel::show(
+                            ui,
+                            &mut state.editor,
+                            &mut state.controls,
+                            &marks,
+                            side.max(200.0),
+                        );
+                    });
             });
         egui::CentralPanel::default().show(ui, |ui| self.central(ui));
 
@@ -119,8 +137,11 @@ impl VkperftApp {
             ctx.request_repaint_after(plan_watch::REFRESH);
         }
         let mut open = watch.open;
+        // It opens over the history, not over the board.
         egui::Window::new("Plan progress")
             .open(&mut open)
+            .default_pos([screen.right() - 520.0, screen.bottom() - 360.0])
+            .default_width(480.0)
             .show(&ctx, |ui| plan_watch::show(ui, watch));
         watch.open = open;
     }
@@ -128,35 +149,48 @@ impl VkperftApp {
     fn central(&mut self, ui: &mut egui::Ui) {
         let mut run_action = None;
         let mut results_action = None;
+        let mut history_action = None;
         egui::Panel::top("run-and-live")
-            .exact_size(330.0)
+            .resizable(true)
+            .default_size(RUN_HEIGHT)
+            .size_range(160.0..=ui.available_height() - 120.0)
             .show(ui, |ui| {
                 egui::Panel::left("run")
-                    .exact_size(310.0)
-                    .resizable(false)
+                    .resizable(true)
+                    .default_size(RUN_WIDTH)
+                    .size_range(220.0..=ui.available_width() - 160.0)
                     .show(ui, |ui| {
-                        let state = &mut self.state;
-                        let blocker = state.run_blocker().map(str::to_string);
-                        let comparable = state.levels.last().is_some_and(|level| {
-                            level.result.is_some() || level.expected.is_some()
-                        });
-                        run_action = run_panel::show(
-                            ui,
-                            &mut state.settings,
-                            &mut state.seed,
-                            blocker.as_deref(),
-                            state.running.is_some(),
-                            state.engine_check.busy,
-                            comparable,
-                        );
+                        egui::ScrollArea::both()
+                            .id_salt("run-scroll")
+                            .auto_shrink([false, false])
+                            .show(ui, |ui| {
+                                let state = &mut self.state;
+                                let blocker = state.run_blocker().map(str::to_string);
+                                let comparable = state.levels.last().is_some_and(|level| {
+                                    level.result.is_some() || level.expected.is_some()
+                                });
+                                run_action = run_panel::show(
+                                    ui,
+                                    &mut state.settings,
+                                    &mut state.seed,
+                                    blocker.as_deref(),
+                                    state.running.is_some(),
+                                    state.engine_check.busy,
+                                    comparable,
+                                );
+                            });
                     });
                 egui::CentralPanel::default()
                     .show(ui, |ui| live::show(ui, self.state.live.as_ref()));
             });
         egui::Panel::left("results")
-            .exact_size(310.0)
-            .resizable(false)
+            .resizable(true)
+            .default_size(RESULTS_WIDTH.min(ui.available_width() * 0.45))
+            .size_range(220.0..=ui.available_width() - 160.0)
             .show(ui, |ui| {
+                // A resizable panel keeps the width its content used: fill it, so that a
+                // short message does not shrink it.
+                ui.set_min_width(ui.available_width());
                 let state = &mut self.state;
                 results_action = results::show(
                     ui,
@@ -164,9 +198,13 @@ impl VkperftApp {
                     &mut state.divide_order,
                     state.running.is_some() || state.engine_check.busy,
                     &state.engine_check,
+                    state.results_generation,
                 );
             });
-        egui::CentralPanel::default().show(ui, |ui| history::show(ui, &self.state.history));
+        egui::CentralPanel::default().show(ui, |ui| {
+            let state = &mut self.state;
+            history_action = history::show(ui, &state.history, &mut state.history_selection);
+        });
 
         match run_action {
             Some(RunAction::Run) => self.run_from_editor(),
@@ -178,6 +216,11 @@ impl VkperftApp {
         match results_action {
             Some(ResultsAction::Descend(mv)) => self.descend(mv),
             Some(ResultsAction::WalkBack(index)) => self.walk_back(index),
+            Some(ResultsAction::Rerun(mode)) => self.rerun(mode),
+            None => {}
+        }
+        match history_action {
+            Some(HistoryAction::Reload(index)) => self.reload(index),
             None => {}
         }
     }
@@ -195,10 +238,65 @@ impl VkperftApp {
         self.start(position, depth);
     }
 
+    /// Cancels the run in flight, or kills the user's engine while it is asked.
     pub fn cancel(&mut self) {
         if let Some(id) = self.state.running {
             self.engine.cancel(id);
         }
+        if let Some(message) = self.check.cancel() {
+            self.state.engine_check.busy = false;
+            self.state.engine_check.error = Some(message);
+        }
+    }
+
+    /// Searches the shown level again with the table in `mode`.
+    pub fn rerun(&mut self, mode: crate::tt::TtMode) {
+        if self.state.is_running() || self.check.is_busy() {
+            return;
+        }
+        let Some(level) = self.state.levels.last_mut() else {
+            return;
+        };
+        *level = Level::new(level.position, level.depth, level.via);
+        let (position, depth) = (level.position, level.depth);
+        self.state.settings.tt_mode = mode;
+        self.start(position, depth);
+    }
+
+    /// Puts history row `index`'s position on the board and its settings in the run panel.
+    pub fn reload(&mut self, index: usize) {
+        if self.state.is_running() || self.check.is_busy() {
+            return;
+        }
+        let state = &mut self.state;
+        let Some(row) = state.history.get(index) else {
+            return;
+        };
+        let result = row.result.clone();
+        let settings = &mut state.settings;
+        settings.depth = result.depth;
+        settings.tt_mode = result.tt_mode;
+        settings.zobrist_seed = result.zobrist_seed;
+        if let Some(tt) = &result.tt {
+            settings.tt_mb = (tt.bytes >> 20).max(1);
+            settings.verifier_bits = tt.verifier_bits;
+        }
+        if result.backend == "cpu" {
+            settings.backend = BackendSelection::Cpu;
+            settings.threads = result.threads.max(1);
+        } else if let Some(device) = available_backends()
+            .into_iter()
+            .find(|backend| backend.label().ends_with(&result.device))
+        {
+            settings.backend = device;
+        }
+        state.seed = SeedField::new(result.zobrist_seed);
+        state.editor.set_position(&result.position);
+        state.levels = vec![Level {
+            result: Some(result.clone()),
+            ..Level::new(result.position, result.depth, None)
+        }];
+        state.follow_shown_level();
     }
 
     /// Asks the user's engine for its divide of the shown level, to show beside vkperft's.
@@ -214,8 +312,9 @@ impl VkperftApp {
             return;
         };
         state.engine_check.error = None;
+        let deadline = state.settings.engine_deadline();
         self.check
-            .compare(ctx, command, level.position, level.depth);
+            .compare(ctx, command, deadline, level.position, level.depth);
         state.engine_check.busy = true;
     }
 
@@ -233,11 +332,20 @@ impl VkperftApp {
             return;
         };
         state.levels.clear();
+        state.live = None;
+        state.results_changed();
         state.engine_check.finding = None;
         state.engine_check.error = None;
         let threads = state.settings.threads.max(1);
-        self.check
-            .hunt(ctx, command, root, state.settings.depth.max(1), threads);
+        let deadline = state.settings.engine_deadline();
+        self.check.hunt(
+            ctx,
+            command,
+            deadline,
+            root,
+            state.settings.depth.max(1),
+            threads,
+        );
         state.engine_check.busy = true;
     }
 
@@ -267,6 +375,7 @@ impl VkperftApp {
                 level.expected = Some(step.expected);
                 level.engine = Some(step.engine);
                 state.levels.push(level);
+                state.results_changed();
             }
             CheckEvent::Found(finding) => {
                 if let Some(level) = state.levels.last() {
@@ -309,6 +418,7 @@ impl VkperftApp {
             let position: Position = level.position;
             self.state.editor.set_position(&position);
         }
+        self.state.follow_shown_level();
     }
 
     fn start(&mut self, position: Position, depth: u32) {

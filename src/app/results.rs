@@ -5,11 +5,13 @@
 
 use super::format;
 use super::level::{DivideOrder, Level};
+use super::risk_rows;
 use super::state::EngineCheckView;
 use crate::chess::{uci, Move};
 use crate::engine::PerftResult;
 use crate::hunt::Difference;
 use crate::reference;
+use crate::tt::TtMode;
 use egui::{Color32, RichText, Ui};
 
 /// Marks of the rows where the engine and vkperft disagree.
@@ -20,6 +22,8 @@ pub enum ResultsAction {
     Descend(Move),
     /// Go back to the level with this index.
     WalkBack(usize),
+    /// Search the shown level again with the table in this mode.
+    Rerun(TtMode),
 }
 
 /// One row of the divide table: a move either side lists, with its counts.
@@ -77,12 +81,15 @@ pub fn divide_rows(level: &Level, order: DivideOrder) -> Vec<DivideRow> {
     rows
 }
 
+/// `generation` changes whenever another level or result is shown (the divide table then
+/// opens at its top).
 pub fn show(
     ui: &mut Ui,
     levels: &[Level],
     order: &mut DivideOrder,
     running: bool,
     check: &EngineCheckView,
+    generation: u64,
 ) -> Option<ResultsAction> {
     let mut action = None;
     ui.heading("Results");
@@ -95,11 +102,20 @@ pub fn show(
     match (&level.result, &level.expected) {
         (Some(result), _) => {
             summary(ui, result);
+            fast_explanation(ui, result, running, &mut action);
             ui.horizontal(|ui| {
-                if ui.button("Copy text").clicked() {
+                if ui
+                    .button("Copy text")
+                    .on_hover_text("The result as `vkperft perft` prints it")
+                    .clicked()
+                {
                     ui.ctx().copy_text(result.report_text());
                 }
-                if ui.button("Copy JSON").clicked() {
+                if ui
+                    .button("Copy JSON")
+                    .on_hover_text("The result as `vkperft perft --json` prints it")
+                    .clicked()
+                {
                     let json =
                         serde_json::to_string_pretty(&result.to_json(true)).unwrap_or_default();
                     ui.ctx().copy_text(json);
@@ -131,7 +147,7 @@ pub fn show(
         }
     }
     ui.separator();
-    divide_table(ui, level, order, running, &mut action);
+    divide_table(ui, level, order, running, generation, &mut action);
     action
 }
 
@@ -226,7 +242,8 @@ fn summary(ui: &mut Ui, result: &PerftResult) {
     egui::Grid::new("result-summary")
         .num_columns(2)
         .show(ui, |ui| {
-            ui.label("Nodes");
+            ui.label("Nodes")
+                .on_hover_text("Leaf positions at the searched depth: the perft total");
             ui.horizontal(|ui| {
                 ui.label(
                     RichText::new(format::thousands(result.counts.nodes))
@@ -236,21 +253,78 @@ fn summary(ui: &mut Ui, result: &PerftResult) {
                 reference_mark(ui, &fen, result);
             });
             ui.end_row();
-            ui.label("Time");
+            ui.label("Time").on_hover_text("Wall-clock time of the run");
             ui.label(format::duration(result.elapsed));
             ui.end_row();
-            ui.label("Nodes/second");
+            ui.label("Nodes/second")
+                .on_hover_text("The total divided by the time");
             ui.label(format::rate(result.nps()));
             ui.end_row();
-            ui.label("Run");
-            ui.label(format!(
-                "depth {}, {}, TT {}",
+            ui.label("Run")
+                .on_hover_text("Depth, backend (threads or device) and table mode");
+            // A device name can be long: the line is cut, its hover shows it whole.
+            let run = format!(
+                "depth {}, TT {}, {}",
                 result.depth,
-                result.ran_on(),
-                result.tt_mode
-            ));
+                result.tt_mode,
+                result.ran_on()
+            );
+            ui.add(egui::Label::new(&run).truncate())
+                .on_hover_text(&run);
             ui.end_row();
+            if let Some(tt) = &result.tt {
+                risk_rows::show(ui, tt, result.counts.nodes);
+            }
         });
+}
+
+/// A `fast` total that differs from the published value: how many false hits the model
+/// expected, and a rerun in a mode that has none.
+fn fast_explanation(
+    ui: &mut Ui,
+    result: &PerftResult,
+    running: bool,
+    action: &mut Option<ResultsAction>,
+) {
+    let Some(tt) = result.tt.as_ref().filter(|tt| tt.mode == TtMode::Fast) else {
+        return;
+    };
+    let Some(published) = reference::published(&result.position.to_fen(), result.depth) else {
+        return;
+    };
+    if published.nodes == result.counts.nodes {
+        return;
+    }
+    let risk = tt.risk(result.counts.nodes);
+    ui.label(
+        RichText::new(format!(
+            "This fast run's table expected {} false hits with {} verifier bits \
+             (P(any) {}): a false hit takes another position's count, so the total is off by \
+             {}. verified or certify count exactly.",
+            format::small(risk.expected_false_hits),
+            tt.verifier_bits,
+            format::small(risk.p_false_hit),
+            format::thousands(published.nodes.abs_diff(result.counts.nodes)),
+        ))
+        .color(MISMATCH),
+    );
+    ui.horizontal(|ui| {
+        for (mode, hover) in [
+            (TtMode::Verified, "Exact keys: no false hit possible"),
+            (
+                TtMode::Certify,
+                "The fast table, with every false hit caught, counted and corrected",
+            ),
+        ] {
+            if ui
+                .add_enabled(!running, egui::Button::new(format!("Rerun in {mode}")))
+                .on_hover_text(hover)
+                .clicked()
+            {
+                *action = Some(ResultsAction::Rerun(mode));
+            }
+        }
+    });
 }
 
 fn reference_mark(ui: &mut Ui, fen: &str, result: &PerftResult) {
@@ -279,6 +353,7 @@ fn divide_table(
     level: &Level,
     order: &mut DivideOrder,
     running: bool,
+    generation: u64,
     action: &mut Option<ResultsAction>,
 ) {
     let rows = divide_rows(level, *order);
@@ -288,8 +363,9 @@ fn divide_table(
     }
     let compared = level.engine.is_some();
     let descend = !running && level.depth > 0;
-    egui::ScrollArea::vertical()
-        .id_salt("divide-scroll")
+    // A new salt per result: its scroll state starts at the top, with the sort header.
+    egui::ScrollArea::both()
+        .id_salt(("divide-scroll", generation))
         .auto_shrink([false, false])
         .show(ui, |ui| {
             egui::Grid::new("divide-grid")

@@ -2,7 +2,7 @@
 //! Run / Cancel. It only edits settings and asks; the app sends the job to the engine.
 
 use super::backend::available_backends;
-use super::settings::{EngineKind, Settings};
+use super::settings::{EngineKind, Settings, ENGINE_DEADLINE_RANGE_S};
 use crate::engine::{parse_seed, MAX_DEPTH};
 use crate::tt::{TtMode, MAX_VERIFIER_BITS, MIN_VERIFIER_BITS};
 use egui::{RichText, Ui};
@@ -32,8 +32,8 @@ impl SeedField {
 }
 
 /// `blocker` says why Run is unavailable (an illegal position, a bad seed), if it is;
-/// `running`: a run is in flight (Cancel stops it); `engine_busy`: the user's engine is being
-/// asked; `comparable`: a level with vkperft's divide is shown, which Compare can put beside
+/// `running`: a run is in flight; `engine_busy`: the user's engine is being asked (Cancel
+/// stops either); `comparable`: a level with vkperft's divide is shown, which Compare can put beside
 /// the engine's.
 pub fn show(
     ui: &mut Ui,
@@ -45,7 +45,6 @@ pub fn show(
     comparable: bool,
 ) -> Option<RunAction> {
     let mut action = None;
-    let cancellable = running;
     let running = running || engine_busy;
     ui.heading("Run");
     ui.add_enabled_ui(!running, |ui| {
@@ -60,8 +59,12 @@ pub fn show(
 
                 let label = ui.label("Backend");
                 ui.horizontal(|ui| {
+                    // A long device name is cut in the box; the box's hover shows it whole.
+                    let selected = settings.backend.label();
                     egui::ComboBox::from_id_salt("backend")
-                        .selected_text(settings.backend.label())
+                        .width(130.0)
+                        .truncate()
+                        .selected_text(selected.clone())
                         .show_ui(ui, |ui| {
                             for backend in available_backends() {
                                 ui.selectable_value(
@@ -72,7 +75,8 @@ pub fn show(
                             }
                         })
                         .response
-                        .labelled_by(label.id);
+                        .labelled_by(label.id)
+                        .on_hover_text(selected);
                     if settings.backend.uses_threads() {
                         let label = ui.label("threads");
                         ui.add(egui::DragValue::new(&mut settings.threads).range(1..=1024))
@@ -120,15 +124,31 @@ pub fn show(
                     .labelled_by(label.id)
                     .on_hover_text(
                         "A UCI engine answering `go perft N`, or a perftree-style script \
-                         called as `CMD depth fen moves`",
+                         called as `CMD depth fen moves`. The command runs through the shell \
+                         (`sh -c`), so environment prefixes and wrappers work: \
+                         `BUG=ep ./engine`, `cd dir && ./engine`",
                     );
                 });
                 ui.end_row();
+
+                let label = ui.label("Deadline");
+                ui.add(
+                    egui::DragValue::new(&mut settings.engine_deadline_s)
+                        .range(ENGINE_DEADLINE_RANGE_S)
+                        .suffix(" s"),
+                )
+                .labelled_by(label.id)
+                .on_hover_text(
+                    "How long one answer of your engine may take before it is stopped; \
+                     Cancel stops it at any time",
+                );
+                ui.end_row();
             });
-        egui::CollapsingHeader::new("Advanced")
-            .id_salt("run-advanced")
-            .show(ui, |ui| advanced(ui, settings, seed));
     });
+    // The advanced knobs apply to the next run: they stay usable during one.
+    egui::CollapsingHeader::new("Advanced")
+        .id_salt("run-advanced")
+        .show(ui, |ui| advanced(ui, settings, seed));
     ui.add_space(4.0);
     ui.horizontal(|ui| {
         let run = ui.add_enabled(
@@ -144,9 +164,10 @@ pub fn show(
         }
         if ui
             .add_enabled(
-                cancellable,
+                running,
                 egui::Button::new("■ Cancel").min_size([90.0, 28.0].into()),
             )
+            .on_hover_text("Stop the run, or kill your engine while it is asked")
             .clicked()
         {
             action = Some(RunAction::Cancel);
@@ -179,11 +200,7 @@ pub fn show(
         }
     });
     if let Some(reason) = blocker.filter(|_| !running) {
-        ui.label(
-            RichText::new(reason)
-                .color(ui.visuals().error_fg_color)
-                .small(),
-        );
+        ui.label(RichText::new(reason).color(ui.visuals().error_fg_color));
     }
     action
 }

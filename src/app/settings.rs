@@ -27,7 +27,12 @@ pub struct Settings {
     /// The user's engine, to compare divides with and hunt bugs in (empty: none).
     pub engine: String,
     pub engine_kind: EngineKind,
+    /// Seconds one answer of the user's engine may take.
+    pub engine_deadline_s: u64,
 }
+
+/// The engine deadline's bounds, in seconds: a second to a day.
+pub const ENGINE_DEADLINE_RANGE_S: std::ops::RangeInclusive<u64> = 1..=86_400;
 
 /// How the user's engine is reached.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -64,6 +69,7 @@ impl Default for Settings {
             dark_theme: true,
             engine: String::new(),
             engine_kind: EngineKind::Uci,
+            engine_deadline_s: 60,
         }
     }
 }
@@ -79,6 +85,15 @@ impl Settings {
             EngineKind::Uci => EngineCommand::Uci(command.to_string()),
             EngineKind::Script => EngineCommand::Script(command.to_string()),
         })
+    }
+
+    /// How long one answer of the user's engine may take.
+    pub fn engine_deadline(&self) -> std::time::Duration {
+        let seconds = self.engine_deadline_s.clamp(
+            *ENGINE_DEADLINE_RANGE_S.start(),
+            *ENGINE_DEADLINE_RANGE_S.end(),
+        );
+        std::time::Duration::from_secs(seconds)
     }
 
     pub fn load(storage: Option<&dyn eframe::Storage>) -> Settings {

@@ -5,12 +5,12 @@ use super::editor::Editor;
 use super::editor_panel::EditorControls;
 use super::history::HistoryRow;
 use super::level::{DivideOrder, Level};
-use super::live_run::LiveRun;
+use super::live_run::{LiveRun, RunEnd};
 use super::plan_watch::PlanWatch;
 use super::run_panel::SeedField;
 use super::settings::Settings;
 use crate::chess::{Position, Square};
-use crate::engine::{Event, Job, JobId, JobSpec, JobSpecError};
+use crate::engine::{Event, Job, JobId, JobSpec, JobSpecError, PerftResult};
 use crate::hunt::{Difference, Finding};
 use std::sync::Arc;
 
@@ -26,6 +26,11 @@ pub struct AppState {
     pub live: Option<LiveRun>,
     pub running: Option<JobId>,
     pub history: Vec<HistoryRow>,
+    /// The history rows picked to compare (at most two, by index).
+    pub history_selection: Vec<usize>,
+    /// Changes whenever the results panel shows another level or result, so that the divide
+    /// table opens at its top.
+    pub results_generation: u64,
     /// A plan folder being watched.
     pub plan_watch: PlanWatch,
     /// The user's engine: asked, and what it said.
@@ -81,6 +86,8 @@ impl AppState {
             live: None,
             running: None,
             history: Vec::new(),
+            history_selection: Vec::new(),
+            results_generation: 0,
             plan_watch: PlanWatch::default(),
             engine_check: EngineCheckView::default(),
             settings,
@@ -119,9 +126,29 @@ impl AppState {
     }
 
     /// Records that `job` went to the engine for the last level of the walk.
+    /// The messages about the previous result (the engine's verdict, its errors) go with it.
     pub fn started(&mut self, job: &Job) {
         self.running = Some(job.id);
         self.live = Some(LiveRun::new(job.id, job.depth, job.tt.mode));
+        self.engine_check.finding = None;
+        self.engine_check.error = None;
+        self.results_changed();
+    }
+
+    /// The results panel shows another level or result.
+    pub fn results_changed(&mut self) {
+        self.results_generation += 1;
+    }
+
+    /// The live panel follows the breadcrumb: it shows the shown level's finished run, if it
+    /// has one (a level a hunt compared has none).
+    pub fn follow_shown_level(&mut self) {
+        self.live = self
+            .levels
+            .last()
+            .and_then(|level| level.result.as_deref())
+            .map(LiveRun::of_result);
+        self.results_changed();
     }
 
     pub fn handle(&mut self, event: Event) {
@@ -141,22 +168,24 @@ impl AppState {
                 }
             }
             Event::Finished { result, .. } => {
-                self.history.push(HistoryRow::of(&result));
+                let result: Arc<PerftResult> = Arc::from(result);
+                self.history.push(HistoryRow::of(result.clone()));
                 if let Some(live) = self.live.as_mut() {
                     live.finish(&result);
                 }
                 if let Some(level) = self.levels.last_mut() {
-                    level.result = Some(Arc::from(result));
+                    level.result = Some(result);
                 }
-                self.end_run();
+                self.results_changed();
+                self.end_run(RunEnd::Finished);
             }
             Event::Failed { error, .. } => {
                 self.set_outcome(format!("The run failed: {error}"));
-                self.end_run();
+                self.end_run(RunEnd::Failed);
             }
             Event::Cancelled { .. } => {
                 self.set_outcome("Cancelled.".to_string());
-                self.end_run();
+                self.end_run(RunEnd::Cancelled);
             }
         }
     }
@@ -167,10 +196,10 @@ impl AppState {
         }
     }
 
-    fn end_run(&mut self) {
+    fn end_run(&mut self, end: RunEnd) {
         self.running = None;
         if let Some(live) = self.live.as_mut() {
-            live.ended = true;
+            live.end = Some(end);
         }
     }
 

@@ -16,6 +16,8 @@ pub struct WindowOptions {
 }
 
 pub const WINDOW_SIZE: [f32; 2] = [1280.0, 800.0];
+/// The smallest window whose panels still show their values (scrolling where they must).
+pub const MIN_WINDOW_SIZE: [f32; 2] = [800.0, 560.0];
 
 /// Opens the window and returns when it closes.
 pub fn run_window(options: WindowOptions) -> Result<(), String> {
@@ -24,7 +26,7 @@ pub fn run_window(options: WindowOptions) -> Result<(), String> {
             .with_title("vkperft")
             .with_app_id("vkperft")
             .with_inner_size(WINDOW_SIZE)
-            .with_min_inner_size([1100.0, 720.0]),
+            .with_min_inner_size(MIN_WINDOW_SIZE),
         // A screenshot run leaves the user's remembered window alone.
         persist_window: options.screenshot.is_none(),
         ..Default::default()

@@ -45,18 +45,18 @@ pub fn install() {
     }
 }
 
-/// Installs `hunt`'s handler: the script call under way is killed with everything it started,
-/// and the process ends with [`INTERRUPTED_EXIT_CODE`]. Without it, Ctrl-C ends the process alone and a
-/// script keeps running.
+/// Installs `hunt`'s handler: the engine under way is killed with everything it started,
+/// and the process ends with [`INTERRUPTED_EXIT_CODE`]. Without it, Ctrl-C ends the process alone and the
+/// engine keeps running.
 pub fn install_for_hunt() {
     let installed = ctrlc::set_handler(|| {
-        vkperft::hunt::kill_running_script();
+        vkperft::hunt::kill_running_engine();
         output::write_stderr("interrupted: the walk stopped before a finding\n");
         std::process::exit(INTERRUPTED_EXIT_CODE.into());
     });
     if let Err(err) = installed {
         output::write_stderr(&format!(
-            "warning: no Ctrl-C handler ({err}); Ctrl-C will leave a running script behind\n"
+            "warning: no Ctrl-C handler ({err}); Ctrl-C will leave a running engine behind\n"
         ));
     }
 }

@@ -40,3 +40,21 @@ pub enum HuntError {
     #[error("the walk needed more than {limit} engine queries (at {path})")]
     QueryLimit { limit: usize, path: String },
 }
+
+impl HuntError {
+    /// The error without the command's name, for a message that names it already.
+    pub fn reason(&self) -> String {
+        match self {
+            HuntError::Timeout {
+                seconds, position, ..
+            } => format!("no answer within {seconds} s to `{position}`"),
+            HuntError::Exited {
+                status, position, ..
+            } => format!("it exited ({status}) while answering `{position}`"),
+            HuntError::Start { reason, .. }
+            | HuntError::Handshake { reason, .. }
+            | HuntError::Write { reason, .. } => reason.clone(),
+            other => other.to_string(),
+        }
+    }
+}

@@ -8,6 +8,7 @@
 
 mod divide_output;
 mod engine;
+mod engine_process;
 mod error;
 mod exact;
 mod open_engine;
@@ -17,9 +18,10 @@ mod walk;
 
 pub use divide_output::{classify_line, EngineDivide, OutputLine};
 pub use engine::{EngineUnderTest, PositionRequest};
+pub use engine_process::{kill_running_engine, EngineProcess};
 pub use error::HuntError;
 pub use exact::exact_divide;
-pub use open_engine::{open_engine, EngineCommand};
-pub use script_engine::{kill_running_script, ScriptEngine};
+pub use open_engine::{open_engine, open_engine_in, EngineCommand};
+pub use script_engine::ScriptEngine;
 pub use uci_engine::UciEngine;
 pub use walk::{hunt, Difference, ExactDivide, Finding, Step, WrongCount};

@@ -2,65 +2,31 @@
 //! lines, a blank line and the total. Each call has a deadline; a script that overruns it is
 //! killed.
 //!
-//! Each call runs in a process group of its own, killed whole: a script is often a shell
-//! wrapper around the engine, and killing the shell alone would leave the engine counting
-//! (and holding the output pipe open). Running apart from the terminal's group, the script no
-//! longer sees Ctrl-C, so `vkperft hunt` kills the running group on SIGINT
-//! ([`kill_running_script`]).
+//! Each call runs in a process group of its own, killed whole ([`EngineProcess`]).
 
 use super::divide_output::EngineDivide;
 use super::engine::{EngineUnderTest, PositionRequest};
+use super::engine_process::EngineProcess;
 use super::error::HuntError;
-use nix::sys::signal::{killpg, Signal};
-use nix::unistd::Pid;
 use std::io::Read;
 use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-/// The process group of the script call under way, 0 when none.
-static RUNNING_GROUP: AtomicI32 = AtomicI32::new(0);
-
-/// Kills the script call under way, with every process it started. For a signal handler: it
-/// only sends a signal.
-pub fn kill_running_script() {
-    let group = RUNNING_GROUP.load(Ordering::SeqCst);
-    if group != 0 {
-        let _ = killpg(Pid::from_raw(group), Signal::SIGKILL);
-    }
-}
-
-/// A script call's process group, registered for [`kill_running_script`] while it lives and
-/// killed when dropped: what the script left running, or all of it when it overran.
-struct ScriptGroup(i32);
-
-impl ScriptGroup {
-    fn register(leader: u32) -> ScriptGroup {
-        // A process id fits in an i32 (pid_t).
-        let group = leader as i32;
-        RUNNING_GROUP.store(group, Ordering::SeqCst);
-        ScriptGroup(group)
-    }
-}
-
-impl Drop for ScriptGroup {
-    fn drop(&mut self) {
-        RUNNING_GROUP.store(0, Ordering::SeqCst);
-        let _ = killpg(Pid::from_raw(self.0), Signal::SIGKILL);
-    }
-}
 
 pub struct ScriptEngine {
     command: String,
     timeout: Duration,
+    process: Arc<EngineProcess>,
 }
 
 impl ScriptEngine {
-    pub fn new(command: &str, timeout: Duration) -> ScriptEngine {
+    /// Each call of `command` may take `timeout`; its processes are registered in `process`.
+    pub fn new(command: &str, timeout: Duration, process: Arc<EngineProcess>) -> ScriptEngine {
         ScriptEngine {
             command: command.to_string(),
             timeout,
+            process,
         }
     }
 
@@ -88,7 +54,8 @@ impl ScriptEngine {
                 command: self.command.clone(),
                 reason: err.to_string(),
             })?;
-        let group = ScriptGroup::register(child.id());
+        self.process.asked(&request);
+        let group = self.process.started(child.id());
         let mut stdout = child.stdout.take().ok_or_else(|| HuntError::Start {
             command: self.command.clone(),
             reason: "its output pipe is missing".into(),

@@ -1,14 +1,20 @@
 //! A UCI engine as a child process: `uci`/`uciok` once, then per request `position ...`,
 //! `isready`/`readyok` and `go perft N`, its divide read up to the total line. Every wait has
 //! a deadline, so an engine that hangs is an error, not a hang.
+//!
+//! The command line runs through `sh -c`, so environment prefixes (`BUG=ep ./engine`) and
+//! wrappers work, in a process group of its own ([`EngineProcess`]).
 
 use super::divide_output::EngineDivide;
 use super::engine::{EngineUnderTest, PositionRequest};
+use super::engine_process::{EngineProcess, GroupGuard};
 use super::error::HuntError;
 use crate::child_lines::read_lines;
 use crossbeam_channel::{Receiver, RecvTimeoutError};
 use std::io::Write;
+use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 pub struct UciEngine {
@@ -18,24 +24,34 @@ pub struct UciEngine {
     /// The engine's stdout, line by line; disconnected at its end.
     lines: Receiver<String>,
     timeout: Duration,
+    process: Arc<EngineProcess>,
+    /// Kills the engine's process group when the engine is dropped.
+    group: Option<GroupGuard>,
 }
 
 impl UciEngine {
     /// Starts `command` (a shell command line) and completes the UCI handshake, then sets
-    /// `UCI_Chess960` when `chess960`.
-    pub fn start(command: &str, timeout: Duration, chess960: bool) -> Result<UciEngine, HuntError> {
+    /// `UCI_Chess960` when `chess960`; its processes are registered in `process`.
+    pub fn start(
+        command: &str,
+        timeout: Duration,
+        chess960: bool,
+        process: Arc<EngineProcess>,
+    ) -> Result<UciEngine, HuntError> {
         let start_error = |reason: String| HuntError::Start {
             command: command.to_string(),
             reason,
         };
         let mut child = Command::new("sh")
             .arg("-c")
-            .arg(format!("exec {command}"))
+            .arg(command)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
+            .process_group(0)
             .spawn()
             .map_err(|err| start_error(err.to_string()))?;
+        let group = process.started(child.id());
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             let _ = child.kill();
             return Err(start_error("its pipes are missing".into()));
@@ -48,6 +64,8 @@ impl UciEngine {
             stdin,
             lines,
             timeout,
+            process,
+            group: Some(group),
         };
         let handshake = engine
             .send("uci", "uci")
@@ -63,12 +81,13 @@ impl UciEngine {
             Ok(()) => Ok(engine),
             Err(err) => Err(HuntError::Handshake {
                 command: command.to_string(),
-                reason: err.to_string(),
+                reason: err.reason(),
             }),
         }
     }
 
     fn send(&mut self, line: &str, position: &str) -> Result<(), HuntError> {
+        self.process.asked(position);
         writeln!(self.stdin, "{line}")
             .and_then(|()| self.stdin.flush())
             .map_err(|_| self.exited(position))
@@ -129,11 +148,14 @@ impl EngineUnderTest for UciEngine {
         self.send(&request, &request)?;
         self.send("isready", &request)?;
         self.read_until(&request, |line| line == "readyok")?;
-        self.send(&format!("go perft {depth}"), &request)?;
+        // Errors from here on name the request the engine was answering.
+        let go = format!("go perft {depth}");
+        let waiting = format!("{go}` after `{request}");
+        self.send(&go, &waiting)?;
         let deadline = Instant::now() + self.timeout;
         let mut divide = EngineDivide::default();
         loop {
-            let line = self.next_line(deadline, &request)?;
+            let line = self.next_line(deadline, &waiting)?;
             match divide.read_line(&line) {
                 Ok(true) => return Ok(divide),
                 Ok(false) => {}
@@ -153,7 +175,7 @@ impl Drop for UciEngine {
             }
             std::thread::sleep(Duration::from_millis(10));
         }
-        let _ = self.child.kill();
+        drop(self.group.take());
         let _ = self.child.wait();
     }
 }

@@ -15,11 +15,11 @@ use vkperft::tt::TtMode;
 
 const START_AFTER_A2A3: &str = "rnbqkbnr/pppppppp/8/8/8/P7/1PPPPPPP/RNBQKBNR b KQkq - 0 1";
 
-fn harness(settings: Settings) -> Harness<'static, VkperftApp> {
+pub(crate) fn harness(settings: Settings) -> Harness<'static, VkperftApp> {
     harness_of(VkperftApp::new(settings))
 }
 
-fn harness_of(app: VkperftApp) -> Harness<'static, VkperftApp> {
+pub(crate) fn harness_of(app: VkperftApp) -> Harness<'static, VkperftApp> {
     Harness::builder()
         .with_size([1280.0, 800.0])
         .with_context_setup(VkperftApp::install_fonts)
@@ -45,7 +45,7 @@ impl BackendProvider for FirstJobPanics {
 }
 
 /// Small runs: a small table and two threads.
-fn test_settings(depth: u32) -> Settings {
+pub(crate) fn test_settings(depth: u32) -> Settings {
     Settings {
         depth,
         threads: 2,
@@ -55,7 +55,7 @@ fn test_settings(depth: u32) -> Settings {
 }
 
 /// Steps frames until `done` holds, sleeping between frames so the engine can report.
-fn step_until(
+pub(crate) fn step_until(
     harness: &mut Harness<'static, VkperftApp>,
     what: &str,
     done: impl Fn(&Harness<'static, VkperftApp>) -> bool,
@@ -70,11 +70,11 @@ fn step_until(
     harness.step();
 }
 
-fn idle(harness: &Harness<'static, VkperftApp>) -> bool {
+pub(crate) fn idle(harness: &Harness<'static, VkperftApp>) -> bool {
     !harness.state().state().is_running()
 }
 
-fn replace_fen(harness: &mut Harness<'static, VkperftApp>, text: &str) {
+pub(crate) fn replace_fen(harness: &mut Harness<'static, VkperftApp>, text: &str) {
     harness.get_by_label("FEN").click();
     harness.step();
     harness.key_combination_modifiers(egui::Modifiers::COMMAND, &[egui::Key::A]);
@@ -85,11 +85,11 @@ fn replace_fen(harness: &mut Harness<'static, VkperftApp>, text: &str) {
 }
 
 /// Whether some widget's label contains `text` (the run panel repeats the editor's error).
-fn shows(harness: &Harness<'static, VkperftApp>, text: &str) -> bool {
+pub(crate) fn shows(harness: &Harness<'static, VkperftApp>, text: &str) -> bool {
     harness.query_all_by_label_contains(text).count() > 0
 }
 
-fn run_button_enabled(harness: &Harness<'static, VkperftApp>) -> bool {
+pub(crate) fn run_button_enabled(harness: &Harness<'static, VkperftApp>) -> bool {
     !harness
         .get_by_role_and_label(Role::Button, "▶ Run")
         .accesskit_node()
@@ -326,7 +326,7 @@ fn the_plan_window_follows_a_run() {
 }
 
 /// The test engine with one bug (`examples/buggy_engine.rs`, built by `cargo test`).
-fn buggy_engine(bug: &str) -> String {
+pub(crate) fn buggy_engine(bug: &str) -> String {
     let engine = std::path::Path::new(env!("CARGO_BIN_EXE_vkperft"))
         .parent()
         .expect("the binary's folder")

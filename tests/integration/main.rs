@@ -16,6 +16,7 @@ mod gpu_cli;
 mod gpu_tt;
 mod gui;
 mod gui_smoke;
+mod gui_window;
 mod hunt_cli;
 mod interrupt;
 mod key_properties;

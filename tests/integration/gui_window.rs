@@ -1,0 +1,308 @@
+//! The window as users drive it at the sizes they use: results that stay in view, messages
+//! that belong to one result, Cancel that stops the user's engine too, the fast table's false
+//! hits explained where the total is shown, and two history rows compared.
+
+use super::gui::{
+    buggy_engine, harness, idle, replace_fen, run_button_enabled, shows, step_until, test_settings,
+};
+use egui::accesskit::Role;
+use egui_kittest::kittest::Queryable;
+use egui_kittest::Harness;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use vkperft::app::{EngineKind, Settings, VkperftApp};
+use vkperft::chess::fen;
+use vkperft::tt::TtMode;
+
+fn harness_sized(settings: Settings, size: [f32; 2]) -> Harness<'static, VkperftApp> {
+    Harness::builder()
+        .with_size(size)
+        .with_context_setup(VkperftApp::install_fonts)
+        .build_ui_state(
+            |ui, app: &mut VkperftApp| app.show(ui),
+            VkperftApp::new(settings),
+        )
+}
+
+fn run_to_result(harness: &mut Harness<'static, VkperftApp>, runs: usize) {
+    harness.get_by_label("▶ Run").click();
+    step_until(harness, "the result", |h| {
+        idle(h) && h.state().state().history.len() == runs
+    });
+}
+
+/// The left edge of the History panel: what the results panel must keep left of.
+fn history_left(harness: &Harness<'static, VkperftApp>) -> f32 {
+    harness
+        .get_by_role_and_label(Role::Label, "History")
+        .rect()
+        .min
+        .x
+}
+
+/// A Vulkan device's long name on the result's Run line neither widens the results panel nor
+/// pushes the divide counts out of view.
+#[test]
+fn a_vulkan_named_result_keeps_its_counts_in_view() {
+    let mut harness = harness(test_settings(3));
+    run_to_result(&mut harness, 1);
+    let app = harness.state_mut().state_mut();
+    let level = app.levels.last_mut().expect("the root level");
+    let mut result = (**level.result.as_ref().expect("a result")).clone();
+    result.backend = "vulkan";
+    result.device =
+        "NVIDIA GeForce RTX 4090 Laptop GPU (a very long device name, driver 560.35.03)"
+            .to_string();
+    level.result = Some(Arc::new(result));
+    harness.step();
+    harness.step();
+    let edge = history_left(&harness);
+    let counts: Vec<_> = harness.query_all_by_label("380").collect();
+    assert!(!counts.is_empty(), "the divide's counts are shown");
+    for count in counts {
+        let rect = count.rect();
+        assert!(
+            rect.max.x <= edge && rect.min.x >= 0.0,
+            "a count at {rect:?} is not left of the history at {edge}"
+        );
+    }
+    assert!(
+        harness
+            .query_all_by_label_contains("RTX 4090")
+            .all(|node| node.rect().max.x <= edge),
+        "the device name is cut at the panel's edge"
+    );
+}
+
+/// The engine's verdict belongs to the result it was about: a new run clears it.
+#[test]
+fn a_new_run_clears_the_previous_runs_banners() {
+    let mut harness = harness(Settings {
+        engine: buggy_engine("none"),
+        engine_kind: EngineKind::Uci,
+        ..test_settings(2)
+    });
+    harness.get_by_label("Find the bug").click();
+    step_until(&mut harness, "the walk's end", |h| {
+        let app = h.state().state();
+        !app.engine_check.busy && app.engine_check.finding.is_some()
+    });
+    assert!(shows(&harness, "Your engine agrees at depth 2"));
+    replace_fen(
+        &mut harness,
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    );
+    run_to_result(&mut harness, 1);
+    assert!(!shows(&harness, "Your engine agrees"), "a stale banner");
+    assert!(harness.state().state().engine_check.finding.is_none());
+}
+
+/// A UCI engine that answers the handshake and `isready`, then sleeps on `go perft`; it
+/// writes its process id and, once asked `go`, a marker file.
+fn sleeping_engine(dir: &std::path::Path) -> String {
+    let script = dir.join("sleeping-engine.sh");
+    let text = format!(
+        "#!/bin/sh\necho $$ > '{pid}'\nwhile read -r line; do\n  case \"$line\" in\n    \
+         uci) echo uciok ;;\n    isready) echo readyok ;;\n    go*) : > '{go}'; sleep 600 ;;\n    \
+         quit) exit 0 ;;\n  esac\ndone\n",
+        pid = dir.join("pid").display(),
+        go = dir.join("go").display()
+    );
+    std::fs::write(&script, text).expect("writing the engine script");
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+        .expect("making the script executable");
+    format!("SLEEPY=1 {}", script.display())
+}
+
+/// Whether process `pid` is gone (or a zombie waiting to be reaped).
+fn process_ended(pid: &str) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
+    }
+}
+
+/// Cancel while the user's engine is asked: the panel comes back at once, the engine's
+/// process is killed, and the message names the request it was answering. The engine runs
+/// through the shell, so its environment prefix works.
+#[test]
+fn cancel_kills_an_engine_that_is_slow_to_answer() {
+    let dir = std::env::temp_dir().join(format!("vkperft-gui-cancel-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let mut harness = harness(Settings {
+        engine: sleeping_engine(&dir),
+        engine_kind: EngineKind::Uci,
+        ..test_settings(3)
+    });
+    run_to_result(&mut harness, 1);
+    harness.get_by_label("Compare").click();
+    step_until(&mut harness, "the engine to be asked `go perft`", |_| {
+        dir.join("go").is_file()
+    });
+    assert!(harness.state().state().engine_check.busy);
+    assert!(!run_button_enabled(&harness));
+    let pid = std::fs::read_to_string(dir.join("pid")).expect("the engine's pid");
+    let pid = pid.trim();
+    harness.get_by_label("■ Cancel").click();
+    harness.step();
+    harness.step();
+    assert!(!harness.state().state().engine_check.busy);
+    assert!(run_button_enabled(&harness), "the run panel is back");
+    assert!(shows(&harness, "was stopped while answering `go perft 3`"));
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !process_ended(pid) {
+        assert!(Instant::now() < deadline, "the engine {pid} still runs");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A `fast` total that differs from the published value at 8 verifier bits says how many
+/// false hits the model expected and offers a rerun in an exact mode, which then agrees.
+#[test]
+fn a_wrong_fast_total_explains_its_expected_false_hits() {
+    let mut harness = harness(Settings {
+        tt_mode: TtMode::Fast,
+        verifier_bits: 8,
+        tt_mb: 1,
+        threads: 1,
+        ..test_settings(5)
+    });
+    run_to_result(&mut harness, 1);
+    let nodes = harness.state().state().history[0].nodes;
+    assert_ne!(
+        nodes, 4_865_609,
+        "8 verifier bits give false hits at depth 5"
+    );
+    assert!(shows(&harness, "✘ differs"));
+    assert!(shows(&harness, "false hits with 8 verifier bits"));
+    harness.get_by_label("Rerun in certify").click();
+    step_until(&mut harness, "the certify run", |h| {
+        idle(h) && h.state().state().history.len() == 2
+    });
+    let app = harness.state().state();
+    assert_eq!(app.history[1].nodes, 4_865_609);
+    assert_eq!(app.history[1].tt_mode, "certify");
+    assert!(app.history[1].false_hits.is_some_and(|hits| hits > 0));
+    assert!(shows(&harness, "caught and corrected"));
+    assert!(!shows(&harness, "false hits with 8 verifier bits"));
+}
+
+/// Every node whose label contains `text` lies inside the window.
+fn inside(harness: &Harness<'static, VkperftApp>, text: &str, size: [f32; 2]) -> usize {
+    let mut found = 0;
+    for node in harness.query_all_by_label_contains(text) {
+        let rect = node.rect();
+        assert!(
+            rect.min.x >= 0.0 && rect.max.x <= size[0] && rect.max.y <= size[1],
+            "`{text}` at {rect:?} is outside the {size:?} window"
+        );
+        found += 1;
+    }
+    found
+}
+
+/// At 1000x650 every panel shows its values: the live counters, the total, the divide and the
+/// history row.
+#[test]
+fn at_1000x650_every_panel_shows_its_values() {
+    let size = [1000.0, 650.0];
+    let mut harness = harness_sized(test_settings(3), size);
+    run_to_result(&mut harness, 1);
+    for heading in ["Run", "Live", "Results", "History"] {
+        for node in harness.query_all_by_role_and_label(Role::Label, heading) {
+            let rect = node.rect();
+            assert!(rect.max.x <= size[0] && rect.max.y <= size[1], "{heading}");
+        }
+    }
+    // The total in Live, Results and History.
+    assert!(inside(&harness, "8,902", size) >= 3);
+    assert_eq!(inside(&harness, "8,902 ✔", size), 1, "the history row");
+    let first_count = harness
+        .get_all_by_label("380")
+        .next()
+        .expect("a2a3's count");
+    let rect = first_count.rect();
+    assert!(
+        rect.max.x <= size[0] && rect.max.y <= size[1],
+        "a2a3's count at {rect:?}"
+    );
+    assert!(inside(&harness, "Nodes/second", size) >= 2);
+    harness.get_by_role_and_label(Role::Button, "▶ Run");
+    assert!(inside(&harness, "▶ Run", size) == 1);
+}
+
+/// Two ticked history rows are compared: totals, rates, false hits and the divide; a row's
+/// settings load back into the run panel.
+#[test]
+fn history_compares_two_rows_and_loads_one() {
+    let mut harness = harness(test_settings(2));
+    run_to_result(&mut harness, 1);
+    harness.get_by_label("certify").click();
+    harness.step();
+    run_to_result(&mut harness, 2);
+    harness.get_by_role_and_label(Role::CheckBox, "#1").click();
+    harness.step();
+    harness.get_by_role_and_label(Role::CheckBox, "#2").click();
+    harness.step();
+    harness.step();
+    assert_eq!(harness.state().state().history_selection, vec![0, 1]);
+    assert!(shows(&harness, "Compared: #1 and #2"));
+    assert!(shows(&harness, "equal: 400"));
+    assert!(shows(&harness, "#1 not counted (fast), #2 0 caught"));
+    assert!(shows(&harness, "all 20 moves agree"));
+    assert!(shows(&harness, "nodes/s"));
+
+    // The history's first Load (the Chess960 controls have one too).
+    let edge = history_left(&harness);
+    harness
+        .get_all_by_label("Load")
+        .find(|node| node.rect().min.x > edge)
+        .expect("the first row's Load")
+        .click();
+    harness.step();
+    harness.step();
+    let app = harness.state().state();
+    assert_eq!(app.settings.tt_mode, TtMode::Fast);
+    assert_eq!(app.editor.fen_text(), fen::START_FEN);
+    assert_eq!(app.settings.depth, 2);
+}
+
+/// The divide table opens at its top for each new result, and the live panel follows the
+/// breadcrumb back to the root's run.
+#[test]
+fn new_results_open_at_the_top_and_live_follows_the_breadcrumb() {
+    let mut harness = harness(test_settings(3));
+    run_to_result(&mut harness, 1);
+    let header = |h: &Harness<'static, VkperftApp>| {
+        h.get_by_role_and_label(Role::Button, "Move ▲").rect().min.y
+    };
+    let top = header(&harness);
+    harness.get_by_label("a2a3").hover();
+    harness.step();
+    for _ in 0..4 {
+        harness.get_by_label("a2a3").scroll_down();
+        harness.step();
+    }
+    harness.step();
+    assert!(header(&harness) < top, "the divide table scrolled");
+    run_to_result(&mut harness, 2);
+    assert_eq!(header(&harness), top, "the new result opens at the top");
+    harness.get_by_label("a2a3").click();
+    step_until(&mut harness, "the subtree's result", |h| {
+        idle(h) && h.state().state().history.len() == 3
+    });
+    harness.get_by_label("root").click();
+    harness.step();
+    harness.step();
+    let live = harness
+        .state()
+        .state()
+        .live
+        .as_ref()
+        .expect("the live panel");
+    assert_eq!(live.progress.as_ref().map(|p| p.nodes), Some(8_902));
+}
