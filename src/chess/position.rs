@@ -15,6 +15,14 @@ use super::square::Square;
 use super::types::{Color, Piece, Role};
 use thiserror::Error;
 
+/// `n` and the noun, singular for one.
+fn counted(n: u32, noun: &str) -> String {
+    match n {
+        1 => format!("1 {noun}"),
+        n => format!("{n} {noun}s"),
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum PositionError {
     #[error("{0} has no king")]
@@ -24,8 +32,9 @@ pub enum PositionError {
     #[error("pawn on the back rank at {0}")]
     PawnOnBackRank(Square),
     #[error(
-        "{color} has {pawns} pawns and {promoted} pieces beyond the initial set, more than its \
-         8 pawns account for"
+        "{color} has {} and {} beyond the initial set, more than its 8 pawns account for",
+        counted(*pawns, "pawn"),
+        counted(*promoted, "piece")
     )]
     ImpossibleMaterial {
         color: Color,

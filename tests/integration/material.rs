@@ -67,6 +67,19 @@ fn the_error_names_side_and_counts() {
         "illegal position: black has 0 pawns and 9 pieces beyond the initial set, more than its \
          8 pawns account for"
     );
+    // Singular nouns for one.
+    let err = Position::from_fen("qq5k/pppppppp/8/8/8/8/8/7K w - - 0 1").expect_err("a queen");
+    assert!(
+        err.to_string()
+            .contains("black has 8 pawns and 1 piece beyond"),
+        "{err}"
+    );
+    let err = Position::from_fen("qqqqqqqq/qp6/8/8/8/8/8/k6K w - - 0 1").expect_err("queens");
+    assert!(
+        err.to_string()
+            .contains("black has 1 pawn and 8 pieces beyond"),
+        "{err}"
+    );
 }
 
 /// A board of queens with more legal moves than a move list holds is rejected rather than
