@@ -10,6 +10,11 @@ const RATE_WINDOW_SECONDS: f64 = 1.0;
 /// The time left extrapolates the task rate over this much of the run: early tasks run with a
 /// cold table and are slower than later ones, so the whole run's average overestimates.
 const TIME_LEFT_WINDOW_SECONDS: f64 = 5.0;
+/// No time left is told before this much of the run and this share of its tasks: the first
+/// tasks also pay for the table's first touches and the threads' start, and an estimate from
+/// them alone came out ten times too long.
+const TIME_LEFT_MIN_SECONDS: f64 = 1.0;
+const TIME_LEFT_MIN_TASK_SHARE: f64 = 0.02;
 
 /// How a run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -110,13 +115,18 @@ impl LiveRun {
             .unwrap_or(start)
     }
 
-    /// Time left: the tasks left at the rate tasks were done over the last few seconds.
+    /// Time left: the tasks left at the rate tasks were done over the last few seconds; `None`
+    /// until the run is far enough along to tell.
     pub fn time_left(&self) -> Option<Duration> {
         let progress = self.progress.as_ref()?;
-        if progress.tasks_done == 0 || progress.tasks_total == 0 {
+        let share = progress.tasks_done as f64 / progress.tasks_total.max(1) as f64;
+        let now = progress.elapsed.as_secs_f64();
+        if progress.tasks_done == 0
+            || share < TIME_LEFT_MIN_TASK_SHARE
+            || now < TIME_LEFT_MIN_SECONDS
+        {
             return None;
         }
-        let now = progress.elapsed.as_secs_f64();
         let since = self.report_before(now - TIME_LEFT_WINDOW_SECONDS);
         let tasks = progress.tasks_done.saturating_sub(since.tasks_done);
         let seconds = now - since.seconds;
@@ -164,13 +174,31 @@ mod tests {
         assert_eq!(live.rate_samples.len(), 2);
         // Within the first second: since the start.
         assert!((live.rate_samples[1][1] - 15_000.0).abs() < 1e-6);
-        assert_eq!(live.time_left(), Some(Duration::from_millis(200)));
+        // Too early to tell: under a second in.
+        assert_eq!(live.time_left(), None);
         assert!((live.fraction_done() - 0.5).abs() < 1e-6);
         // A burst right after a report does not spike: the rate spans the last second.
         live.record(progress(103_000, 1_200, 6));
         live.record(progress(203_000, 1_210, 7));
         let last = live.rate_samples.last().map_or(0.0, |sample| sample[1]);
         assert!((last - 200_000.0 / 1.01).abs() < 1.0, "{last}");
+        // 7 tasks in 1.21 s: the 3 left take 3 * 1.21 / 7 s.
+        let left = live.time_left().map_or(0.0, |left| left.as_secs_f64());
+        assert!((left - 3.0 * 1.21 / 7.0).abs() < 1e-9, "{left}");
+    }
+
+    #[test]
+    fn no_time_left_from_the_first_tasks_alone() {
+        let mut live = LiveRun::new(JobId(1), 6, TtMode::Off);
+        let early = |done, millis| Progress {
+            tasks_total: 400,
+            ..progress(1, millis, done)
+        };
+        // 4 of 400 tasks, 3 s in: 1% is too few to tell.
+        live.record(early(4, 3_000));
+        assert_eq!(live.time_left(), None);
+        live.record(early(8, 3_100));
+        assert!(live.time_left().is_some());
     }
 
     #[test]
