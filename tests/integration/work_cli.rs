@@ -610,7 +610,7 @@ fn slurm_dry_runs_and_scheduler_errors() {
         format!("#SBATCH --output={plan_dir}/slurm/%A_%a.log\n"),
         "#SBATCH --cpus-per-task=2\n".to_string(),
         format!(
-            "exec {} work run {plan_dir} --shard-from-env SLURM_ARRAY_TASK_ID --backend cpu --tt fast --submissions auto --verifier-bits 64 --zobrist-seed 0x766b7065726674 --threads 2 --tt-mb 64\n",
+            "exec {} work run {plan_dir} --shard-from-env SLURM_ARRAY_TASK_ID --backend cpu --tt fast --submissions auto --tt-split distinct --verifier-bits 64 --zobrist-seed 0x766b7065726674 --threads 2 --tt-mb 64\n",
             program.display()
         ),
         format!("#SBATCH --output={plan_dir}/slurm/merge-%j.log\n"),
