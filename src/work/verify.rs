@@ -161,7 +161,8 @@ pub fn sample_units(units: u64, percent: f64, seed: u64) -> Result<Vec<u64>, Wor
 
 /// A Zobrist seed drawn from `seed` that is none of `used`.
 pub fn fresh_seed(seed: u64, used: &[u64]) -> u64 {
-    let mut rng = SplitMix64::new(seed ^ 0x7a6f_6272_6973_74);
+    // "zobrist" in ASCII: a stream apart from the sample's, which starts from `seed` itself.
+    let mut rng = SplitMix64::new(seed ^ 0x007a_6f62_7269_7374);
     loop {
         let candidate = rng.next_u64();
         if !used.contains(&candidate) {
