@@ -69,8 +69,15 @@ fn run_split(args: &SplitArgs) -> CliResult {
     ))
 }
 
-/// What a journal records of `result`, computed as `method` asked.
-fn outcome(result: &PerftResult, method: Method) -> UnitOutcome {
+/// What a journal records of `result`, computed as `method` asked. `work run` keeps the table
+/// from one unit to the next, and its counters run on: the unit's statistics are those since
+/// `previous`, the table's counters after the unit before (unless they went back: a new
+/// table).
+fn unit_outcome(
+    result: &PerftResult,
+    method: Method,
+    previous: &mut Option<TableStats>,
+) -> UnitOutcome {
     let device = if result.backend == "vulkan" {
         Device::Vulkan {
             name: result.device.clone(),
@@ -80,7 +87,7 @@ fn outcome(result: &PerftResult, method: Method) -> UnitOutcome {
             threads: u32::try_from(result.threads).unwrap_or(u32::MAX),
         }
     };
-    let table = result.tt.as_ref().map_or(TableStats::default(), |tt| {
+    let counters = result.tt.as_ref().map_or(TableStats::default(), |tt| {
         let total = &tt.total;
         TableStats {
             probes: total.probes,
@@ -89,6 +96,10 @@ fn outcome(result: &PerftResult, method: Method) -> UnitOutcome {
             payload_skips: total.payload_skips,
         }
     });
+    let table = previous
+        .and_then(|earlier| counters.since(&earlier))
+        .unwrap_or(counters);
+    *previous = Some(counters);
     UnitOutcome {
         nodes: result.counts.nodes,
         method: Method {
@@ -122,6 +133,7 @@ fn run_units_of(args: &WorkRunArgs) -> CliResult {
     let mut display = ProgressDisplay::new(true);
     let start = Instant::now();
     let mut journaled_here = 0;
+    let mut table_counters = None;
     let outcome = run_units(&plan, &shards, &asked, |unit, before| {
         journaled_here = before.done;
         let position = Position::from_fen(&unit.fen)
@@ -142,7 +154,7 @@ fn run_units_of(args: &WorkRunArgs) -> CliResult {
         };
         show(0);
         let result = runner.run_observed(&spec, true, &mut |p| show(p.nodes))?;
-        Ok::<_, CliError>(outcome(&result, asked))
+        Ok::<_, CliError>(unit_outcome(&result, asked, &mut table_counters))
     });
     display.finish();
     let report = match outcome {

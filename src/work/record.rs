@@ -60,6 +60,22 @@ pub struct TableStats {
     pub payload_skips: u64,
 }
 
+impl TableStats {
+    /// The statistics counted since `earlier`, a snapshot of the same table's counters (which
+    /// run on while a table is kept from one job to the next); `None` if a counter went back,
+    /// so that these belong to a table of its own.
+    pub fn since(&self, earlier: &TableStats) -> Option<TableStats> {
+        Some(TableStats {
+            probes: self.probes.checked_sub(earlier.probes)?,
+            wrong_occupied_probes: self
+                .wrong_occupied_probes
+                .checked_sub(earlier.wrong_occupied_probes)?,
+            false_hits: self.false_hits.checked_sub(earlier.false_hits)?,
+            payload_skips: self.payload_skips.checked_sub(earlier.payload_skips)?,
+        })
+    }
+}
+
 /// One finished unit.
 #[derive(Clone, Debug, PartialEq)]
 pub struct JournalRecord {
@@ -228,6 +244,32 @@ mod tests {
             );
             assert_eq!(JournalRecord::parse(line.trim_end()), Ok(record(5, device)));
         }
+    }
+
+    #[test]
+    fn statistics_since_an_earlier_snapshot_of_a_kept_table() {
+        let earlier = TableStats {
+            probes: 10,
+            wrong_occupied_probes: 4,
+            false_hits: 1,
+            payload_skips: 0,
+        };
+        let later = TableStats {
+            probes: 25,
+            wrong_occupied_probes: 4,
+            false_hits: 3,
+            payload_skips: 2,
+        };
+        assert_eq!(
+            later.since(&earlier),
+            Some(TableStats {
+                probes: 15,
+                wrong_occupied_probes: 0,
+                false_hits: 2,
+                payload_skips: 2,
+            })
+        );
+        assert_eq!(earlier.since(&later), None, "a new table");
     }
 
     #[test]
