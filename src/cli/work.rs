@@ -169,15 +169,13 @@ fn run_units_of(args: &WorkRunArgs) -> CliResult {
     let journal = report.journal.map_or(String::new(), |path| {
         format!(" (journal {})", path.display())
     });
-    let again = if report.recomputed > 0 {
-        format!(
-            " ({} again: their results were weaker than {} with seed {:#x})",
-            report.recomputed,
-            asked.mode_label(),
-            asked.seed
-        )
-    } else {
-        String::new()
+    let again = match (report.recomputed, asked.is_exact()) {
+        (0, _) => String::new(),
+        (units, true) => format!(" ({units} again: their results were not exact)"),
+        (units, false) => format!(
+            " ({units} again: their results were neither exact nor fast with seed {:#x} at {} bits or more)",
+            asked.seed, asked.verifier_bits
+        ),
     };
     output::write_stdout(&format!(
         "{} units computed{again}, {} already journaled, in {:.1} s{journal}\n",
@@ -315,7 +313,8 @@ fn run_verify_certificate(args: &VerifyCertificateArgs) -> CliResult {
             verifier_bits: vkperft::tt::DEFAULT_VERIFIER_BITS,
             zobrist_seed,
         };
-        let result = runner.run(&spec, false)?;
+        // One table for the whole sample, as `work run` keeps one for its units.
+        let result = runner.run_observed(&spec, true, &mut |_| {})?;
         let journaled = check.counts[id as usize];
         if result.counts.nodes != journaled {
             differing.push(format!(

@@ -51,8 +51,8 @@ impl fmt::Display for Device {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TableStats {
     pub probes: u64,
-    /// Probes that met a slot holding another position: each could pass a narrowed or
-    /// colliding verifier (the risk model's `w`).
+    /// Entries of other positions that probes compared against: each could pass the
+    /// verifier by chance (the risk model's `w`).
     pub wrong_occupied_probes: u64,
     /// `certify`: false hits the shadow keys caught (and corrected).
     pub false_hits: u64,
