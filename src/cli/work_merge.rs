@@ -111,7 +111,7 @@ pub(super) fn merge_report(plan: &PlanFolder, options: &MergeOptions) -> CliResu
         let text = serde_json::to_string_pretty(&document).expect("a certificate serializes");
         std::fs::write(path, format!("{text}\n")).map_err(|e| WorkError::io(path, e))?;
     }
-    print_total(plan, &total, options)?;
+    print_total(plan, &total, &scan, options)?;
     let short = total.short_of(options.require);
     if short.is_empty() {
         return Ok(());
@@ -131,7 +131,12 @@ pub(super) fn merge_report(plan: &PlanFolder, options: &MergeOptions) -> CliResu
     )))
 }
 
-fn print_total(plan: &PlanFolder, total: &Total, options: &MergeOptions) -> CliResult {
+fn print_total(
+    plan: &PlanFolder,
+    total: &Total,
+    scan: &JournalScan,
+    options: &MergeOptions,
+) -> CliResult {
     let seeds: Vec<String> = total.seeds.iter().map(|s| format!("{s:#x}")).collect();
     let trust_counts: Vec<String> = total
         .trust_counts()
@@ -155,6 +160,8 @@ fn print_total(plan: &PlanFolder, total: &Total, options: &MergeOptions) -> CliR
                 .collect::<Vec<_>>(),
             "risk": total.risk.to_json(),
             "seal": plan.seal.to_string(),
+            "torn_lines": scan.torn,
+            "damaged_lines": scan.damaged.len(),
         });
         if options.divide {
             value["divide"] = total

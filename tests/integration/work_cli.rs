@@ -259,6 +259,12 @@ fn torn_damaged_and_disagreeing_journal_lines() {
     let merged = vkperft(&["work", "merge", &plan, "--json"]);
     assert_eq!(merged.code, 0, "{}", merged.stderr);
     assert_eq!(merged.stderr, "Ignored journal lines: 1 torn, 0 damaged\n");
+    let merged: Value = serde_json::from_str(merged.stdout.trim()).expect("JSON");
+    assert_eq!(big(&merged["nodes"]), 97_862);
+    assert_eq!(
+        (&merged["torn_lines"], &merged["damaged_lines"]),
+        (&1.into(), &0.into())
+    );
 
     // A changed digit in a complete line: merge refuses the plan and names the line; with
     // --ignore-damaged it goes on without it, so its unit has no result.
