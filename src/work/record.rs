@@ -13,7 +13,7 @@
 use super::checksum::seal;
 use super::seal::PlanSeal;
 use super::trust::Method;
-use crate::tt::TtMode;
+use crate::tt::{TtMode, MAX_VERIFIER_BITS, MIN_VERIFIER_BITS};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -168,6 +168,9 @@ impl JournalRecord {
         }
         let line: RecordLine =
             serde_json::from_value(value).map_err(|_| RecordProblem::Malformed)?;
+        if !(MIN_VERIFIER_BITS..=MAX_VERIFIER_BITS).contains(&line.verifier_bits) {
+            return Err(RecordProblem::Malformed);
+        }
         let device = match (line.backend.as_str(), line.threads, line.device) {
             ("cpu", Some(threads), None) => Device::Cpu { threads },
             ("vulkan", None, Some(name)) => Device::Vulkan { name },
@@ -289,6 +292,7 @@ mod tests {
             line.replace(r#""backend":"cpu""#, r#""backend":"vulkan""#),
             line.replace(r#""nodes":""#, r#""nodes":"x"#),
             line.replace(r#""plan":""#, r#""plan":"0"#),
+            line.replace(r#""verifier_bits":8"#, r#""verifier_bits":65"#),
         ] {
             assert_eq!(
                 JournalRecord::parse(broken.trim_end()),
