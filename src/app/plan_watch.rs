@@ -45,7 +45,7 @@ impl PlanWatch {
 fn read_status(dir: &Path) -> Result<Status, String> {
     let plan = PlanFolder::open(dir).map_err(|e| e.to_string())?;
     let scan = read_journals(&plan).map_err(|e| e.to_string())?;
-    Ok(Status::of(&plan, &scan))
+    Status::of(&plan, &scan).map_err(|e| e.to_string())
 }
 
 /// The plan window's contents.
@@ -107,6 +107,19 @@ fn status_lines(ui: &mut Ui, status: &Status) {
                     .map_or("no result yet".to_string(), |left| {
                         format!("{} (one process)", duration_text(left))
                     }),
+            );
+            row(
+                "Trust",
+                status
+                    .trust
+                    .map_or("no result yet".to_string(), |trust| trust.name()),
+            );
+            row(
+                "Risk",
+                format!(
+                    "expected false hits {:.3e}, P(any) {:.3e}",
+                    status.risk.count_expected_false_hits, status.risk.count_p_any
+                ),
             );
             if status.conflicts > 0 {
                 row("Conflicts", format!("{} units disagree", status.conflicts));

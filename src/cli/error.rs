@@ -25,6 +25,8 @@ pub enum CliError {
     Incomplete(anyhow::Error),
     /// `hunt` found where the engine under test goes wrong (the report is printed). Exit 5.
     DifferenceFound,
+    /// A plan's total falls short of the trust `work merge --require` demands. Exit 6.
+    Untrusted(anyhow::Error),
     /// Ctrl-C stopped the command before its total; what was known when it stopped: how long
     /// the interrupted run had taken and the nodes it had counted. Exit 130.
     Interrupted {
@@ -49,6 +51,7 @@ impl CliError {
             CliError::Mismatch(_) => 3,
             CliError::Incomplete(_) => 4,
             CliError::DifferenceFound => 5,
+            CliError::Untrusted(_) => 6,
             CliError::Interrupted { .. } => INTERRUPTED_EXIT_CODE,
         }
     }
@@ -97,7 +100,8 @@ impl fmt::Display for CliError {
             CliError::Input(err)
             | CliError::Runtime(err)
             | CliError::Mismatch(err)
-            | CliError::Incomplete(err) => {
+            | CliError::Incomplete(err)
+            | CliError::Untrusted(err) => {
                 write!(f, "{err:#}")
             }
             CliError::DifferenceFound => write!(f, "the engine under test differs from vkperft"),

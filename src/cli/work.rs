@@ -1,25 +1,28 @@
-//! `vkperft work split|run|status|merge|compare`: thin adapters over [`vkperft::work`]
-//! (`work slurm` is in `work_slurm.rs`).
+//! `vkperft work split|run|status|merge|compare|verify-certificate`: thin adapters over
+//! [`vkperft::work`] (`work slurm` is in `work_slurm.rs`).
 
 use super::error::{CliError, CliResult};
 use super::output;
 use super::perft::{start_position, Runner};
 use super::progress::ProgressDisplay;
 use super::work_args::{
-    CompareArgs, MergeArgs, SplitArgs, StatusArgs, WorkArgs, WorkCommand, WorkRunArgs,
+    CompareArgs, MergeArgs, SplitArgs, StatusArgs, VerifyCertificateArgs, WorkArgs, WorkCommand,
+    WorkRunArgs,
 };
-use super::work_merge::merge_report;
+use super::work_merge::{merge_report, MergeOptions};
 use super::work_slurm;
 use anyhow::anyhow;
-use std::time::Instant;
+use std::path::PathBuf;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use vkperft::chess::Position;
 use vkperft::count::thousands;
-use vkperft::engine::event::nodes_per_second;
-use vkperft::engine::{mib_to_bytes, Progress};
-use vkperft::tt::{TtMode, DEFAULT_VERIFIER_BITS};
+use vkperft::engine::event::{nodes_per_second, PerftResult};
+use vkperft::engine::{mib_to_bytes, JobSpec, Progress};
+use vkperft::gpu::Submissions;
 use vkperft::work::{
-    compare, parse_shard_range, parse_shard_variable, read_journals, run_units, split, PlanFolder,
-    SplitRequest, Status, UnitOutcome, WorkError,
+    check_certificate, compare, fresh_seed, parse_shard_range, parse_shard_variable, read_journals,
+    run_units, sample_units, split, CertificateClaims, Device, Method, PlanFolder, SplitRequest,
+    Status, TableStats, UnitOutcome, WorkError,
 };
 
 impl From<WorkError> for CliError {
@@ -40,6 +43,7 @@ pub fn run(args: &WorkArgs) -> CliResult {
         WorkCommand::Status(args) => run_status(args),
         WorkCommand::Merge(args) => run_merge(args),
         WorkCommand::Compare(args) => run_compare(args),
+        WorkCommand::VerifyCertificate(args) => run_verify_certificate(args),
     }
 }
 
@@ -65,14 +69,46 @@ fn run_split(args: &SplitArgs) -> CliResult {
     ))
 }
 
-/// The table mode as journals record it: `/K` marks a fast verifier narrowed to K bits.
-fn mode_text(mode: TtMode, verifier_bits: u32) -> String {
-    let narrowed =
-        matches!(mode, TtMode::Fast | TtMode::Certify) && verifier_bits != DEFAULT_VERIFIER_BITS;
-    if narrowed {
-        format!("{mode}/{verifier_bits}")
+/// What a journal records of `result`, computed as `method` asked. `work run` keeps the table
+/// from one unit to the next, and its counters run on: the unit's statistics are those since
+/// `previous`, the table's counters after the unit before (unless they went back: a new
+/// table).
+fn unit_outcome(
+    result: &PerftResult,
+    method: Method,
+    previous: &mut Option<TableStats>,
+) -> UnitOutcome {
+    let device = if result.backend == "vulkan" {
+        Device::Vulkan {
+            name: result.device.clone(),
+        }
     } else {
-        mode.to_string()
+        Device::Cpu {
+            threads: u32::try_from(result.threads).unwrap_or(u32::MAX),
+        }
+    };
+    let counters = result.tt.as_ref().map_or(TableStats::default(), |tt| {
+        let total = &tt.total;
+        TableStats {
+            probes: total.probes,
+            wrong_occupied_probes: total.wrong_occupied_probes,
+            false_hits: total.false_hits,
+            payload_skips: total.payload_skips,
+        }
+    });
+    let table = previous
+        .and_then(|earlier| counters.since(&earlier))
+        .unwrap_or(counters);
+    *previous = Some(counters);
+    UnitOutcome {
+        nodes: result.counts.nodes,
+        method: Method {
+            seed: result.zobrist_seed,
+            ..method
+        },
+        device,
+        table,
+        seconds: result.elapsed.as_secs_f64(),
     }
 }
 
@@ -88,11 +124,17 @@ fn run_units_of(args: &WorkRunArgs) -> CliResult {
         }
         (None, None, None) => (0..count).collect(),
     };
+    let asked = Method {
+        mode: args.run.tt.0,
+        verifier_bits: args.run.verifier_bits,
+        seed: args.run.zobrist_seed,
+    };
     let mut runner = Runner::new();
     let mut display = ProgressDisplay::new(true);
     let start = Instant::now();
     let mut journaled_here = 0;
-    let outcome = run_units(&plan, &shards, |unit, before| {
+    let mut table_counters = None;
+    let outcome = run_units(&plan, &shards, &asked, |unit, before| {
         journaled_here = before.done;
         let position = Position::from_fen(&unit.fen)
             .map_err(|e| CliError::input(anyhow!("unit {}: {e}", unit.id)))?;
@@ -112,14 +154,7 @@ fn run_units_of(args: &WorkRunArgs) -> CliResult {
         };
         show(0);
         let result = runner.run_observed(&spec, true, &mut |p| show(p.nodes))?;
-        Ok::<_, CliError>(UnitOutcome {
-            nodes: result.counts.nodes,
-            mode: mode_text(spec.tt_mode, spec.verifier_bits),
-            seed: result.zobrist_seed,
-            backend: result.backend.to_string(),
-            device: result.device,
-            seconds: result.elapsed.as_secs_f64(),
-        })
+        Ok::<_, CliError>(unit_outcome(&result, asked, &mut table_counters))
     });
     display.finish();
     let report = match outcome {
@@ -134,8 +169,16 @@ fn run_units_of(args: &WorkRunArgs) -> CliResult {
     let journal = report.journal.map_or(String::new(), |path| {
         format!(" (journal {})", path.display())
     });
+    let again = match (report.recomputed, asked.is_exact()) {
+        (0, _) => String::new(),
+        (units, true) => format!(" ({units} again: their results were not exact)"),
+        (units, false) => format!(
+            " ({units} again: their results were neither exact nor fast with seed {:#x} at {} bits or more)",
+            asked.seed, asked.verifier_bits
+        ),
+    };
     output::write_stdout(&format!(
-        "{} units computed, {} already journaled, in {:.1} s{journal}\n",
+        "{} units computed{again}, {} already journaled, in {:.1} s{journal}\n",
         report.computed,
         report.skipped,
         start.elapsed().as_secs_f64()
@@ -144,7 +187,7 @@ fn run_units_of(args: &WorkRunArgs) -> CliResult {
 
 fn run_status(args: &StatusArgs) -> CliResult {
     let plan = PlanFolder::open(&args.plan)?;
-    let status = Status::of(&plan, &read_journals(&plan)?);
+    let status = Status::of(&plan, &read_journals(&plan)?)?;
     if args.json {
         output::write_stdout(&format!("{}\n", status.to_json()))
     } else {
@@ -153,7 +196,16 @@ fn run_status(args: &StatusArgs) -> CliResult {
 }
 
 fn run_merge(args: &MergeArgs) -> CliResult {
-    merge_report(&PlanFolder::open(&args.plan)?, args.json, args.divide)
+    merge_report(
+        &PlanFolder::open(&args.plan)?,
+        &MergeOptions {
+            json: args.json,
+            divide: args.divide,
+            require: args.require.0,
+            ignore_damaged: args.ignore_damaged,
+            certificate: args.certificate.clone(),
+        },
+    )
 }
 
 fn run_compare(args: &CompareArgs) -> CliResult {
@@ -192,4 +244,95 @@ fn run_compare(args: &CompareArgs) -> CliResult {
         )));
     }
     output::write_stdout("all units agree\n")
+}
+
+/// Checks the certificate against its plan, then recomputes a sample of units with a fresh
+/// Zobrist seed; exit 3 if anything differs.
+fn run_verify_certificate(args: &VerifyCertificateArgs) -> CliResult {
+    let claims = CertificateClaims::read(&args.certificate)?;
+    let dir = args
+        .plan
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(&claims.plan.folder));
+    let plan = PlanFolder::open(&dir)?;
+    let check = check_certificate(&plan, &claims)?;
+    for file in &check.unlisted {
+        output::write_stderr(&format!(
+            "note: journal/{file} is newer than the certificate and is not read\n"
+        ));
+    }
+    if !check.failures.is_empty() {
+        return Err(CliError::Mismatch(anyhow!(
+            "the certificate does not hold:\n  {}",
+            check.failures.join("\n  ")
+        )));
+    }
+    output::write_stdout(&format!(
+        "Certificate holds: seal {}, {} journal files, total {} = the sum of the units and of the divide, trust {}\n",
+        plan.seal,
+        claims.journals.len(),
+        claims.total,
+        claims.trust.level
+    ))?;
+    let seed = args.seed.unwrap_or_else(|| {
+        let nanos = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |t| t.as_nanos());
+        (nanos as u64) ^ u64::from(std::process::id()).rotate_left(32)
+    });
+    let sample = sample_units(plan.manifest.units, args.sample, seed)?;
+    let used: Vec<u64> = claims
+        .computations
+        .iter()
+        .filter_map(|c| vkperft::engine::parse_seed(&c.seed).ok())
+        .collect();
+    let zobrist_seed = fresh_seed(seed, &used);
+    output::write_stdout(&format!(
+        "Recomputing {} of {} units (--seed {seed:#x} draws this sample again) with Zobrist seed {zobrist_seed:#x}, --tt {}\n",
+        sample.len(),
+        plan.manifest.units,
+        args.tt.0
+    ))?;
+    let units = plan.read_units()?;
+    let mut runner = Runner::new();
+    let mut differing = Vec::new();
+    for &id in &sample {
+        let unit = &units[id as usize];
+        let position = Position::from_fen(&unit.fen)
+            .map_err(|e| CliError::input(anyhow!("unit {id}: {e}")))?;
+        let spec = JobSpec {
+            position,
+            depth: unit.depth,
+            backend: args.backend.0,
+            device: args.device,
+            gpu_mem_mb: None,
+            submissions: Submissions::Auto,
+            threads: args.threads.map(|n| n as usize),
+            tt_mode: args.tt.0,
+            tt_mb: args.tt_mb,
+            verifier_bits: vkperft::tt::DEFAULT_VERIFIER_BITS,
+            zobrist_seed,
+        };
+        // One table for the whole sample, as `work run` keeps one for its units.
+        let result = runner.run_observed(&spec, true, &mut |_| {})?;
+        let journaled = check.counts[id as usize];
+        if result.counts.nodes != journaled {
+            differing.push(format!(
+                "unit {id}: journal {journaled}, recomputed {}",
+                result.counts.nodes
+            ));
+        }
+    }
+    if !differing.is_empty() {
+        return Err(CliError::Mismatch(anyhow!(
+            "{} of {} recomputed units differ from the journals:\n  {}",
+            differing.len(),
+            sample.len(),
+            differing.join("\n  ")
+        )));
+    }
+    output::write_stdout(&format!(
+        "All {} recomputed units agree with the journals\n",
+        sample.len()
+    ))
 }

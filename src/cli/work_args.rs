@@ -1,8 +1,9 @@
 //! Arguments of `vkperft work ...` and `vkperft unique`.
 
-use super::args::{PositionArgs, RunOptions};
-use clap::{Args, Subcommand};
+use super::args::{BackendArg, PositionArgs, RunOptions, TtArg};
+use clap::{Args, Subcommand, ValueEnum};
 use std::path::PathBuf;
+use vkperft::work::Requirement;
 
 /// Memory for deduplicating positions unless `--mem-mb` says otherwise.
 const DEFAULT_DEDUP_MB: u64 = 1024;
@@ -18,17 +19,23 @@ pub enum WorkCommand {
     /// Expand the tree to the split ply, merge transpositions, and write a plan folder of
     /// units (unique positions with their paths from the root).
     Split(SplitArgs),
-    /// Compute units of a plan and journal each result; units already journaled are skipped.
+    /// Compute units of a plan and journal each result. A unit is skipped if it has an exact
+    /// result, or a fast one with the same seed and a verifier at least as wide; otherwise it
+    /// is computed again (a fast run with another seed is the independent computation).
     Run(WorkRunArgs),
     /// Submit the shards that are not complete to Slurm as a job array, and a merge job after
     /// it; with --wait, wait for both and print the total.
     Slurm(SlurmArgs),
     /// Units done, nodes so far, shards complete, rate and time left.
     Status(StatusArgs),
-    /// The exact total (and divide), once every unit has a result.
+    /// The total (and divide) once every unit has a result, with its trust and risk; exit 6
+    /// if it falls short of --require.
     Merge(MergeArgs),
     /// The same plan computed twice, unit by unit: exit 3 if any unit's counts differ.
     Compare(CompareArgs),
+    /// Check a certificate of `work merge --certificate` against its plan folder and
+    /// recompute a random sample of units with a fresh Zobrist seed: exit 3 on any difference.
+    VerifyCertificate(VerifyCertificateArgs),
 }
 
 #[derive(Args, Debug)]
@@ -118,6 +125,31 @@ pub struct StatusArgs {
     pub json: bool,
 }
 
+/// The trust `work merge --require` demands of every unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RequirementArg(pub Requirement);
+
+impl ValueEnum for RequirementArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[
+            RequirementArg(Requirement::Exact),
+            RequirementArg(Requirement::Independent),
+            RequirementArg(Requirement::Any),
+        ]
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        let help = match self.0 {
+            Requirement::Exact => "a result of --tt off, verified or certify for every unit",
+            Requirement::Independent => {
+                "every unit exact, or computed with two Zobrist seeds whose results agree"
+            }
+            Requirement::Any => "any result",
+        };
+        Some(clap::builder::PossibleValue::new(self.0.name()).help(help))
+    }
+}
+
 #[derive(Args, Debug)]
 pub struct MergeArgs {
     /// The plan folder.
@@ -128,6 +160,50 @@ pub struct MergeArgs {
     /// Print the count of every root move (Stockfish's format).
     #[arg(long)]
     pub divide: bool,
+    /// The trust every unit must reach; exit 6, listing the units, if some fall short.
+    #[arg(long, value_enum, default_value = "any")]
+    pub require: RequirementArg,
+    /// Merge although some journal lines are damaged (their units count as missing).
+    #[arg(long)]
+    pub ignore_damaged: bool,
+    /// Write a certificate of the total to FILE (JSON): see `work verify-certificate`.
+    #[arg(long, value_name = "FILE")]
+    pub certificate: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct VerifyCertificateArgs {
+    /// The certificate (JSON) written by `work merge --certificate`.
+    pub certificate: PathBuf,
+    /// The plan folder (default: the folder the certificate names).
+    #[arg(long)]
+    pub plan: Option<PathBuf>,
+    /// Percentage of the units to recompute (at least one unit).
+    #[arg(long, value_name = "P", default_value_t = 1.0)]
+    pub sample: f64,
+    /// Seed of the sample and of the fresh Zobrist seed (default: drawn from the clock; the
+    /// seed used is printed).
+    #[arg(long, value_name = "S", value_parser = sample_seed)]
+    pub seed: Option<u64>,
+    /// Backend of the recomputation.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub backend: BackendArg,
+    /// Vulkan device index from `vkperft devices`.
+    #[arg(long)]
+    pub device: Option<usize>,
+    /// CPU threads (default: all cores).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
+    /// Transposition table mode of the recomputation.
+    #[arg(long, value_enum, default_value = "fast")]
+    pub tt: TtArg,
+    /// Transposition table size in MiB.
+    #[arg(long)]
+    pub tt_mb: Option<u64>,
+}
+
+fn sample_seed(text: &str) -> Result<u64, String> {
+    vkperft::engine::parse_seed(text).map_err(|err| err.to_string())
 }
 
 #[derive(Args, Debug)]

@@ -4,10 +4,36 @@ use super::error::{CliError, CliResult};
 use super::output;
 use anyhow::anyhow;
 use serde_json::json;
-use vkperft::work::{merge, read_journals, Merged, PlanFolder};
+use std::path::PathBuf;
+use vkperft::work::{
+    certificate, merge, read_journals, JournalScan, Merged, PlanFolder, Requirement, Total,
+    WorkError,
+};
 
 /// How many missing or differing units a message names before it only counts the rest.
 const LISTED_UNITS: usize = 20;
+
+/// What `work merge` prints and demands.
+#[derive(Clone, Debug)]
+pub(super) struct MergeOptions {
+    pub json: bool,
+    pub divide: bool,
+    pub require: Requirement,
+    pub ignore_damaged: bool,
+    pub certificate: Option<PathBuf>,
+}
+
+impl Default for MergeOptions {
+    fn default() -> MergeOptions {
+        MergeOptions {
+            json: false,
+            divide: false,
+            require: Requirement::Any,
+            ignore_damaged: false,
+            certificate: None,
+        }
+    }
+}
 
 /// `units` as a message lists them: the first few ids, then how many more.
 fn unit_list(units: &[u64]) -> String {
@@ -22,11 +48,37 @@ fn unit_list(units: &[u64]) -> String {
     text.join(", ")
 }
 
-/// Prints the total of `plan` (as JSON, with the divide, as asked), or fails naming the
-/// units that disagree (exit 3) or have no result (exit 4).
-pub(super) fn merge_report(plan: &PlanFolder, json: bool, divide: bool) -> CliResult {
+/// Says on stderr which journal lines are left out, and refuses damaged ones unless told to
+/// go on.
+fn report_ignored_lines(scan: &JournalScan, ignore_damaged: bool) -> CliResult {
+    if !scan.damaged.is_empty() && !ignore_damaged {
+        return Err(WorkError::DamagedJournal {
+            lines: scan.damaged.clone(),
+        }
+        .into());
+    }
+    if scan.torn + scan.damaged.len() > 0 {
+        output::write_stderr(&format!(
+            "{}Ignored journal lines: {} torn, {} damaged\n",
+            if scan.damaged.is_empty() {
+                ""
+            } else {
+                "warning: "
+            },
+            scan.torn,
+            scan.damaged.len()
+        ));
+    }
+    Ok(())
+}
+
+/// Prints the total of `plan` with its trust and risk (as JSON, with the divide, as asked) and
+/// writes its certificate; or fails naming the units that disagree (exit 3), have no result
+/// (exit 4) or fall short of the trust required (exit 6).
+pub(super) fn merge_report(plan: &PlanFolder, options: &MergeOptions) -> CliResult {
     let units = plan.read_units()?;
     let scan = read_journals(plan)?;
+    report_ignored_lines(&scan, options.ignore_damaged)?;
     let total = match merge(plan, &units, &scan)? {
         Merged::Total(total) => total,
         Merged::Disagreeing(units) => {
@@ -54,8 +106,44 @@ pub(super) fn merge_report(plan: &PlanFolder, json: bool, divide: bool) -> CliRe
             )));
         }
     };
+    if let Some(path) = &options.certificate {
+        let document = certificate(plan, &total, &scan);
+        let text = serde_json::to_string_pretty(&document).expect("a certificate serializes");
+        std::fs::write(path, format!("{text}\n")).map_err(|e| WorkError::io(path, e))?;
+    }
+    print_total(plan, &total, &scan, options)?;
+    let short = total.short_of(options.require);
+    if short.is_empty() {
+        return Ok(());
+    }
+    Err(CliError::Untrusted(anyhow!(
+        "the total's trust is {}, short of --require {}: {} of {} units fall short (units {}); {}",
+        total.trust,
+        options.require.name(),
+        short.len(),
+        total.units,
+        unit_list(&short),
+        match options.require {
+            Requirement::Exact =>
+                "`vkperft work run --tt verified` (or off, certify) computes them exactly",
+            _ => "`vkperft work run` with another --zobrist-seed computes them independently",
+        }
+    )))
+}
+
+fn print_total(
+    plan: &PlanFolder,
+    total: &Total,
+    scan: &JournalScan,
+    options: &MergeOptions,
+) -> CliResult {
     let seeds: Vec<String> = total.seeds.iter().map(|s| format!("{s:#x}")).collect();
-    if json {
+    let trust_counts: Vec<String> = total
+        .trust_counts()
+        .iter()
+        .map(|(trust, units)| format!("{units} {trust}"))
+        .collect();
+    if options.json {
         let mut value = json!({
             "fen": plan.manifest.fen,
             "depth": plan.manifest.depth,
@@ -64,8 +152,18 @@ pub(super) fn merge_report(plan: &PlanFolder, json: bool, divide: bool) -> CliRe
             "units": total.units,
             "modes": total.modes,
             "seeds": seeds,
+            "trust": total.trust.name(),
+            "trust_units": total
+                .trust_counts()
+                .iter()
+                .map(|(trust, units)| json!({"level": trust.name(), "units": units}))
+                .collect::<Vec<_>>(),
+            "risk": total.risk.to_json(),
+            "seal": plan.seal.to_string(),
+            "torn_lines": scan.torn,
+            "damaged_lines": scan.damaged.len(),
         });
-        if divide {
+        if options.divide {
             value["divide"] = total
                 .divide
                 .iter()
@@ -74,13 +172,22 @@ pub(super) fn merge_report(plan: &PlanFolder, json: bool, divide: bool) -> CliRe
         }
         return output::write_stdout(&format!("{value}\n"));
     }
+    let modes: Vec<String> = total
+        .risk
+        .modes
+        .iter()
+        .map(|m| format!("{} {}", m.records, m.mode))
+        .collect();
     let details = format!(
-        "Units: {} (modes {}; seeds {})\n",
+        "Units: {} (records: {}; seeds {})\nTrust: {} (units: {})\n{}",
         total.units,
-        total.modes.join(", "),
-        seeds.join(", ")
+        modes.join(", "),
+        seeds.join(", "),
+        total.trust,
+        trust_counts.join(", "),
+        total.risk.to_text()
     );
-    if divide {
+    if options.divide {
         let mut text = String::new();
         for (mv, nodes) in &total.divide {
             text += &format!("{mv}: {nodes}\n");

@@ -5,7 +5,7 @@
 use super::error::{CliError, CliResult};
 use super::output;
 use super::work_args::SlurmArgs;
-use super::work_merge::merge_report;
+use super::work_merge::{merge_report, MergeOptions};
 use anyhow::anyhow;
 use std::time::{Duration, Instant};
 use vkperft::count::thousands;
@@ -36,7 +36,7 @@ pub fn run(args: &SlurmArgs) -> CliResult {
             dir.display()
         ))?;
         return if args.wait {
-            merge_report(&plan, false, false)
+            merge_report(&plan, &MergeOptions::default())
         } else {
             Ok(())
         };
@@ -109,7 +109,7 @@ pub fn run(args: &SlurmArgs) -> CliResult {
         "Jobs {array} and {merge} have ended; the merge job wrote {}\n",
         jobs.merge_log(merge).display()
     ))?;
-    merge_report(&plan, false, false)
+    merge_report(&plan, &MergeOptions::default())
 }
 
 /// Waits until every task of `jobs` has left the queue, saying on stderr how the plan
@@ -122,7 +122,7 @@ fn wait_for(plan: &PlanFolder, jobs: &[u64], poll: Duration) -> CliResult {
             Ok(queue) if queue.ended() => return Ok(()),
             Ok(queue) => {
                 unreadable_since = None;
-                let status = Status::of(plan, &read_journals(plan)?);
+                let status = Status::of(plan, &read_journals(plan)?)?;
                 let line = format!(
                     "{} of {} shards complete, {} of {} units; tasks {} running, {} waiting\n",
                     status.shards_complete,

@@ -40,6 +40,28 @@ pub enum WorkError {
         unit: u64,
         units: u64,
     },
+    #[error("{}:{line}: a result for unit {unit} of another plan (its seal is not this plan's manifest): a journal copied from another plan folder; move it out of journal/", path.display())]
+    OtherPlan {
+        path: PathBuf,
+        line: usize,
+        unit: u64,
+    },
+    #[error("{}:{line}: a result written by an earlier vkperft (record format 1: no plan seal, no table statistics), which this version cannot tie to its plan; move the file out of journal/ and run its units again", path.display())]
+    FormatOneRecord { path: PathBuf, line: usize },
+    #[error("{}:{line}: a result of record format {found}, from another version of vkperft (this one reads format {})", path.display(), super::record::RECORD_FORMAT)]
+    OtherRecordFormat {
+        path: PathBuf,
+        line: usize,
+        found: String,
+    },
+    #[error("unit {unit}: {what} overflows 128 bits: a result is wrong or was crafted; no total")]
+    Overflow { unit: u64, what: &'static str },
+    #[error("{} damaged journal line(s) ({}): a result was changed or corrupted after it was written; `--ignore-damaged` goes on without them", lines.len(), damaged_list(lines))]
+    DamagedJournal { lines: Vec<(PathBuf, usize)> },
+    #[error("{}: not a certificate of `vkperft work merge`: {reason}", path.display())]
+    NotACertificate { path: PathBuf, reason: String },
+    #[error("--sample {0}: a percentage above 0 and at most 100")]
+    SamplePercent(f64),
     #[error("shard {shard} does not exist: the plan has shards 0..{shards}")]
     NoSuchShard { shard: usize, shards: usize },
     #[error("'{0}' is not a shard range (A..B, A..=B or a single shard)")]
@@ -80,6 +102,20 @@ pub enum WorkError {
         b: PathBuf,
         reason: String,
     },
+}
+
+/// The first few damaged lines as `path:line`, then how many more.
+fn damaged_list(lines: &[(PathBuf, usize)]) -> String {
+    const LISTED: usize = 5;
+    let mut text: Vec<String> = lines
+        .iter()
+        .take(LISTED)
+        .map(|(path, line)| format!("{}:{line}", path.display()))
+        .collect();
+    if lines.len() > LISTED {
+        text.push(format!("and {} more", lines.len() - LISTED));
+    }
+    text.join(", ")
 }
 
 impl WorkError {

@@ -2,6 +2,7 @@
 
 use super::error::WorkError;
 use super::manifest::Manifest;
+use super::seal::PlanSeal;
 use super::unit::Unit;
 use std::fs::File;
 use std::io::{BufRead, BufReader};
@@ -12,14 +13,18 @@ const JOURNAL_DIR: &str = "journal";
 pub struct PlanFolder {
     pub dir: PathBuf,
     pub manifest: Manifest,
+    /// The SHA-256 of `manifest.json`: the plan's identity in its journal records.
+    pub seal: PlanSeal,
 }
 
 impl PlanFolder {
     /// Opens the plan in `dir`, checking its manifest (not yet its shards).
     pub fn open(dir: &Path) -> Result<PlanFolder, WorkError> {
+        let (manifest, seal) = Manifest::read(dir)?;
         Ok(PlanFolder {
             dir: dir.to_path_buf(),
-            manifest: Manifest::read(dir)?,
+            manifest,
+            seal,
         })
     }
 

@@ -3,75 +3,15 @@
 //! created exclusively), so processes never share a file and need no lock; a line torn by a
 //! crash fails its checksum and is ignored.
 
-use super::checksum::{is_sealed, seal};
+use super::checksum::is_sealed;
 use super::error::WorkError;
 use super::folder::{sync_dir, PlanFolder};
-use serde::{Deserialize, Serialize};
+use super::record::{JournalRecord, RecordProblem};
+use super::seal::Sha256Digest;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
-
-/// One finished unit.
-#[derive(Clone, Debug, PartialEq)]
-pub struct JournalRecord {
-    pub unit: u64,
-    /// The unit's subtree count.
-    pub nodes: u128,
-    /// The unit's paths from the root, as the plan had them.
-    pub paths: u128,
-    /// The table mode (`off`, `fast`, `verified`, `certify`), with `/K` for a fast verifier
-    /// narrowed to K bits.
-    pub mode: String,
-    pub seed: u64,
-    pub backend: String,
-    pub device: String,
-    pub seconds: f64,
-}
-
-#[derive(Serialize, Deserialize)]
-struct RecordLine {
-    unit: u64,
-    nodes: String,
-    paths: String,
-    mode: String,
-    seed: String,
-    backend: String,
-    device: String,
-    seconds: f64,
-}
-
-impl JournalRecord {
-    /// The record's journal line, sealed, with its newline.
-    pub fn to_line(&self) -> String {
-        let line = RecordLine {
-            unit: self.unit,
-            nodes: self.nodes.to_string(),
-            paths: self.paths.to_string(),
-            mode: self.mode.clone(),
-            seed: format!("{:#x}", self.seed),
-            backend: self.backend.clone(),
-            device: self.device.clone(),
-            seconds: self.seconds,
-        };
-        let json = serde_json::to_string(&line).expect("a record always serializes");
-        format!("{}\n", seal(&json))
-    }
-
-    fn parse(line: &str) -> Option<JournalRecord> {
-        let parsed: RecordLine = serde_json::from_str(line).ok()?;
-        Some(JournalRecord {
-            unit: parsed.unit,
-            nodes: parsed.nodes.parse().ok()?,
-            paths: parsed.paths.parse().ok()?,
-            mode: parsed.mode,
-            seed: crate::engine::parse_seed(&parsed.seed).ok()?,
-            backend: parsed.backend,
-            device: parsed.device,
-            seconds: parsed.seconds,
-        })
-    }
-}
 
 /// This process's journal file.
 pub struct JournalWriter {
@@ -126,26 +66,45 @@ pub struct JournalScan {
     pub torn: usize,
     /// Other lines that fail their checksum or do not parse: damage after the fact.
     pub damaged: Vec<(PathBuf, usize)>,
+    /// The files read, by name in the journal folder, with the SHA-256 of the bytes read.
+    pub files: Vec<(String, Sha256Digest)>,
 }
 
-/// Reads the journals of `plan`. A line with a good checksum for a unit the plan does not have
-/// is an error (a journal from another plan).
-pub fn read_journals(plan: &PlanFolder) -> Result<JournalScan, WorkError> {
+/// The names of the journal files of `plan`, sorted.
+pub fn journal_files(plan: &PlanFolder) -> Result<Vec<String>, WorkError> {
     let dir = plan.journal_dir();
-    let mut scan = JournalScan::default();
     let entries = match std::fs::read_dir(&dir) {
         Ok(entries) => entries,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(scan),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(e) => return Err(WorkError::io(&dir, e)),
     };
-    let mut files: Vec<PathBuf> = entries
-        .map(|entry| entry.map(|e| e.path()))
-        .collect::<Result<_, _>>()
-        .map_err(|e| WorkError::io(&dir, e))?;
-    files.retain(|path| path.extension().is_some_and(|ext| ext == "jsonl"));
-    files.sort();
-    for path in files {
+    let mut names = Vec::new();
+    for entry in entries {
+        let name = entry.map_err(|e| WorkError::io(&dir, e))?.file_name();
+        let name = name.to_string_lossy();
+        if name.ends_with(".jsonl") {
+            names.push(name.into_owned());
+        }
+    }
+    names.sort();
+    Ok(names)
+}
+
+/// Reads the journals of `plan`.
+pub fn read_journals(plan: &PlanFolder) -> Result<JournalScan, WorkError> {
+    read_journal_files(plan, &journal_files(plan)?)
+}
+
+/// Reads the journal files `names` of `plan`. A line with a good checksum is an error if it
+/// belongs to another plan (another seal, or a unit the plan does not have) or to another
+/// record format.
+pub fn read_journal_files(plan: &PlanFolder, names: &[String]) -> Result<JournalScan, WorkError> {
+    let dir = plan.journal_dir();
+    let mut scan = JournalScan::default();
+    for name in names {
+        let path = dir.join(name);
         let bytes = std::fs::read(&path).map_err(|e| WorkError::io(&path, e))?;
+        scan.files.push((name.clone(), Sha256Digest::of(&bytes)));
         let text = String::from_utf8_lossy(&bytes);
         let mut lines: Vec<&str> = text.split('\n').collect();
         let complete = text.ends_with('\n') || text.is_empty();
@@ -154,22 +113,48 @@ pub fn read_journals(plan: &PlanFolder) -> Result<JournalScan, WorkError> {
         }
         let last = lines.len();
         for (index, line) in lines.into_iter().enumerate() {
-            let record = is_sealed(line)
-                .then(|| JournalRecord::parse(line))
-                .flatten();
-            match record {
-                Some(record) if record.unit >= plan.manifest.units => {
-                    return Err(WorkError::UnitNotInPlan {
-                        path,
-                        line: index + 1,
-                        unit: record.unit,
-                        units: plan.manifest.units,
-                    });
+            let number = index + 1;
+            if !is_sealed(line) {
+                if number == last && !complete {
+                    scan.torn += 1;
+                } else {
+                    scan.damaged.push((path.clone(), number));
                 }
-                Some(record) => scan.records.push(record),
-                None if index + 1 == last && !complete => scan.torn += 1,
-                None => scan.damaged.push((path.clone(), index + 1)),
+                continue;
             }
+            let record = match JournalRecord::parse(line) {
+                Ok(record) => record,
+                Err(RecordProblem::Malformed) => {
+                    scan.damaged.push((path.clone(), number));
+                    continue;
+                }
+                Err(RecordProblem::FormatOne) => {
+                    return Err(WorkError::FormatOneRecord { path, line: number })
+                }
+                Err(RecordProblem::OtherFormat(found)) => {
+                    return Err(WorkError::OtherRecordFormat {
+                        path,
+                        line: number,
+                        found,
+                    })
+                }
+            };
+            if record.plan != plan.seal {
+                return Err(WorkError::OtherPlan {
+                    path,
+                    line: number,
+                    unit: record.unit,
+                });
+            }
+            if record.unit >= plan.manifest.units {
+                return Err(WorkError::UnitNotInPlan {
+                    path,
+                    line: number,
+                    unit: record.unit,
+                    units: plan.manifest.units,
+                });
+            }
+            scan.records.push(record);
         }
     }
     Ok(scan)
@@ -178,27 +163,10 @@ pub fn read_journals(plan: &PlanFolder) -> Result<JournalScan, WorkError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn record(unit: u64) -> JournalRecord {
-        JournalRecord {
-            unit,
-            nodes: u128::from(u64::MAX) * 3,
-            paths: 2,
-            mode: "fast/8".into(),
-            seed: 0x0076_6b70_6572_6674,
-            backend: "cpu".into(),
-            device: "2 thread(s)".into(),
-            seconds: 0.25,
-        }
-    }
-
-    #[test]
-    fn records_round_trip_through_sealed_lines() {
-        let line = record(5).to_line();
-        assert!(is_sealed(line.trim_end()));
-        assert!(line.contains(r#""seed":"0x766b7065726674""#), "{line}");
-        assert_eq!(JournalRecord::parse(line.trim_end()), Some(record(5)));
-    }
+    use crate::tt::TtMode;
+    use crate::work::record::{Device, TableStats};
+    use crate::work::seal::PlanSeal;
+    use crate::work::trust::Method;
 
     /// A full disk (here /dev/full) fails the append with an error that names the unit.
     #[test]
@@ -209,7 +177,21 @@ mod tests {
             .open(&path)
             .expect("/dev/full opens");
         let mut journal = JournalWriter { file, path };
-        let error = journal.append(&record(9)).expect_err("no space");
+        let record = JournalRecord {
+            plan: PlanSeal::of(b""),
+            unit: 9,
+            nodes: 1,
+            paths: 1,
+            method: Method {
+                mode: TtMode::Off,
+                verifier_bits: 64,
+                seed: 0,
+            },
+            device: Device::Cpu { threads: 1 },
+            table: TableStats::default(),
+            seconds: 0.0,
+        };
+        let error = journal.append(&record).expect_err("no space");
         let text = error.to_string();
         assert!(matches!(error, WorkError::JournalWrite { unit: 9, .. }));
         assert!(

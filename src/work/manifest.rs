@@ -3,6 +3,7 @@
 
 use super::checksum::{is_sealed, seal};
 use super::error::WorkError;
+use super::seal::PlanSeal;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -45,8 +46,9 @@ impl Manifest {
         format!("{}\n", seal(&object))
     }
 
-    /// Reads and checks the manifest of the plan folder `dir`.
-    pub fn read(dir: &Path) -> Result<Manifest, WorkError> {
+    /// Reads and checks the manifest of the plan folder `dir`; with the plan's seal, the
+    /// SHA-256 of the file.
+    pub fn read(dir: &Path) -> Result<(Manifest, PlanSeal), WorkError> {
         let path = dir.join(MANIFEST_FILE);
         let text = match std::fs::read_to_string(&path) {
             Ok(text) => text,
@@ -57,7 +59,8 @@ impl Manifest {
             }
             Err(e) => return Err(WorkError::io(&path, e)),
         };
-        Manifest::parse(&path, text.trim_end_matches('\n'))
+        let manifest = Manifest::parse(&path, text.trim_end_matches('\n'))?;
+        Ok((manifest, PlanSeal::of(text.as_bytes())))
     }
 
     fn parse(path: &Path, line: &str) -> Result<Manifest, WorkError> {

@@ -3,7 +3,10 @@
 
 use super::error::WorkError;
 use super::folder::PlanFolder;
-use super::journal::{JournalRecord, JournalScan};
+use super::journal::JournalScan;
+use super::record::{Device, JournalRecord};
+use super::risk::PlanRisk;
+use super::trust::{Requirement, Trust};
 use super::unit::Unit;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -27,26 +30,81 @@ fn distinct_counts(records: &[&JournalRecord]) -> Vec<u128> {
     counts
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// `sum + paths * nodes`, or an overflow error naming `unit`.
+pub fn add_product(
+    sum: u128,
+    paths: u128,
+    nodes: u128,
+    unit: u64,
+    what: &'static str,
+) -> Result<u128, WorkError> {
+    paths
+        .checked_mul(nodes)
+        .and_then(|product| sum.checked_add(product))
+        .ok_or(WorkError::Overflow { unit, what })
+}
+
+/// The records computed one way on one device: how many, by mode label, seed and device.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Computation {
+    pub mode: String,
+    pub seed: u64,
+    pub device: Device,
+    pub records: u64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
 pub struct Total {
     pub nodes: u128,
     /// Per root move (UCI), sorted as perft's divide is.
     pub divide: Vec<(String, u128)>,
     pub units: u64,
+    /// The weakest unit's trust: the trust of the total.
+    pub trust: Trust,
+    /// Each unit's trust, by unit id.
+    pub unit_trust: Vec<Trust>,
+    /// The mode labels of the records, sorted.
     pub modes: Vec<String>,
     pub seeds: Vec<u64>,
+    pub computations: Vec<Computation>,
+    /// Units with more than one result (all agree, or there would be no total).
+    pub repeated_units: u64,
+    /// Units with agreeing fast results of at least two seeds.
+    pub independent_units: u64,
+    pub risk: PlanRisk,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+impl Total {
+    /// The units whose trust falls short of `requirement`.
+    pub fn short_of(&self, requirement: Requirement) -> Vec<u64> {
+        (0..)
+            .zip(&self.unit_trust)
+            .filter(|&(_, &trust)| !requirement.is_met_by(trust))
+            .map(|(unit, _)| unit)
+            .collect()
+    }
+
+    /// How many units reach each trust level, strongest first, levels without a unit left out.
+    pub fn trust_counts(&self) -> Vec<(Trust, u64)> {
+        let mut counts: BTreeMap<Trust, u64> = BTreeMap::new();
+        for &trust in &self.unit_trust {
+            *counts.entry(trust).or_default() += 1;
+        }
+        counts.into_iter().rev().collect()
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
 pub enum Merged {
-    Total(Total),
+    Total(Box<Total>),
     /// Units whose results disagree: (unit, the distinct counts).
     Disagreeing(Vec<(u64, Vec<u128>)>),
     /// Units without a result.
     Missing(Vec<u64>),
 }
 
-/// Sums `units` (every unit of `plan`, by id) with the results of `scan`.
+/// Sums `units` (every unit of `plan`, by id) with the results of `scan`, in checked 128-bit
+/// arithmetic.
 pub fn merge(plan: &PlanFolder, units: &[Unit], scan: &JournalScan) -> Result<Merged, WorkError> {
     let results = by_unit(scan);
     let disagreeing: Vec<(u64, Vec<u128>)> = results
@@ -73,34 +131,60 @@ pub fn merge(plan: &PlanFolder, units: &[Unit], scan: &JournalScan) -> Result<Me
         .map(|m| (m.clone(), 0))
         .collect();
     let (mut modes, mut seeds) = (BTreeSet::new(), BTreeSet::new());
+    let mut computations: BTreeMap<(String, u64, Device), u64> = BTreeMap::new();
+    let mut unit_trust = Vec::with_capacity(units.len());
+    let (mut repeated_units, mut independent_units) = (0, 0);
     for unit in units {
         let records = &results[&unit.id];
-        let record = records[0];
-        if record.paths != unit.paths {
+        if let Some(record) = records.iter().find(|r| r.paths != unit.paths) {
             return Err(WorkError::malformed(
                 &plan.journal_dir(),
                 format!(
-                    "a result for unit {} with {} paths, but the plan's unit has {}: a journal of another plan",
+                    "a result for unit {} with {} paths, but the plan's unit has {}",
                     unit.id, record.paths, unit.paths
                 ),
             ));
         }
-        nodes += unit.paths * record.nodes;
+        let count = records[0].nodes;
+        nodes = add_product(nodes, unit.paths, count, unit.id, "paths x nodes")?;
         for (mv, paths) in &unit.roots {
-            *divide.entry(mv.clone()).or_default() += paths * record.nodes;
+            let sum = divide.entry(mv.clone()).or_default();
+            *sum = add_product(*sum, *paths, count, unit.id, "a root move's paths x nodes")?;
         }
         for record in records {
-            modes.insert(record.mode.clone());
-            seeds.insert(record.seed);
+            let label = record.method.mode_label();
+            modes.insert(label.clone());
+            seeds.insert(record.method.seed);
+            *computations
+                .entry((label, record.method.seed, record.device.clone()))
+                .or_default() += 1;
         }
+        let trust = Trust::of(records.iter().map(|r| r.method));
+        repeated_units += u64::from(records.len() > 1);
+        independent_units += u64::from(trust == Trust::Independent);
+        unit_trust.push(trust);
     }
-    Ok(Merged::Total(Total {
+    Ok(Merged::Total(Box::new(Total {
         nodes,
         divide: divide.into_iter().collect(),
         units: units.len() as u64,
+        trust: unit_trust.iter().copied().min().unwrap_or(Trust::Exact),
+        unit_trust,
         modes: modes.into_iter().collect(),
         seeds: seeds.into_iter().collect(),
-    }))
+        computations: computations
+            .into_iter()
+            .map(|((mode, seed, device), records)| Computation {
+                mode,
+                seed,
+                device,
+                records,
+            })
+            .collect(),
+        repeated_units,
+        independent_units,
+        risk: PlanRisk::of(&results)?,
+    })))
 }
 
 /// Two computations of one plan, unit by unit.
@@ -156,4 +240,27 @@ pub fn compare(
         }
     }
     Ok(comparison)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn products_and_sums_that_overflow_name_their_unit() {
+        assert_eq!(add_product(5, 3, 7, 0, "x").ok(), Some(26));
+        let big = u128::from(u64::MAX) + 1;
+        assert!(matches!(
+            add_product(0, big, big, 12, "paths x nodes"),
+            Err(WorkError::Overflow {
+                unit: 12,
+                what: "paths x nodes"
+            })
+        ));
+        let error = add_product(u128::MAX, 1, 1, 3, "paths x nodes").err();
+        assert_eq!(
+            error.map(|e| e.to_string()).as_deref(),
+            Some("unit 3: paths x nodes overflows 128 bits: a result is wrong or was crafted; no total")
+        );
+    }
 }

@@ -1,21 +1,25 @@
 //! `vkperft work run`: the units of some shards computed one after another, each result
-//! journaled before the next unit starts; units already journaled are skipped.
+//! journaled before the next unit starts. A unit is skipped when one of its results spares
+//! the run ([`Method::spares`]): an exact result, or a fast one of the same seed and a verifier
+//! at least as wide. Otherwise it is computed again and both results stay in the journal.
 
 use super::error::WorkError;
 use super::folder::PlanFolder;
-use super::journal::{read_journals, JournalRecord, JournalWriter};
+use super::journal::{read_journals, JournalWriter};
+use super::record::{Device, JournalRecord, TableStats};
+use super::trust::Method;
 use super::unit::Unit;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
-/// How a unit was computed (everything of its journal line but the unit and its paths).
+/// How a unit was computed (everything of its journal line but the plan, the unit and its
+/// paths).
 #[derive(Clone, Debug, PartialEq)]
 pub struct UnitOutcome {
     pub nodes: u128,
-    pub mode: String,
-    pub seed: u64,
-    pub backend: String,
-    pub device: String,
+    pub method: Method,
+    pub device: Device,
+    pub table: TableStats,
     pub seconds: f64,
 }
 
@@ -35,24 +39,31 @@ pub struct RunProgress {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RunReport {
     pub computed: u64,
-    /// Units found in the journal and not computed again.
+    /// Units computed although they had results: weaker than asked, or of another seed.
+    pub recomputed: u64,
+    /// Units whose results in the journal spare this run.
     pub skipped: u64,
     /// This process's journal (none when nothing was left to compute).
     pub journal: Option<std::path::PathBuf>,
 }
 
-/// Computes every unit of `shards` not yet journaled with `compute`, which gets the unit and
-/// the progress before it, and journals each result. Stops at the first error of `compute` or
-/// of the journal; what was journaled stays.
+/// Computes every unit of `shards` that no journaled result spares from a run computing
+/// `asked`, with `compute`, which gets the unit and the progress before it, and journals each
+/// result. Stops at the first error of `compute` or of the journal; what was journaled stays.
 pub fn run_units<E: From<WorkError>>(
     plan: &PlanFolder,
     shards: &[usize],
+    asked: &Method,
     mut compute: impl FnMut(&Unit, &RunProgress) -> Result<UnitOutcome, E>,
 ) -> Result<RunReport, E> {
-    let done: HashSet<u64> = read_journals(plan)?
-        .records
+    let mut journaled: HashMap<u64, bool> = HashMap::new();
+    for record in read_journals(plan)?.records {
+        *journaled.entry(record.unit).or_default() |= record.method.spares(asked);
+    }
+    let done: HashSet<u64> = journaled
         .iter()
-        .map(|r| r.unit)
+        .filter(|&(_, &spared)| spared)
+        .map(|(&unit, _)| unit)
         .collect();
     // Each shard is checked whole before any of its units runs.
     let mut shard_units = Vec::with_capacity(shards.len());
@@ -95,18 +106,25 @@ pub fn run_units<E: From<WorkError>>(
             }
         };
         writer.append(&JournalRecord {
+            plan: plan.seal,
             unit: unit.id,
             nodes: outcome.nodes,
             paths: unit.paths,
-            mode: outcome.mode,
-            seed: outcome.seed,
-            backend: outcome.backend,
+            method: outcome.method,
             device: outcome.device,
+            table: outcome.table,
             seconds: outcome.seconds,
         })?;
         report.computed += 1;
+        report.recomputed += u64::from(journaled.contains_key(&unit.id));
         progress.done += 1;
-        progress.nodes += outcome.nodes;
+        progress.nodes = progress
+            .nodes
+            .checked_add(outcome.nodes)
+            .ok_or(WorkError::Overflow {
+                unit: unit.id,
+                what: "the nodes counted by this run",
+            })?;
     }
     Ok(report)
 }

@@ -1,9 +1,13 @@
 //! How far a plan is: units done, the total so far, shards complete, rate and time left, from
 //! the manifest and the journals alone (no shard is read, so watching a large plan is cheap).
 
+use super::error::WorkError;
 use super::folder::PlanFolder;
 use super::journal::JournalScan;
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use super::merge::{add_product, by_unit};
+use super::risk::PlanRisk;
+use super::trust::Trust;
+use std::collections::HashSet;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Status {
@@ -23,44 +27,51 @@ pub struct Status {
     pub seconds_left: Option<f64>,
     pub torn_lines: usize,
     pub damaged_lines: usize,
+    /// The weakest trust among the units done (`None` before the first result).
+    pub trust: Option<Trust>,
+    pub risk: PlanRisk,
 }
 
 impl Status {
-    pub fn of(plan: &PlanFolder, scan: &JournalScan) -> Status {
+    pub fn of(plan: &PlanFolder, scan: &JournalScan) -> Result<Status, WorkError> {
+        let results = by_unit(scan);
         // The first result of each unit counts; the others only for agreement.
-        let mut first: BTreeMap<u64, (u128, u128)> = BTreeMap::new();
-        let mut conflicting: BTreeSet<u64> = BTreeSet::new();
-        let (mut searched, mut seconds) = (0u128, 0f64);
-        for record in &scan.records {
-            searched += record.nodes;
-            seconds += record.seconds;
-            let (nodes, _) = *first
-                .entry(record.unit)
-                .or_insert((record.nodes, record.paths));
-            if nodes != record.nodes {
-                conflicting.insert(record.unit);
+        let (mut nodes, mut searched, mut seconds) = (0u128, 0u128, 0f64);
+        let mut conflicts = 0;
+        let mut trust: Option<Trust> = None;
+        for (&unit, records) in &results {
+            let first = records[0];
+            nodes = add_product(nodes, first.paths, first.nodes, unit, "paths x nodes")?;
+            for record in records {
+                searched = add_product(searched, 1, record.nodes, unit, "the nodes searched")?;
+                seconds += record.seconds;
             }
+            conflicts += u64::from(records.iter().any(|r| r.nodes != first.nodes));
+            let unit_trust = Trust::of(records.iter().map(|r| r.method));
+            trust = Some(trust.map_or(unit_trust, |t| t.min(unit_trust)));
         }
         let shards_complete = plan.shard_count() - incomplete_shards(plan, scan).len();
-        let done = first.len() as u64;
+        let done = results.len() as u64;
         let units = plan.manifest.units;
-        let results = scan.records.len();
-        Status {
+        let count = scan.records.len();
+        Ok(Status {
             units,
             done,
-            nodes: first.values().map(|&(nodes, paths)| nodes * paths).sum(),
+            nodes,
             shards: plan.shard_count(),
             shards_complete,
-            conflicts: conflicting.len() as u64,
+            conflicts,
             rate: if seconds > 0.0 {
                 searched as f64 / seconds
             } else {
                 0.0
             },
-            seconds_left: (results > 0).then(|| seconds / results as f64 * (units - done) as f64),
+            seconds_left: (count > 0).then(|| seconds / count as f64 * (units - done) as f64),
             torn_lines: scan.torn,
             damaged_lines: scan.damaged.len(),
-        }
+            trust,
+            risk: PlanRisk::of(&results)?,
+        })
     }
 
     pub fn to_json(&self) -> serde_json::Value {
@@ -75,6 +86,8 @@ impl Status {
             "seconds_left": self.seconds_left,
             "torn_lines": self.torn_lines,
             "damaged_lines": self.damaged_lines,
+            "trust": self.trust.map(|t| t.name()),
+            "risk": self.risk.to_json(),
         })
     }
 
@@ -95,6 +108,10 @@ impl Status {
             self.shards,
         );
         text += &format!("Rate: {:.1} Mnps\n", self.rate / 1e6);
+        if let Some(trust) = self.trust {
+            text += &format!("Trust so far: {trust} (the weakest unit done)\n");
+        }
+        text += &self.risk.to_text();
         if let Some(left) = self.seconds_left {
             text += &format!("Time left: {} (one process)\n", duration_text(left));
         }

@@ -276,7 +276,10 @@ fn divide_sorts_by_count() {
 /// The plan window shows a plan folder's progress and follows a run that writes to it.
 #[test]
 fn the_plan_window_follows_a_run() {
-    use vkperft::work::{run_units, split, PlanFolder, SplitRequest, UnitOutcome, WorkError};
+    use vkperft::work::{
+        run_units, split, Device, Method, PlanFolder, SplitRequest, TableStats, UnitOutcome,
+        WorkError,
+    };
     let dir = std::env::temp_dir().join(format!("vkperft-gui-plan-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let plan_dir = dir.join("plan");
@@ -305,14 +308,18 @@ fn the_plan_window_follows_a_run() {
 
     // Another writer finishes shard 0 (five units) while the window watches.
     let plan = PlanFolder::open(&plan_dir).expect("the plan");
-    let report = run_units(&plan, &[0], |unit, _| {
+    let method = Method {
+        mode: vkperft::tt::TtMode::Off,
+        verifier_bits: vkperft::tt::DEFAULT_VERIFIER_BITS,
+        seed: 0,
+    };
+    let report = run_units(&plan, &[0], &method, |unit, _| {
         let position = vkperft::chess::Position::from_fen(&unit.fen).expect("a unit FEN");
         Ok::<_, WorkError>(UnitOutcome {
             nodes: vkperft::cpu::reference::perft(&position, unit.depth),
-            mode: "off".into(),
-            seed: 0,
-            backend: "cpu".into(),
-            device: "test".into(),
+            method,
+            device: Device::Cpu { threads: 1 },
+            table: TableStats::default(),
             seconds: 0.01,
         })
     })
@@ -322,6 +329,7 @@ fn the_plan_window_follows_a_run() {
         shows(h, "5 of 20")
     });
     assert!(shows(&harness, "1 of 4"), "one shard complete");
+    assert!(shows(&harness, "exact"), "the trust of the units done");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -230,9 +230,15 @@ fn a_plan_runs_on_slurm_and_resubmission_completes_it_exactly() {
         run.stdout
     );
     assert!(
-        run.stdout.ends_with(&format!(
-            "Nodes searched: {PERFT_7}\nUnits: 5362 (modes fast; seeds 0x766b7065726674)\n"
+        run.stdout.contains(&format!(
+            "Nodes searched: {PERFT_7}\nUnits: 5362 (records: 5362 fast; seeds 0x766b7065726674)\nTrust: one seed (units: 5362 one seed)\nRisk fast: 5362 records, "
         )),
+        "{}",
+        run.stdout
+    );
+    let last_line = run.stdout.lines().last().unwrap_or_default();
+    assert!(
+        last_line.starts_with("Risk of the count: "),
         "{}",
         run.stdout
     );

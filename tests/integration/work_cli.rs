@@ -9,7 +9,7 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-use vkperft::work::JournalRecord;
+use vkperft::work::{JournalRecord, Method, PlanFolder};
 
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 const POSITION_3: &str = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
@@ -256,10 +256,18 @@ fn torn_damaged_and_disagreeing_journal_lines() {
     let status = json(&["work", "status", &plan, "--json"]);
     assert_eq!(status["torn_lines"], 1);
     assert_eq!(status["done"], 48);
-    let merged = json(&["work", "merge", &plan, "--json"]);
+    let merged = vkperft(&["work", "merge", &plan, "--json"]);
+    assert_eq!(merged.code, 0, "{}", merged.stderr);
+    assert_eq!(merged.stderr, "Ignored journal lines: 1 torn, 0 damaged\n");
+    let merged: Value = serde_json::from_str(merged.stdout.trim()).expect("JSON");
     assert_eq!(big(&merged["nodes"]), 97_862);
+    assert_eq!(
+        (&merged["torn_lines"], &merged["damaged_lines"]),
+        (&1.into(), &0.into())
+    );
 
-    // A changed digit in a complete line: ignored, so its unit has no result.
+    // A changed digit in a complete line: merge refuses the plan and names the line; with
+    // --ignore-damaged it goes on without it, so its unit has no result.
     let path = &std::fs::read_dir(&journal_dir)
         .expect("journal")
         .map(|e| e.expect("entry").path())
@@ -272,25 +280,35 @@ fn torn_damaged_and_disagreeing_journal_lines() {
     let status = json(&["work", "status", &plan, "--json"]);
     assert_eq!(status["damaged_lines"], 1);
     assert_eq!(status["done"], 47);
-    let message = refused(&["work", "merge", &plan], 4, "1 of 48 units have no result");
+    let message = refused(&["work", "merge", &plan], 2, "1 damaged journal line(s)");
     assert!(
-        message.contains(&format!("units {damaged_unit};")),
+        message.contains(&format!("{}:6", path.display())),
+        "{message}"
+    );
+    let message = refused(
+        &["work", "merge", &plan, "--ignore-damaged"],
+        4,
+        "1 of 48 units have no result",
+    );
+    assert!(
+        message.contains(&format!("units {damaged_unit};"))
+            && message.contains("warning: Ignored journal lines: 1 torn, 1 damaged"),
         "{message}"
     );
     std::fs::write(path, &text).expect("restored");
 
     // Another result for unit 0 with a different count.
-    let record: Value = serde_json::from_str(&lines[0]).expect("JSON");
+    let seal = PlanFolder::open(Path::new(&plan)).expect("the plan").seal;
+    let record = JournalRecord::parse(&lines[0]).expect("a record");
     let wrong = JournalRecord {
-        unit: record["unit"].as_u64().expect("unit"),
-        nodes: big(&record["nodes"]) + 1,
-        paths: 1,
-        mode: "fast".into(),
-        seed: 1,
-        backend: "cpu".into(),
-        device: "1 thread(s)".into(),
-        seconds: 0.1,
+        nodes: record.nodes + 1,
+        method: Method {
+            seed: 1,
+            ..record.method
+        },
+        ..record.clone()
     };
+    assert_eq!(wrong.plan, seal);
     std::fs::write(journal_dir.join("journal-8-other.jsonl"), wrong.to_line()).expect("written");
     let stderr = refused(
         &["work", "merge", &plan],
@@ -305,7 +323,10 @@ fn torn_damaged_and_disagreeing_journal_lines() {
     assert_eq!(status["conflicts"], 1);
 
     // A result for a unit the plan does not have.
-    let stranger = JournalRecord { unit: 48, ..wrong };
+    let stranger = JournalRecord {
+        unit: 48,
+        ..wrong.clone()
+    };
     std::fs::write(
         journal_dir.join("journal-8-other.jsonl"),
         stranger.to_line(),
@@ -316,6 +337,64 @@ fn torn_damaged_and_disagreeing_journal_lines() {
             &["work", command, &plan],
             2,
             "a result for unit 48, but the plan has units 0..48",
+        );
+    }
+
+    // A result of another plan: the same unit and count, but another plan's seal.
+    let other_plan = folder.plan("other");
+    split(&other_plan, KIWIPETE, 2, 1, &[]);
+    let foreign = JournalRecord {
+        plan: PlanFolder::open(Path::new(&other_plan))
+            .expect("the other plan")
+            .seal,
+        ..record.clone()
+    };
+    std::fs::write(journal_dir.join("journal-8-other.jsonl"), foreign.to_line()).expect("written");
+    for command in ["status", "merge"] {
+        refused(
+            &["work", command, &plan],
+            2,
+            "a result for unit 0 of another plan",
+        );
+    }
+    let twin = folder.plan("twin");
+    split(&twin, KIWIPETE, 3, 1, &[]);
+    refused(
+        &["work", "compare", &twin, &plan],
+        2,
+        "journal-8-other.jsonl:1: a result for unit 0 of another plan",
+    );
+
+    // A line of record format 1 (before records carried their plan's seal) is refused.
+    let body = format!(
+        r#"{{"unit":0,"nodes":"{}","paths":"1","mode":"fast/12","seed":"0x1","backend":"cpu","device":"1 thread(s)","seconds":0.1"#,
+        record.nodes
+    );
+    let old = format!(
+        "{body},\"crc32\":\"{:08x}\"}}\n",
+        crc32fast::hash(body.as_bytes())
+    );
+    std::fs::write(journal_dir.join("journal-8-other.jsonl"), old).expect("written");
+    refused(
+        &["work", "merge", &plan],
+        2,
+        "a result written by an earlier vkperft (record format 1",
+    );
+    std::fs::remove_file(journal_dir.join("journal-8-other.jsonl")).expect("removed");
+    ok(&["work", "merge", &plan]);
+
+    // A crafted count that overflows the total names its unit.
+    let last = lines.iter().find(|l| unit_of(l) == 47).expect("unit 47");
+    let huge = JournalRecord {
+        nodes: u128::MAX,
+        ..JournalRecord::parse(last).expect("a record")
+    };
+    std::fs::write(path, text.replace(last.as_str(), huge.to_line().trim_end())).expect("written");
+    for command in ["status", "merge"] {
+        refused(
+            &["work", command, &plan],
+            2,
+            "unit 47: paths x nodes overflows 128 bits",
         );
     }
 }
@@ -687,5 +766,292 @@ fn slurm_dry_runs_and_scheduler_errors() {
     assert_eq!(
         done.stdout,
         format!("0 shards to submit: all 2 shards of {plan_dir} are complete\n")
+    );
+}
+
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// A fast result with an 8-bit verifier spares no exact run: `--require exact` fails (exit 6)
+/// naming the units; a full-width fast run and then a `verified` run compute every unit again,
+/// keeping the earlier results; then the plan is exact and no run computes anything more.
+/// (Units of depth 1 never reach the table, so the narrowed results are right.)
+#[test]
+fn exact_runs_recompute_fast_units_and_require_exact_follows() {
+    let folder = Folder::new("trust-exact");
+    let plan = folder.plan("p");
+    split(&plan, START, 3, 2, &[]);
+    let common = ["--backend", "cpu", "--threads", "1", "--tt-mb", "1"];
+    let run = |extra: &[&str]| ok(&[&["work", "run", &plan][..], extra, &common].concat());
+    run(&["--tt", "fast", "--verifier-bits", "8"]);
+    let merged = json(&["work", "merge", &plan, "--json"]);
+    assert_eq!(big(&merged["nodes"]), 8_902);
+    assert_eq!(merged["trust"], "one seed, 8-bit verifier");
+    let short = refused(
+        &["work", "merge", &plan, "--require", "exact"],
+        6,
+        "short of --require exact: 400 of 400 units fall short (units 0, 1, 2,",
+    );
+    assert!(short.contains("and 380 more"), "{short}");
+    ok(&["work", "merge", &plan, "--require", "any"]);
+
+    let wider = run(&["--tt", "fast"]);
+    assert!(
+        wider
+            .stdout
+            .starts_with("400 units computed (400 again: their results were neither exact nor fast with seed 0x766b7065726674 at 64 bits or more), 0 already journaled"),
+        "{}",
+        wider.stdout
+    );
+    refused(
+        &["work", "merge", &plan, "--require", "exact"],
+        6,
+        "400 of 400 units",
+    );
+    let exact = run(&["--tt", "verified"]);
+    assert!(
+        exact
+            .stdout
+            .starts_with("400 units computed (400 again: their results were not exact), 0 already"),
+        "{}",
+        exact.stdout
+    );
+    assert_eq!(
+        journal_lines(&plan).concat().len(),
+        1_200,
+        "every result kept"
+    );
+    let merged = json(&["work", "merge", &plan, "--json", "--require", "exact"]);
+    assert_eq!(big(&merged["nodes"]), 8_902);
+    assert_eq!(merged["trust"], "exact");
+    assert_eq!(
+        merged["modes"],
+        serde_json::json!(["fast", "fast/8", "verified"])
+    );
+    for extra in [
+        &["--tt", "certify"][..],
+        &["--tt", "fast", "--zobrist-seed", "7"],
+    ] {
+        let again = run(extra);
+        assert!(
+            again
+                .stdout
+                .starts_with("0 units computed, 400 already journaled"),
+            "{extra:?}: {}",
+            again.stdout
+        );
+    }
+}
+
+/// Perft 5 split at ply 2, computed in `fast` with seed A and again with seed B: `--require
+/// independent` fails after the first run (exit 6) and passes after the second, whose run
+/// skips nothing; the certificate holds and a sample recomputes; an edited total, an edited
+/// journal, and a unit whose two results disagree are each caught, naming what differs.
+#[test]
+fn two_seeds_make_an_independent_total_with_a_certificate() {
+    let folder = Folder::new("trust-independent");
+    let plan = folder.plan("p");
+    split(&plan, START, 5, 2, &[]);
+    let common = ["--backend", "cpu", "--threads", "1", "--tt-mb", "4"];
+    let run = |seed: &str| {
+        ok(&[
+            &["work", "run", &plan, "--tt", "fast", "--zobrist-seed", seed][..],
+            &common,
+        ]
+        .concat())
+    };
+    run("0xa");
+    refused(
+        &["work", "merge", &plan, "--require", "independent"],
+        6,
+        "the total's trust is one seed, short of --require independent: 400 of 400 units",
+    );
+    assert!(run("0xa")
+        .stdout
+        .starts_with("0 units computed, 400 already journaled"));
+    assert!(run("0xb")
+        .stdout
+        .starts_with("400 units computed (400 again"));
+    let certificate = folder.0.join("certificate.json");
+    let certificate_path = certificate.to_string_lossy().into_owned();
+    let merged = ok(&[
+        "work",
+        "merge",
+        &plan,
+        "--require",
+        "independent",
+        "--certificate",
+        &certificate_path,
+    ]);
+    assert!(
+        merged.stdout.starts_with("Nodes searched: 4865609\n"),
+        "{}",
+        merged.stdout
+    );
+    assert!(
+        merged
+            .stdout
+            .contains("Trust: independent (units: 400 independent)\n"),
+        "{}",
+        merged.stdout
+    );
+    assert!(
+        merged
+            .stdout
+            .contains("Risk of the count: expected false hits 0.000e0, P(any) 0.000e0\n"),
+        "{}",
+        merged.stdout
+    );
+    let document: Value =
+        serde_json::from_str(&std::fs::read_to_string(&certificate).expect("written"))
+            .expect("JSON");
+    assert_eq!(document["total"], "4865609");
+    assert_eq!(document["depth"], 5);
+    assert_eq!(document["position"], START);
+    assert_eq!(document["trust"]["level"], "independent");
+    assert_eq!(
+        document["plan"]["seal"],
+        PlanFolder::open(Path::new(&plan))
+            .expect("plan")
+            .seal
+            .to_string()
+    );
+    assert_eq!(document["agreement"]["units_with_independent_seeds"], 400);
+    assert_eq!(document["journals"].as_array().map(Vec::len), Some(2));
+    assert_eq!(document["computations"].as_array().map(Vec::len), Some(2));
+    assert_eq!(document["computations"][1]["seed"], "0xb");
+    assert_eq!(document["divide"].as_array().map(Vec::len), Some(20));
+    assert_eq!(
+        document["tool"]["version"],
+        env!("CARGO_PKG_VERSION"),
+        "{document}"
+    );
+
+    let verify = |extra: &[&str]| {
+        vkperft(
+            &[
+                &["work", "verify-certificate", &certificate_path][..],
+                extra,
+                &["--backend", "cpu", "--threads", "1", "--tt-mb", "4"],
+            ]
+            .concat(),
+        )
+    };
+    let checked = verify(&["--sample", "5", "--seed", "42"]);
+    assert_eq!(checked.code, 0, "{}{}", checked.stdout, checked.stderr);
+    assert!(
+        checked
+            .stdout
+            .contains("Recomputing 20 of 400 units (--seed 0x2a draws this sample again)"),
+        "{}",
+        checked.stdout
+    );
+    assert!(
+        checked
+            .stdout
+            .ends_with("All 20 recomputed units agree with the journals\n"),
+        "{}",
+        checked.stdout
+    );
+    let default_sample = verify(&[]);
+    assert_eq!(default_sample.code, 0, "{}", default_sample.stderr);
+    assert!(
+        default_sample.stdout.contains("Recomputing 4 of 400 units"),
+        "{}",
+        default_sample.stdout
+    );
+
+    // An edited total.
+    let text = std::fs::read_to_string(&certificate).expect("certificate");
+    std::fs::write(&certificate, text.replace("\"4865609\"", "\"4865610\"")).expect("written");
+    let edited = verify(&["--sample", "5"]);
+    assert_eq!(edited.code, 3, "{}", edited.stderr);
+    assert!(
+        edited
+            .stderr
+            .contains("the certificate's total is 4865610, the journals sum to 4865609"),
+        "{}",
+        edited.stderr
+    );
+    std::fs::write(&certificate, &text).expect("restored");
+
+    // One unit's record edited to another count (and sealed again): the journal's digest no
+    // longer matches, and the merge names the unit whose results now disagree.
+    let journals = journal_lines(&plan);
+    let edited_line = &journals[1][17];
+    let record = JournalRecord::parse(edited_line).expect("a record");
+    let forged = JournalRecord {
+        nodes: record.nodes + 1,
+        ..record.clone()
+    };
+    let dir = Path::new(&plan).join("journal");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("journal")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    files.sort();
+    let original = std::fs::read_to_string(&files[1]).expect("journal");
+    std::fs::write(
+        &files[1],
+        original.replace(edited_line.as_str(), forged.to_line().trim_end()),
+    )
+    .expect("written");
+    let stderr = refused(
+        &["work", "merge", &plan, "--require", "independent"],
+        3,
+        "1 units have results that disagree",
+    );
+    assert!(
+        stderr.contains(&format!(
+            "unit {}: {} vs {}",
+            record.unit,
+            record.nodes,
+            record.nodes + 1
+        )),
+        "{stderr}"
+    );
+    let forged_journal = verify(&["--sample", "5"]);
+    assert_eq!(forged_journal.code, 3, "{}", forged_journal.stderr);
+    assert!(
+        forged_journal.stderr.contains("SHA-256"),
+        "{}",
+        forged_journal.stderr
+    );
+
+    // Both results of that unit forged alike: the merge agrees, the certificate of it holds,
+    // and only recomputing the unit finds it.
+    let first = std::fs::read_to_string(&files[0]).expect("journal");
+    let twin_line = journals[0]
+        .iter()
+        .find(|l| unit_of(l) == record.unit)
+        .expect("the unit's first result");
+    let twin = JournalRecord {
+        nodes: record.nodes + 1,
+        ..JournalRecord::parse(twin_line).expect("a record")
+    };
+    std::fs::write(
+        &files[0],
+        first.replace(twin_line.as_str(), twin.to_line().trim_end()),
+    )
+    .expect("written");
+    ok(&[
+        "work",
+        "merge",
+        &plan,
+        "--require",
+        "independent",
+        "--certificate",
+        &certificate_path,
+    ]);
+    let caught = verify(&["--sample", "100"]);
+    assert_eq!(caught.code, 3, "{}", caught.stderr);
+    assert!(
+        caught.stderr.contains(&format!(
+            "1 of 400 recomputed units differ from the journals:\n  unit {}: journal {}, recomputed {}",
+            record.unit,
+            record.nodes + 1,
+            record.nodes
+        )),
+        "{}",
+        caught.stderr
     );
 }

@@ -1,0 +1,191 @@
+//! How far a unit's result is trusted: how each record was computed ([`Method`]), the trust a
+//! unit's agreeing records give it ([`Trust`]), and what a merge may demand ([`Requirement`]).
+//!
+//! `off`, `verified` and `certify` give exact counts: `off` has no table, `verified` compares
+//! exact keys, and `certify` catches and corrects every false hit of its fast table. `fast`
+//! trusts a hash check of `verifier_bits` bits, so a false hit (a wrong count) has a small
+//! chance; the same computation with another Zobrist seed fails in another place, so two
+//! agreeing results with different seeds are independent evidence.
+
+use crate::tt::{TtMode, DEFAULT_VERIFIER_BITS};
+use std::fmt;
+
+/// How a result was computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Method {
+    pub mode: TtMode,
+    /// The width of the fast verifier (`fast`, `certify`; the other modes record the default).
+    pub verifier_bits: u32,
+    pub seed: u64,
+}
+
+impl Method {
+    /// Whether the mode's counts are exact (no false hit can enter them).
+    pub fn is_exact(&self) -> bool {
+        self.mode != TtMode::Fast
+    }
+
+    /// The mode as journals and reports name it: `/K` marks a fast verifier narrowed to K bits.
+    pub fn mode_label(&self) -> String {
+        let narrowed = matches!(self.mode, TtMode::Fast | TtMode::Certify)
+            && self.verifier_bits != DEFAULT_VERIFIER_BITS;
+        if narrowed {
+            format!("{}/{}", self.mode, self.verifier_bits)
+        } else {
+            self.mode.to_string()
+        }
+    }
+
+    /// Whether a result computed this way spares a run asked to compute `asked`: an exact
+    /// result spares every run; a fast one spares only a fast run with the same seed and a
+    /// verifier no wider (another seed is the independent computation, a wider verifier a
+    /// stronger one).
+    pub fn spares(&self, asked: &Method) -> bool {
+        if self.is_exact() {
+            return true;
+        }
+        !asked.is_exact() && self.seed == asked.seed && self.verifier_bits >= asked.verifier_bits
+    }
+}
+
+/// The trust a unit's results give it, weakest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Trust {
+    /// Fast results with one Zobrist seed, the widest verifier `verifier_bits` bits.
+    OneSeed { verifier_bits: u32 },
+    /// Fast results with at least two Zobrist seeds, all agreeing.
+    Independent,
+    /// At least one result of an exact mode.
+    Exact,
+}
+
+impl Trust {
+    /// The trust of a unit computed by `methods` (results that agree; at least one).
+    pub fn of(methods: impl IntoIterator<Item = Method>) -> Trust {
+        let mut seeds = Vec::new();
+        let mut widest = 0;
+        for method in methods {
+            if method.is_exact() {
+                return Trust::Exact;
+            }
+            if !seeds.contains(&method.seed) {
+                seeds.push(method.seed);
+            }
+            widest = widest.max(method.verifier_bits);
+        }
+        if seeds.len() >= 2 {
+            Trust::Independent
+        } else {
+            Trust::OneSeed {
+                verifier_bits: widest,
+            }
+        }
+    }
+
+    /// A short name: `exact`, `independent`, `one seed` or `one seed, 8-bit verifier`.
+    pub fn name(&self) -> String {
+        match self {
+            Trust::Exact => "exact".into(),
+            Trust::Independent => "independent".into(),
+            Trust::OneSeed { verifier_bits } if *verifier_bits == DEFAULT_VERIFIER_BITS => {
+                "one seed".into()
+            }
+            Trust::OneSeed { verifier_bits } => format!("one seed, {verifier_bits}-bit verifier"),
+        }
+    }
+}
+
+impl fmt::Display for Trust {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
+/// What `work merge --require` demands of every unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Requirement {
+    /// Any result.
+    Any,
+    /// Two agreeing fast results with different seeds, or an exact one.
+    Independent,
+    /// A result of `off`, `verified` or `certify`.
+    Exact,
+}
+
+impl Requirement {
+    pub fn is_met_by(self, trust: Trust) -> bool {
+        match self {
+            Requirement::Any => true,
+            Requirement::Independent => trust >= Trust::Independent,
+            Requirement::Exact => trust == Trust::Exact,
+        }
+    }
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            Requirement::Any => "any",
+            Requirement::Independent => "independent",
+            Requirement::Exact => "exact",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn method(mode: TtMode, verifier_bits: u32, seed: u64) -> Method {
+        Method {
+            mode,
+            verifier_bits,
+            seed,
+        }
+    }
+
+    #[test]
+    fn a_narrowed_fast_result_spares_no_exact_run_and_no_wider_or_other_seed() {
+        let narrowed = method(TtMode::Fast, 8, 1);
+        for exact in [TtMode::Off, TtMode::Verified, TtMode::Certify] {
+            assert!(!narrowed.spares(&method(exact, 64, 1)), "{exact}");
+            assert!(method(exact, 64, 7).spares(&method(TtMode::Fast, 64, 1)));
+            assert!(method(exact, 8, 7).spares(&method(TtMode::Verified, 64, 1)));
+        }
+        assert!(!narrowed.spares(&method(TtMode::Fast, 64, 1)));
+        assert!(narrowed.spares(&method(TtMode::Fast, 8, 1)));
+        let full = method(TtMode::Fast, 64, 1);
+        assert!(full.spares(&method(TtMode::Fast, 64, 1)));
+        assert!(full.spares(&method(TtMode::Fast, 16, 1)));
+        assert!(!full.spares(&method(TtMode::Fast, 64, 2)), "another seed");
+    }
+
+    #[test]
+    fn trust_levels_and_requirements() {
+        let fast = |bits, seed| method(TtMode::Fast, bits, seed);
+        assert_eq!(Trust::of([fast(8, 1)]), Trust::OneSeed { verifier_bits: 8 });
+        assert_eq!(
+            Trust::of([fast(8, 1), fast(64, 1)]),
+            Trust::OneSeed { verifier_bits: 64 }
+        );
+        assert_eq!(Trust::of([fast(64, 1), fast(64, 2)]), Trust::Independent);
+        assert_eq!(
+            Trust::of([fast(64, 1), method(TtMode::Certify, 8, 1)]),
+            Trust::Exact
+        );
+        assert!(Trust::OneSeed { verifier_bits: 8 } < Trust::OneSeed { verifier_bits: 64 });
+        assert!(Trust::OneSeed { verifier_bits: 64 } < Trust::Independent);
+        assert!(Trust::Independent < Trust::Exact);
+        let one = Trust::OneSeed { verifier_bits: 64 };
+        assert!(Requirement::Any.is_met_by(one));
+        assert!(!Requirement::Independent.is_met_by(one));
+        assert!(Requirement::Independent.is_met_by(Trust::Exact));
+        assert!(!Requirement::Exact.is_met_by(Trust::Independent));
+        assert!(Requirement::Exact.is_met_by(Trust::Exact));
+        assert_eq!(one.name(), "one seed");
+        assert_eq!(
+            Trust::OneSeed { verifier_bits: 8 }.name(),
+            "one seed, 8-bit verifier"
+        );
+        assert_eq!(fast(8, 1).mode_label(), "fast/8");
+        assert_eq!(method(TtMode::Verified, 8, 1).mode_label(), "verified");
+    }
+}
