@@ -18,7 +18,6 @@ use vkperft::chess::Position;
 use vkperft::count::thousands;
 use vkperft::engine::event::{nodes_per_second, PerftResult};
 use vkperft::engine::{mib_to_bytes, JobSpec, Progress};
-use vkperft::gpu::Submissions;
 use vkperft::work::{
     check_certificate, compare, fresh_seed, parse_shard_range, parse_shard_variable, read_journals,
     run_units, sample_units, split, CertificateClaims, Device, Method, PlanFolder, SplitRequest,
@@ -89,9 +88,17 @@ fn unit_outcome(
     };
     let counters = result.tt.as_ref().map_or(TableStats::default(), |tt| {
         let total = &tt.total;
+        // Depths that compared fewer bits than the table's: compact depth-2 slots.
+        let compact_wrong_occupied_probes = tt
+            .per_depth
+            .iter()
+            .filter(|depth| depth.verifier_bits < tt.verifier_bits)
+            .map(|depth| depth.counts.wrong_occupied_probes)
+            .sum();
         TableStats {
             probes: total.probes,
             wrong_occupied_probes: total.wrong_occupied_probes,
+            compact_wrong_occupied_probes,
             false_hits: total.false_hits,
             payload_skips: total.payload_skips,
         }
@@ -301,17 +308,13 @@ fn run_verify_certificate(args: &VerifyCertificateArgs) -> CliResult {
         let position = Position::from_fen(&unit.fen)
             .map_err(|e| CliError::input(anyhow!("unit {id}: {e}")))?;
         let spec = JobSpec {
-            position,
-            depth: unit.depth,
             backend: args.backend.0,
             device: args.device,
-            gpu_mem_mb: None,
-            submissions: Submissions::Auto,
             threads: args.threads.map(|n| n as usize),
             tt_mode: args.tt.0,
             tt_mb: args.tt_mb,
-            verifier_bits: vkperft::tt::DEFAULT_VERIFIER_BITS,
             zobrist_seed,
+            ..JobSpec::new(position, unit.depth)
         };
         // One table for the whole sample, as `work run` keeps one for its units.
         let result = runner.run_observed(&spec, true, &mut |_| {})?;

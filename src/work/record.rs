@@ -54,6 +54,9 @@ pub struct TableStats {
     /// Entries of other positions that probes compared against: each could pass the
     /// verifier by chance (the risk model's `w`).
     pub wrong_occupied_probes: u64,
+    /// Of those, the ones compact depth-2 slots compared (the GPU's split fast table): their
+    /// verifier keeps at most 48 bits (`tt::compact`).
+    pub compact_wrong_occupied_probes: u64,
     /// `certify`: false hits the shadow keys caught (and corrected).
     pub false_hits: u64,
     /// Stores skipped because the count did not fit the fast payload.
@@ -70,6 +73,9 @@ impl TableStats {
             wrong_occupied_probes: self
                 .wrong_occupied_probes
                 .checked_sub(earlier.wrong_occupied_probes)?,
+            compact_wrong_occupied_probes: self
+                .compact_wrong_occupied_probes
+                .checked_sub(earlier.compact_wrong_occupied_probes)?,
             false_hits: self.false_hits.checked_sub(earlier.false_hits)?,
             payload_skips: self.payload_skips.checked_sub(earlier.payload_skips)?,
         })
@@ -109,9 +115,15 @@ struct RecordLine {
     device: Option<String>,
     probes: u64,
     wrong_occupied_probes: u64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    compact_wrong_occupied_probes: u64,
     false_hits: u64,
     payload_skips: u64,
     seconds: f64,
+}
+
+fn is_zero(value: &u64) -> bool {
+    *value == 0
 }
 
 /// Why a line with a good checksum is not a record of this version.
@@ -146,6 +158,7 @@ impl JournalRecord {
             device,
             probes: self.table.probes,
             wrong_occupied_probes: self.table.wrong_occupied_probes,
+            compact_wrong_occupied_probes: self.table.compact_wrong_occupied_probes,
             false_hits: self.table.false_hits,
             payload_skips: self.table.payload_skips,
             seconds: self.seconds,
@@ -195,6 +208,7 @@ impl JournalRecord {
             table: TableStats {
                 probes: line.probes,
                 wrong_occupied_probes: line.wrong_occupied_probes,
+                compact_wrong_occupied_probes: line.compact_wrong_occupied_probes,
                 false_hits: line.false_hits,
                 payload_skips: line.payload_skips,
             },
@@ -223,6 +237,7 @@ mod tests {
             table: TableStats {
                 probes: 10,
                 wrong_occupied_probes: 4,
+                compact_wrong_occupied_probes: 3,
                 false_hits: 0,
                 payload_skips: 1,
             },
@@ -254,12 +269,14 @@ mod tests {
         let earlier = TableStats {
             probes: 10,
             wrong_occupied_probes: 4,
+            compact_wrong_occupied_probes: 1,
             false_hits: 1,
             payload_skips: 0,
         };
         let later = TableStats {
             probes: 25,
             wrong_occupied_probes: 4,
+            compact_wrong_occupied_probes: 2,
             false_hits: 3,
             payload_skips: 2,
         };
@@ -268,6 +285,7 @@ mod tests {
             Some(TableStats {
                 probes: 15,
                 wrong_occupied_probes: 0,
+                compact_wrong_occupied_probes: 1,
                 false_hits: 2,
                 payload_skips: 2,
             })

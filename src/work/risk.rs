@@ -5,6 +5,7 @@
 use super::error::WorkError;
 use super::record::JournalRecord;
 use super::trust::{Method, Trust};
+use crate::tt::compact::compact_verifier_bits;
 use crate::tt::{p_at_least_one, Risk};
 use std::collections::BTreeMap;
 
@@ -159,10 +160,20 @@ impl PlanRisk {
 }
 
 /// A record's `λ` by the single-run model.
+/// A record's `λ`, each probe at the width it compared: compact depth-2 slots keep at most 48
+/// verifier bits.
 fn expected_false_hits(record: &JournalRecord) -> f64 {
     let Method { verifier_bits, .. } = record.method;
-    Risk::new(
-        u128::from(record.table.wrong_occupied_probes),
+    let table = &record.table;
+    let compact = table.compact_wrong_occupied_probes;
+    Risk::by_depth(
+        [
+            (
+                table.wrong_occupied_probes.saturating_sub(compact),
+                verifier_bits,
+            ),
+            (compact, compact_verifier_bits(verifier_bits)),
+        ],
         verifier_bits,
         record.nodes,
     )
@@ -191,6 +202,7 @@ mod tests {
             table: TableStats {
                 probes: wrong * 2,
                 wrong_occupied_probes: wrong,
+                compact_wrong_occupied_probes: 0,
                 false_hits: 0,
                 payload_skips: 0,
             },
@@ -228,5 +240,15 @@ mod tests {
         // Only unit 0 rests on one seed of a fast table.
         assert_eq!(risk.count_expected_false_hits, 1.0);
         assert_eq!(risk.count_p_any, p_at_least_one(1.0));
+    }
+
+    /// A GPU record's compact depth-2 probes count at 48 bits, the rest at the table's 64.
+    #[test]
+    fn compact_probes_count_at_their_own_width() {
+        let mut gpu = record(0, TtMode::Fast, 64, 1, 3 << 20);
+        gpu.table.compact_wrong_occupied_probes = 1 << 20;
+        let lambda = expected_false_hits(&gpu);
+        let expected = 2f64.powi(-28) + 2f64.powi(-43);
+        assert!((lambda - expected).abs() < 1e-20, "{lambda}");
     }
 }
