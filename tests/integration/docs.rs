@@ -282,6 +282,32 @@ fn vkperft_arguments(command: &[String]) -> Option<Vec<String>> {
     )
 }
 
+/// The commands of a YAML block's `command: ["vkperft", ...]` lists (a Kubernetes container's),
+/// which may span lines.
+fn yaml_commands(block: &CodeBlock) -> Vec<(usize, Vec<String>)> {
+    if block.info != "yaml" {
+        return Vec::new();
+    }
+    let mut commands = Vec::new();
+    let mut open: Option<(usize, String)> = None;
+    for (offset, line) in block.lines.iter().enumerate() {
+        let list = match (open.take(), line.trim().strip_prefix("command:")) {
+            (Some((start, list)), _) => (start, list + line.trim()),
+            (None, Some(list)) => (block.first_line + offset, list.trim().to_owned()),
+            (None, None) => continue,
+        };
+        if !list.1.ends_with(']') {
+            open = Some(list);
+            continue;
+        }
+        let words: Vec<String> = serde_json::from_str(&list.1)
+            .unwrap_or_else(|err| panic!("line {}: {}: {err}", list.0, list.1));
+        commands.push((list.0, words));
+    }
+    assert!(open.is_none(), "a command list is never closed");
+    commands
+}
+
 #[test]
 fn command_lines_in_the_documents_parse() {
     let mut checked = BTreeSet::new();
@@ -289,25 +315,28 @@ fn command_lines_in_the_documents_parse() {
     for document in documents() {
         let (_, blocks) = split_markdown(&read(&document));
         for block in &blocks {
-            for (number, line) in shell_lines(block) {
-                for command in shell_commands(&line) {
-                    let Some(mut arguments) = vkperft_arguments(&command) else {
-                        continue;
-                    };
-                    if !checked.insert(arguments.clone()) {
-                        continue;
-                    }
-                    arguments.push("--help".to_owned());
-                    let arguments: Vec<&str> = arguments.iter().map(String::as_str).collect();
-                    let run = run_vkperft(&arguments, &[]);
-                    if run.code != 0 {
-                        failures.push(format!(
-                            "{}:{number}: vkperft {}\n{}",
-                            document.display(),
-                            arguments[..arguments.len() - 1].join(" "),
-                            run.stderr.trim()
-                        ));
-                    }
+            let shell = shell_lines(block).into_iter().flat_map(|(number, line)| {
+                shell_commands(&line)
+                    .into_iter()
+                    .map(move |command| (number, command))
+            });
+            for (number, command) in shell.chain(yaml_commands(block)) {
+                let Some(mut arguments) = vkperft_arguments(&command) else {
+                    continue;
+                };
+                if !checked.insert(arguments.clone()) {
+                    continue;
+                }
+                arguments.push("--help".to_owned());
+                let arguments: Vec<&str> = arguments.iter().map(String::as_str).collect();
+                let run = run_vkperft(&arguments, &[]);
+                if run.code != 0 {
+                    failures.push(format!(
+                        "{}:{number}: vkperft {}\n{}",
+                        document.display(),
+                        arguments[..arguments.len() - 1].join(" "),
+                        run.stderr.trim()
+                    ));
                 }
             }
         }
@@ -316,6 +345,11 @@ fn command_lines_in_the_documents_parse() {
         failures.is_empty(),
         "command lines that do not parse:\n{}",
         failures.join("\n\n")
+    );
+    assert!(
+        checked.len() >= 40,
+        "only {} command lines found",
+        checked.len()
     );
     let subcommands: BTreeSet<&str> = checked
         .iter()
@@ -421,5 +455,25 @@ fn readme_is_short() {
     assert!(
         lines <= README_MAX_LINES,
         "README.md has {lines} lines; the guide in docs/ is the place for more"
+    );
+}
+
+#[test]
+fn yaml_command_lists_are_read_across_lines() {
+    let block = CodeBlock {
+        info: "yaml".to_owned(),
+        first_line: 10,
+        lines: vec![
+            "      containers:".to_owned(),
+            "          command: [\"vkperft\", \"work\",".to_owned(),
+            "                    \"run\", \"/plans/p11\"]".to_owned(),
+        ],
+    };
+    let commands = yaml_commands(&block);
+    assert_eq!(commands.len(), 1);
+    assert_eq!(commands[0].0, 11);
+    assert_eq!(
+        vkperft_arguments(&commands[0].1).expect("a vkperft command"),
+        ["work", "run", "/plans/p11"]
     );
 }
