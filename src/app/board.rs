@@ -210,7 +210,7 @@ fn coordinates(painter: &egui::Painter, geometry: &Geometry) {
 
 /// Coordinates take the other square colour so they read on both.
 fn label_color(square: Square) -> Color32 {
-    if (square.file() + square.rank()) % 2 == 0 {
+    if (square.file() + square.rank()).is_multiple_of(2) {
         LIGHT
     } else {
         DARK

@@ -1,7 +1,9 @@
 //! The command line as a whole: the subcommands and the arguments of each.
 
 use super::args::{BenchArgs, DevicesArgs, GuiArgs, PerftArgs, PerftreeArgs, ShaderStatsArgs};
+use super::completions::CompletionsArgs;
 use super::hunt::HuntArgs;
+use super::man::ManArgs;
 use super::work_args::{UniqueArgs, WorkArgs};
 use clap::{Parser, Subcommand};
 
@@ -40,4 +42,8 @@ pub enum Commands {
     Work(WorkArgs),
     /// The number of unique positions at each ply (OEIS A083276 for the start position).
     Unique(UniqueArgs),
+    /// Print a completion script for bash, zsh, fish or PowerShell.
+    Completions(CompletionsArgs),
+    /// Print the manual page (or write one per subcommand with --dir).
+    Man(ManArgs),
 }

@@ -5,11 +5,13 @@
 mod args;
 mod bench;
 mod commands;
+mod completions;
 mod devices;
 mod error;
 mod gui;
 mod hunt;
 mod interrupt;
+mod man;
 mod output;
 mod peer;
 mod perft;
@@ -21,7 +23,7 @@ mod work_args;
 mod work_merge;
 mod work_slurm;
 
-use clap::Parser;
+use clap::{CommandFactory, Parser};
 use commands::{Cli, Commands};
 use error::CliError;
 use std::process::ExitCode;
@@ -57,6 +59,8 @@ pub fn main() -> ExitCode {
         Some(Commands::Work(args)) => work::run(&args),
         Some(Commands::Unique(args)) => unique::run(&args),
         Some(Commands::Gui(args)) => gui::run(&args),
+        Some(Commands::Completions(args)) => completions::run(&args, Cli::command()),
+        Some(Commands::Man(args)) => man::run(&args, Cli::command()),
         None => gui::run(&args::GuiArgs::default()),
     };
     match result {

@@ -267,7 +267,9 @@ impl PositionLayout {
 
 const _: () = assert!(PositionLayout::FULL.leaf_bytes() == 16);
 const _: () = assert!(PositionLayout::FULL.inner_bytes() == 80);
-const _: () = assert!(PositionLayout::FULL.inner_bytes() % INNER_SHARE == 0);
+const _: () = assert!(PositionLayout::FULL
+    .inner_bytes()
+    .is_multiple_of(INNER_SHARE));
 const _: () = assert!(PositionLayout::FULL.bytes() == 36);
 const _: () = assert!(
     PositionLayout {
