@@ -1,7 +1,7 @@
 //! `vkperft completions SHELL` and `vkperft man`: the bash script parses and completes, and the
 //! manual pages render with man and groff without warnings (both installed by scripts/setup).
 
-use crate::common::run_vkperft;
+use crate::common::{run_vkperft, SCRIPTED_SUBCOMMANDS};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
@@ -74,19 +74,7 @@ fn bash_completion_parses_and_completes_subcommands_and_flags() {
 fn every_shell_gets_a_script_naming_every_subcommand() {
     for shell in ["bash", "zsh", "fish", "powershell"] {
         let script = completions(shell);
-        for subcommand in [
-            "perft",
-            "perftree",
-            "hunt",
-            "bench",
-            "devices",
-            "shader-stats",
-            "gui",
-            "work",
-            "unique",
-            "completions",
-            "man",
-        ] {
+        for subcommand in SCRIPTED_SUBCOMMANDS.into_iter().chain(["gui"]) {
             assert!(
                 script.contains(subcommand),
                 "{shell}: no {subcommand} in its completions"

@@ -6,7 +6,7 @@
 //! given to the binary with `--help` appended: clap checks the subcommand, every flag and every
 //! value before it, and a line that parses prints its help and runs nothing.
 
-use crate::common::run_vkperft;
+use crate::common::{run_vkperft, SCRIPTED_SUBCOMMANDS};
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
@@ -355,18 +355,7 @@ fn command_lines_in_the_documents_parse() {
         .iter()
         .filter_map(|arguments| arguments.first().map(String::as_str))
         .collect();
-    for subcommand in [
-        "perft",
-        "perftree",
-        "hunt",
-        "bench",
-        "devices",
-        "shader-stats",
-        "work",
-        "unique",
-        "completions",
-        "man",
-    ] {
+    for subcommand in SCRIPTED_SUBCOMMANDS {
         assert!(
             subcommands.contains(subcommand),
             "no command line of `vkperft {subcommand}` in the documents (found {subcommands:?})"

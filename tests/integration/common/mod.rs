@@ -19,6 +19,20 @@ use vkperft::tt::{
     TtStatsSnapshot,
 };
 
+/// Every subcommand but the window's.
+pub const SCRIPTED_SUBCOMMANDS: [&str; 10] = [
+    "perft",
+    "perftree",
+    "hunt",
+    "bench",
+    "devices",
+    "shader-stats",
+    "work",
+    "unique",
+    "completions",
+    "man",
+];
+
 /// Positions rich in what move generators get wrong: promotions (with capture and
 /// underpromotion), castling with attacked squares, en passant (pins along the rank, checks),
 /// double checks, discovered checks and pins. All are legal; walks start from them.
