@@ -1,0 +1,269 @@
+//! Plans from split to merge: exact totals, deterministic splits, a run killed and resumed,
+//! bad plans and requests, and unique positions.
+
+use super::*;
+
+/// Plan totals and divides equal perft's, on the start position, Kiwipete and position 3.
+#[test]
+fn split_run_merge_is_exact() {
+    let folder = Folder::new("exact");
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let cases = [
+        (start, 5, 2, 400, "400", 4_865_609u128),
+        (KIWIPETE, 4, 2, 2_038, "2039", 4_085_603),
+        (POSITION_3, 5, 3, 1_864, "2812", 674_624),
+    ];
+    for (index, (fen, depth, split_ply, units, paths, total)) in cases.into_iter().enumerate() {
+        let plan = folder.plan(&format!("plan{index}"));
+        let manifest = split(&plan, fen, depth, split_ply, &["--shards", "3"]);
+        assert_eq!(manifest["units"], units, "{fen}");
+        assert_eq!(manifest["paths"], paths, "{fen}");
+        assert_eq!(manifest["shards"].as_array().map(Vec::len), Some(3));
+        ok(&[
+            "work",
+            "run",
+            &plan,
+            "--backend",
+            "cpu",
+            "--threads",
+            "2",
+            "--tt-mb",
+            "16",
+        ]);
+        let merged = json(&["work", "merge", &plan, "--json", "--divide"]);
+        assert_eq!(big(&merged["nodes"]), total, "{fen}");
+        assert_eq!(merged["units"], units);
+        assert_eq!(merged["modes"], serde_json::json!(["fast"]));
+        let depth = depth.to_string();
+        let perft = json(&[
+            "perft",
+            "--fen",
+            fen,
+            "--depth",
+            &depth,
+            "--tt",
+            "off",
+            "--backend",
+            "cpu",
+            "--divide",
+            "--json",
+        ]);
+        assert_eq!(merged["divide"], perft["divide"], "{fen}");
+        let status = json(&["work", "status", &plan, "--json"]);
+        assert_eq!(status["done"], units);
+        assert_eq!(status["units"], units);
+        assert_eq!(big(&status["nodes"]), total);
+        assert_eq!(status["shards_complete"], 3);
+    }
+}
+
+/// The same request gives the same bytes, whether the positions fit in memory or spill to
+/// disk; the unit set is `unique`'s last ply.
+#[test]
+fn splitting_is_deterministic_and_its_units_are_the_unique_positions() {
+    let folder = Folder::new("deterministic");
+    let (a, b) = (folder.plan("a"), folder.plan("b"));
+    split(&a, KIWIPETE, 5, 3, &["--shards", "4"]);
+    split(&b, KIWIPETE, 5, 3, &["--shards", "4", "--mem-mb", "0"]);
+    let names = ["manifest.json", "shard-00000.jsonl", "shard-00003.jsonl"];
+    for name in names {
+        let read = |plan: &str| std::fs::read(Path::new(plan).join(name)).expect(name);
+        assert_eq!(read(&a), read(&b), "{name}");
+    }
+    let entries = std::fs::read_dir(&a).expect("plan").count();
+    assert_eq!(
+        entries, 5,
+        "the manifest and four shards, nothing left over"
+    );
+    let unique = json(&["unique", "--fen", KIWIPETE, "--depth", "3", "--json"]);
+    let ply3 = &unique["plies"][2];
+    assert_eq!(
+        manifest(&a)["units"].to_string(),
+        ply3["unique"].as_str().unwrap_or("")
+    );
+    assert_eq!(manifest(&a)["paths"], ply3["paths"]);
+    assert_eq!(ply3["paths"], "97862");
+}
+
+/// SIGKILL mid-run loses no journaled unit; the next run computes only the others and the
+/// total is exact.
+#[test]
+fn a_run_killed_with_sigkill_resumes_to_the_exact_total() {
+    let folder = Folder::new("killed");
+    let plan = folder.plan("p");
+    split(
+        &plan,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        6,
+        3,
+        &[],
+    );
+    let mut child = Command::new(env!("CARGO_BIN_EXE_vkperft"))
+        .args(["work", "run", &plan, "--backend", "cpu", "--tt", "off"])
+        .args(["--threads", "1"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the binary starts");
+    let started = Instant::now();
+    while journal_lines(&plan).concat().len() < 300 {
+        assert!(started.elapsed() < Duration::from_secs(60), "no progress");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().expect("SIGKILL");
+    child.wait().expect("reaped");
+    let first = journal_lines(&plan);
+    assert_eq!(first.len(), 1);
+    let before = json(&["work", "status", &plan, "--json"]);
+    let done = before["done"].as_u64().expect("done");
+    assert!((300..5_362).contains(&done), "{done} units before the kill");
+    assert!(before["torn_lines"].as_u64() <= Some(1));
+    refused(&["work", "merge", &plan], 4, "have no result");
+
+    let resumed = ok(&["work", "run", &plan, "--backend", "cpu", "--tt", "off"]);
+    let expected = format!("{} units computed, {done} already journaled", 5_362 - done);
+    assert!(resumed.stdout.contains(&expected), "{}", resumed.stdout);
+    let after = journal_lines(&plan);
+    assert_eq!(after.len(), 2);
+    assert!(after[0].starts_with(&first[0]), "the first journal is kept");
+    let kept: std::collections::HashSet<u64> = first[0]
+        .iter()
+        .take(done as usize)
+        .map(|l| unit_of(l))
+        .collect();
+    assert!(after[1].iter().all(|line| !kept.contains(&unit_of(line))));
+    let merged = json(&["work", "merge", &plan, "--json"]);
+    assert_eq!(big(&merged["nodes"]), 119_060_324);
+    assert_eq!(merged["units"], 5_362);
+}
+
+/// Damaged or foreign plans and bad requests: clear errors, exit 2.
+#[test]
+fn bad_plans_and_requests_are_refused() {
+    let folder = Folder::new("bad");
+    let plan = folder.plan("p");
+    refused(
+        &[
+            "work",
+            "split",
+            "--depth",
+            "3",
+            "--split-ply",
+            "3",
+            "--out",
+            &plan,
+        ],
+        2,
+        "--split-ply 3 must be at least 1 and less than --depth 3",
+    );
+    refused(
+        &[
+            "work",
+            "split",
+            "--depth",
+            "3",
+            "--split-ply",
+            "0",
+            "--out",
+            &plan,
+        ],
+        2,
+        "--split-ply 0",
+    );
+    refused(
+        &[
+            "work",
+            "split",
+            "--depth",
+            "3",
+            "--split-ply",
+            "1",
+            "--shards",
+            "0",
+            "--out",
+            &plan,
+        ],
+        2,
+        "--shards",
+    );
+    split(&plan, KIWIPETE, 3, 1, &["--shards", "2"]);
+    refused(
+        &[
+            "work",
+            "split",
+            "--depth",
+            "3",
+            "--split-ply",
+            "1",
+            "--out",
+            &plan,
+        ],
+        2,
+        "already exists",
+    );
+    refused(
+        &["work", "run", &folder.plan("none")],
+        2,
+        "not a plan folder",
+    );
+    refused(
+        &["work", "run", &plan, "--shard", "2"],
+        2,
+        "shard 2 does not exist",
+    );
+    refused(
+        &["work", "run", &plan, "--shards", "1..0"],
+        2,
+        "not a shard range",
+    );
+
+    let shard = Path::new(&plan).join("shard-00001.jsonl");
+    let original = std::fs::read_to_string(&shard).expect("shard");
+    std::fs::write(&shard, original.replacen("\"depth\":2", "\"depth\":3", 1)).expect("written");
+    refused(
+        &["work", "run", &plan, "--shard", "1"],
+        2,
+        "checksum failed",
+    );
+    refused(&["work", "merge", &plan], 2, "checksum failed");
+    std::fs::write(&shard, &original).expect("restored");
+
+    let manifest_path = Path::new(&plan).join("manifest.json");
+    let text = std::fs::read_to_string(&manifest_path).expect("manifest");
+    std::fs::write(&manifest_path, text.replace("\"depth\":3", "\"depth\":4")).expect("written");
+    refused(&["work", "status", &plan], 2, "checksum failed");
+    std::fs::write(&manifest_path, text.replace("\"format\":1", "\"format\":2")).expect("written");
+    refused(
+        &["work", "merge", &plan],
+        2,
+        "a plan of format 2, from another version",
+    );
+    std::fs::write(&manifest_path, &text).expect("restored");
+    ok(&["work", "run", &plan, "--shard", "0", "--backend", "cpu"]);
+    refused(&["work", "merge", &plan], 4, "in shards 1)");
+}
+
+/// OEIS A083276 to ply 6, with a budget small enough to spill sorted runs to disk.
+#[test]
+fn unique_positions_to_ply_6() {
+    let value = json(&["unique", "--depth", "6", "--json", "--mem-mb", "64"]);
+    let unique: Vec<&str> = value["plies"]
+        .as_array()
+        .expect("plies")
+        .iter()
+        .map(|p| p["unique"].as_str().expect("a string"))
+        .collect();
+    assert_eq!(unique, ["20", "400", "5362", "72078", "822518", "9417681"]);
+    assert_eq!(value["plies"][5]["paths"], "119060324");
+    assert_eq!(value["plies"][0]["ply"], 1);
+    refused(&["unique", "--depth", "0"], 2, "at least 1");
+}
+
+/// Ply 7: 96,400,068 positions (minutes, and about a gigabyte of memory and 15 GB of disk).
+#[test]
+#[ignore]
+fn unique_positions_to_ply_7() {
+    let value = json(&["unique", "--depth", "7", "--json"]);
+    assert_eq!(value["plies"][6]["unique"], "96400068");
+    assert_eq!(value["plies"][6]["paths"], "3195901860");
+}
