@@ -92,6 +92,21 @@ void probe_exact_entry(inout Probe probe, Bucket b, uint way, bool certify, uint
 
 // Every entry of the bucket is compared; the first that accepts answers, and each occupied
 // entry of another key counts as a wrong-occupied probe.
+// One entry of a fast or compact bucket for `tt_probe`: an occupied entry of another key (by
+// the full check, whatever the verifier width) counts as a wrong-occupied probe; the first
+// occupied entry whose kept check bits match answers with its count.
+void probe_counted_entry(inout Probe probe, bool occupied, bool same_key, bool accepted,
+        uint64_t count) {
+    if (occupied && !same_key) {
+        tt_count(TT_STAT_WRONG_OCCUPIED);
+    }
+    if (probe.kind == PROBE_MISS && occupied && accepted) {
+        probe.kind = PROBE_HIT;
+        probe.exact = u64vec2(count, uint64_t(0));
+        probe.fast = count;
+    }
+}
+
 Probe tt_probe(u64vec2 hash, GpuBoard key, uint depth) {
     Probe probe;
     probe.kind = PROBE_MISS;
@@ -103,40 +118,23 @@ Probe tt_probe(u64vec2 hash, GpuBoard key, uint depth) {
         uint64_t check = compact_check(hash);
         for (uint way = 0u; way < TT_COMPACT_WAYS; way++) {
             uint64_t entry = entries[way];
-            bool occupied = (entry & COMPACT_COUNT_MASK) != uint64_t(0);
-            // Judged by the full check, whatever the verifier width.
-            if (occupied && (entry & ~COMPACT_COUNT_MASK) != check) {
-                tt_count(TT_STAT_WRONG_OCCUPIED);
-            }
-            if (probe.kind == PROBE_MISS && occupied
-                    && ((entry ^ check) & tt.compact_verifier_mask) == uint64_t(0)) {
-                uint64_t count = (entry & COMPACT_COUNT_MASK) - uint64_t(1);
-                probe.kind = PROBE_HIT;
-                probe.exact = u64vec2(count, uint64_t(0));
-                probe.fast = count;
-            }
+            uint64_t stored = entry & COMPACT_COUNT_MASK;
+            probe_counted_entry(probe, stored != uint64_t(0),
+                (entry & ~COMPACT_COUNT_MASK) == check,
+                ((entry ^ check) & tt.compact_verifier_mask) == uint64_t(0), stored - uint64_t(1));
         }
-        tt_count(probe.kind == PROBE_HIT ? TT_STAT_HITS : TT_STAT_MISSES);
-        return probe;
-    }
-    Bucket b = tt_bucket(hash);
-    uint64_t check = fast_check(hash);
-    if (tt.mode == TT_MODE_FAST) {
+    } else if (tt.mode == TT_MODE_FAST) {
+        Bucket b = tt_bucket(hash);
+        uint64_t check = fast_check(hash);
         FastSegment entries = fast_segment(b);
         for (uint way = 0u; way < FAST_WAYS; way++) {
             u64vec2 entry = entries.entries[b.index * FAST_WAYS + way];
-            // Judged by the full 64 bits, whatever the verifier width.
-            if (entry.y != uint64_t(0) && (entry.x ^ entry.y) != check) {
-                tt_count(TT_STAT_WRONG_OCCUPIED);
-            }
-            if (probe.kind == PROBE_MISS && fast_accepts(entry.x, entry.y, check)) {
-                uint64_t count = entry.y >> FAST_DEPTH_BITS;
-                probe.kind = PROBE_HIT;
-                probe.exact = u64vec2(count, uint64_t(0));
-                probe.fast = count;
-            }
+            probe_counted_entry(probe, entry.y != uint64_t(0), (entry.x ^ entry.y) == check,
+                fast_accepts(entry.x, entry.y, check), entry.y >> FAST_DEPTH_BITS);
         }
     } else {
+        Bucket b = tt_bucket(hash);
+        uint64_t check = fast_check(hash);
         bool certify = tt.mode == TT_MODE_CERTIFY;
         uint64_t tag = tag_of(hash, depth);
 #ifdef TT_EXACT_PROBE_LOOPED

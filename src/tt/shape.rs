@@ -3,9 +3,8 @@
 //! beside the slots of every deeper depth.
 
 use super::compact::{compact_verifier_bits, COMPACT_DEPTH};
-use serde::Serialize;
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TableShape {
     /// Slots of every depth without slots of its own.
     pub slots: u64,
@@ -29,15 +28,6 @@ impl TableShape {
         depth == COMPACT_DEPTH && self.compact_slots != 0
     }
 
-    /// The slots entries of `depth` can take.
-    pub fn slots_of(&self, depth: u32) -> u64 {
-        if self.is_compact(depth) {
-            self.compact_slots
-        } else {
-            self.slots
-        }
-    }
-
     /// The verifier bits a probe at `depth` compares.
     pub fn verifier_bits_of(&self, depth: u32) -> u32 {
         if self.is_compact(depth) {
@@ -58,16 +48,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn depth_two_has_its_own_slots_and_width_when_compact() {
+    fn depth_two_has_its_own_width_when_compact() {
         let shared = TableShape::shared(100, 64);
-        assert_eq!((shared.slots_of(2), shared.verifier_bits_of(2)), (100, 64));
+        assert_eq!(shared.verifier_bits_of(2), 64);
         let split = TableShape {
             slots: 100,
             compact_slots: 400,
             verifier_bits: 64,
         };
-        assert_eq!((split.slots_of(2), split.verifier_bits_of(2)), (400, 48));
-        assert_eq!((split.slots_of(3), split.verifier_bits_of(3)), (100, 64));
+        assert_eq!(split.verifier_bits_of(2), 48);
+        assert_eq!(split.verifier_bits_of(3), 64);
         assert_eq!(split.total_slots(), 500);
         let narrow = TableShape {
             verifier_bits: 8,
