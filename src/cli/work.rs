@@ -262,7 +262,8 @@ fn run_verify_certificate(args: &VerifyCertificateArgs) -> CliResult {
         .clone()
         .unwrap_or_else(|| PathBuf::from(&claims.plan.folder));
     let plan = PlanFolder::open(&dir)?;
-    let check = check_certificate(&plan, &claims)?;
+    let units = plan.read_units()?;
+    let check = check_certificate(&plan, &units, &claims)?;
     for file in &check.unlisted {
         output::write_stderr(&format!(
             "note: journal/{file} is newer than the certificate and is not read\n"
@@ -300,7 +301,6 @@ fn run_verify_certificate(args: &VerifyCertificateArgs) -> CliResult {
         plan.manifest.units,
         args.tt.0
     ))?;
-    let units = plan.read_units()?;
     let mut runner = Runner::new();
     let mut differing = Vec::new();
     for &id in &sample {

@@ -8,6 +8,7 @@ use super::folder::PlanFolder;
 use super::journal::{journal_files, read_journal_files};
 use super::merge::{merge, Merged};
 use super::seal::Sha256Digest;
+use super::unit::Unit;
 use crate::chess::rng::SplitMix64;
 use std::collections::BTreeSet;
 
@@ -22,9 +23,10 @@ pub struct CertificateCheck {
     pub counts: Vec<u128>,
 }
 
-/// Checks `claims` against `plan`.
+/// Checks `claims` against `plan`, whose units the caller read (`PlanFolder::read_units`).
 pub fn check_certificate(
     plan: &PlanFolder,
+    units: &[Unit],
     claims: &CertificateClaims,
 ) -> Result<CertificateCheck, WorkError> {
     let mut check = CertificateCheck::default();
@@ -71,8 +73,7 @@ pub fn check_certificate(
         return Ok(check);
     }
     let scan = read_journal_files(plan, &named)?;
-    let units = plan.read_units()?;
-    let total = match merge(plan, &units, &scan)? {
+    let total = match merge(plan, units, &scan)? {
         Merged::Total(total) => total,
         Merged::Disagreeing(units) => {
             check.failures.push(format!(
