@@ -6,6 +6,9 @@
 mod magic_search;
 // The build script uses only the shader definitions.
 #[allow(dead_code)]
+#[path = "src/chess/castling_files.rs"]
+mod castling_files;
+#[allow(dead_code)]
 #[path = "src/chess/nybble_codes.rs"]
 mod nybble_codes;
 // The build script uses only part of the generator.
@@ -85,6 +88,7 @@ fn compile_shaders(out: &Path) {
     println!("cargo:rerun-if-changed=glsl");
     println!("cargo:rerun-if-changed=src/gpu/shader_layout.rs");
     println!("cargo:rerun-if-changed=src/chess/nybble_codes.rs");
+    println!("cargo:rerun-if-changed=src/chess/castling_files.rs");
     println!("cargo:rerun-if-changed=src/tt/shader_shared.rs");
     let glsl = Path::new("glsl");
     let glslc = glslc();
@@ -101,6 +105,7 @@ fn compile_shaders(out: &Path) {
         .chain(
             nybble_codes::SHADER_DEFINES
                 .iter()
+                .chain(castling_files::SHADER_DEFINES.iter())
                 .map(|&(name, value)| (name, u32::from(value))),
         )
         .map(|(name, value)| format!("-D{name}={value}u"))

@@ -2,6 +2,7 @@
 //! trust the user chooses.
 
 pub mod app;
+pub mod backend;
 pub mod chess;
 pub mod child_lines;
 pub mod count;
@@ -14,9 +15,7 @@ pub mod engine;
 #[allow(unsafe_code)]
 pub mod gpu;
 pub mod hunt;
-pub mod plan;
 pub mod reference;
-pub mod run_control;
 pub mod tt;
 pub mod unique;
 pub mod work;

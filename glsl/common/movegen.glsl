@@ -146,14 +146,14 @@ Threats threats_by_lookups(Pos p, inout Analysis a) {
     return t;
 }
 
-// Where the king of a castle lands, given the king's and the rook's squares: the g-file when
-// the rook is on the king side, else the c-file; the rook lands beside it, on f or d.
+// Where the king of a castle lands, given the king's and the rook's squares, and where the
+// rook lands beside it (files from src/chess/castling_files.rs).
 uint castling_king_to(uint king, uint rook) {
-    return (king & 56u) + (rook > king ? 6u : 2u);
+    return (king & 56u) + (rook > king ? CASTLE_KING_SIDE_KING_FILE : CASTLE_QUEEN_SIDE_KING_FILE);
 }
 
 uint castling_rook_to(uint king, uint rook) {
-    return (king & 56u) + (rook > king ? 5u : 3u);
+    return (king & 56u) + (rook > king ? CASTLE_KING_SIDE_ROOK_FILE : CASTLE_QUEEN_SIDE_ROOK_FILE);
 }
 
 // The castling rooks of the side to move (not in check) that it may castle with now: the

@@ -1,10 +1,9 @@
 //! The backends the run panel offers: the CPU, and every usable Vulkan device the machine has
-//! (listed once per process).
+//! (listed once, by the engine, off the UI thread).
 
 use crate::engine::BackendChoice;
-use crate::gpu::list_devices;
+use crate::gpu::DeviceInfo;
 use serde::{Deserialize, Serialize};
-use std::sync::OnceLock;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum BackendSelection {
@@ -15,31 +14,18 @@ pub enum BackendSelection {
     },
 }
 
-/// Usable Vulkan devices: index and name.
-fn vulkan_devices() -> &'static [(usize, String)] {
-    static DEVICES: OnceLock<Vec<(usize, String)>> = OnceLock::new();
-    DEVICES.get_or_init(|| {
-        list_devices()
-            .map(|devices| {
-                devices
-                    .into_iter()
-                    .filter(|d| d.usable())
-                    .map(|d| (d.index, d.name))
-                    .collect()
-            })
-            .unwrap_or_default()
-    })
-}
-
 impl BackendSelection {
-    pub fn label(self) -> String {
+    /// `CPU` or `Vulkan 0: <name>`; `devices`: the list, if the engine has made it.
+    pub fn label(self, devices: Option<&[DeviceInfo]>) -> String {
         match self {
             BackendSelection::Cpu => "CPU".to_string(),
             BackendSelection::Vulkan { device } => {
-                let name = vulkan_devices()
-                    .iter()
-                    .find(|(index, _)| *index == device)
-                    .map_or("unavailable", |(_, name)| name.as_str());
+                let name = match devices {
+                    None => "listing devices…",
+                    Some(devices) => usable(devices)
+                        .find(|d| d.index == device)
+                        .map_or("unavailable", |d| d.name.as_str()),
+                };
                 format!("Vulkan {device}: {name}")
             }
         }
@@ -66,12 +52,20 @@ impl BackendSelection {
     }
 }
 
-pub fn available_backends() -> Vec<BackendSelection> {
+fn usable(devices: &[DeviceInfo]) -> impl Iterator<Item = &DeviceInfo> {
+    devices.iter().filter(|d| d.usable())
+}
+
+/// The CPU and every usable device of `devices`.
+pub fn available_backends(devices: &[DeviceInfo]) -> Vec<BackendSelection> {
     std::iter::once(BackendSelection::Cpu)
-        .chain(
-            vulkan_devices()
-                .iter()
-                .map(|&(device, _)| BackendSelection::Vulkan { device }),
-        )
+        .chain(usable(devices).map(|d| BackendSelection::Vulkan { device: d.index }))
         .collect()
+}
+
+/// The selection of the usable device called `name`, if `devices` has one.
+pub fn device_named(devices: &[DeviceInfo], name: &str) -> Option<BackendSelection> {
+    usable(devices)
+        .find(|d| d.name == name)
+        .map(|d| BackendSelection::Vulkan { device: d.index })
 }

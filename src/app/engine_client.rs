@@ -3,6 +3,7 @@
 
 use crate::engine::thread::Waker;
 use crate::engine::{BackendProvider, Engine, Event, Job, JobId};
+use crate::gpu::DeviceInfo;
 use std::sync::{Arc, Mutex};
 
 pub struct EngineClient {
@@ -22,10 +23,10 @@ impl EngineClient {
                 }
             }
         });
-        EngineClient {
-            engine: Engine::spawn_with(Some(waker), backends),
-            repaint,
-        }
+        let engine = Engine::spawn_with(Some(waker), backends);
+        // The backend box needs the devices; the engine lists them off the UI thread.
+        engine.list_devices();
+        EngineClient { engine, repaint }
     }
 
     pub fn attach(&self, ctx: &egui::Context) {
@@ -46,6 +47,11 @@ impl EngineClient {
 
     pub fn cancel(&self, id: JobId) {
         self.engine.cancel(id);
+    }
+
+    /// The Vulkan devices, once the engine has listed them.
+    pub fn devices(&self) -> Option<&[DeviceInfo]> {
+        self.engine.devices()
     }
 
     /// Every event that has arrived, without waiting.

@@ -32,14 +32,15 @@ pub use plan_watch::PlanWatch;
 pub use settings::{EngineKind, Settings};
 pub use state::AppState;
 
+use crate::backend::Device;
 use crate::chess::{Move, Position};
 use crate::engine::{BackendProvider, Backends};
-use backend::{available_backends, BackendSelection};
+use backend::{device_named, BackendSelection};
 use engine_check::{CheckEvent, EngineCheck};
 use engine_client::EngineClient;
 use history::HistoryAction;
 use results::ResultsAction;
-use run_panel::{RunAction, SeedField};
+use run_panel::{RunAction, RunStatus, SeedField};
 
 /// The editor's width in a wide window; it takes a smaller share of a small one.
 const EDITOR_WIDTH: f32 = 460.0;
@@ -171,12 +172,15 @@ impl VkperftApp {
                                 });
                                 run_action = run_panel::show(
                                     ui,
+                                    self.engine.devices(),
                                     &mut state.settings,
                                     &mut state.seed,
-                                    blocker.as_deref(),
-                                    state.running.is_some(),
-                                    state.engine_check.busy,
-                                    comparable,
+                                    RunStatus {
+                                        blocker: blocker.as_deref(),
+                                        running: state.running.is_some(),
+                                        engine_busy: state.engine_check.busy,
+                                        comparable,
+                                    },
                                 );
                             });
                     });
@@ -281,14 +285,17 @@ impl VkperftApp {
             settings.tt_mb = (tt.bytes >> 20).max(1);
             settings.verifier_bits = tt.verifier_bits;
         }
-        if result.backend == "cpu" {
-            settings.backend = BackendSelection::Cpu;
-            settings.threads = result.threads.max(1);
-        } else if let Some(device) = available_backends()
-            .into_iter()
-            .find(|backend| backend.label().ends_with(&result.device))
-        {
-            settings.backend = device;
+        match &result.device {
+            Device::Cpu { threads } => {
+                settings.backend = BackendSelection::Cpu;
+                settings.threads = (*threads).max(1);
+            }
+            Device::Vulkan { name } => {
+                let devices = self.engine.devices().unwrap_or_default();
+                if let Some(device) = device_named(devices, name) {
+                    settings.backend = device;
+                }
+            }
         }
         state.seed = SeedField::new(result.zobrist_seed);
         state.editor.set_position(&result.position);

@@ -3,7 +3,9 @@
 
 use super::backend::available_backends;
 use super::settings::{EngineKind, Settings, ENGINE_DEADLINE_RANGE_S};
-use crate::engine::{parse_seed, MAX_DEPTH};
+use crate::backend::MAX_DEPTH;
+use crate::chess::parse_seed;
+use crate::gpu::DeviceInfo;
 use crate::tt::{TtMode, MAX_VERIFIER_BITS, MIN_VERIFIER_BITS};
 use egui::{RichText, Ui};
 
@@ -31,19 +33,32 @@ impl SeedField {
     }
 }
 
-/// `blocker` says why Run is unavailable (an illegal position, a bad seed), if it is;
-/// `running`: a run is in flight; `engine_busy`: the user's engine is being asked (Cancel
-/// stops either); `comparable`: a level with vkperft's divide is shown, which Compare can put beside
-/// the engine's.
+/// What the panel's buttons depend on.
+pub struct RunStatus<'a> {
+    /// Why Run is unavailable (an illegal position, a bad seed), if it is.
+    pub blocker: Option<&'a str>,
+    /// A run is in flight.
+    pub running: bool,
+    /// The user's engine is being asked (Cancel stops either).
+    pub engine_busy: bool,
+    /// A level with vkperft's divide is shown, which Compare can put beside the engine's.
+    pub comparable: bool,
+}
+
+/// `devices`: the Vulkan devices, once the engine has listed them.
 pub fn show(
     ui: &mut Ui,
+    devices: Option<&[DeviceInfo]>,
     settings: &mut Settings,
     seed: &mut SeedField,
-    blocker: Option<&str>,
-    running: bool,
-    engine_busy: bool,
-    comparable: bool,
+    status: RunStatus<'_>,
 ) -> Option<RunAction> {
+    let RunStatus {
+        blocker,
+        running,
+        engine_busy,
+        comparable,
+    } = status;
     let mut action = None;
     let running = running || engine_busy;
     ui.heading("Run");
@@ -60,18 +75,21 @@ pub fn show(
                 let label = ui.label("Backend");
                 ui.horizontal(|ui| {
                     // A long device name is cut in the box; the box's hover shows it whole.
-                    let selected = settings.backend.label();
+                    let selected = settings.backend.label(devices);
                     egui::ComboBox::from_id_salt("backend")
                         .width(130.0)
                         .truncate()
                         .selected_text(selected.clone())
                         .show_ui(ui, |ui| {
-                            for backend in available_backends() {
+                            for backend in available_backends(devices.unwrap_or_default()) {
                                 ui.selectable_value(
                                     &mut settings.backend,
                                     backend,
-                                    backend.label(),
+                                    backend.label(devices),
                                 );
+                            }
+                            if devices.is_none() {
+                                ui.weak("listing Vulkan devices…");
                             }
                         })
                         .response

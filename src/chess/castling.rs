@@ -8,6 +8,7 @@
 //! the two, and the king may not be in check, pass an attacked square or land on one.
 
 use super::bitboard::Bitboard;
+use super::castling_files::landing_files;
 use super::square::Square;
 use super::types::Color;
 
@@ -25,11 +26,7 @@ impl CastlingSquares {
     /// on the king side when the rook is on a higher file.
     pub const fn new(king_from: Square, rook_from: Square) -> CastlingSquares {
         let rank = king_from.rank();
-        let (king_file, rook_file) = if rook_from.file() > king_from.file() {
-            (6, 5)
-        } else {
-            (2, 3)
-        };
+        let (king_file, rook_file) = landing_files(rook_from.file() > king_from.file());
         CastlingSquares {
             king_from,
             king_to: Square::from_coords(king_file, rank),
@@ -102,7 +99,7 @@ const RANK_MASKS: [[(u8, u8); 8]; 8] = {
     while king < 8 {
         let mut rook = 0u8;
         while rook < 8 {
-            let (king_to, rook_to) = if rook > king { (6, 5) } else { (2, 3) };
+            let (king_to, rook_to) = landing_files(rook > king);
             let path = files_between(king, king_to) | 1 << king_to;
             let spans = path | files_between(rook, rook_to) | 1 << rook_to;
             masks[king as usize][rook as usize] = (spans & !(1 << king) & !(1 << rook), path);

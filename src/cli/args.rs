@@ -3,8 +3,9 @@
 use super::peer::PeerBin;
 use clap::builder::PossibleValue;
 use clap::{Args, ValueEnum};
+use vkperft::chess::parse_seed;
 use vkperft::chess::Position;
-use vkperft::engine::{all_cores, parse_seed, BackendChoice, JobSpec};
+use vkperft::engine::{all_cores, BackendChoice, JobSpec};
 use vkperft::gpu::Submissions;
 use vkperft::tt::{TableSplit, TtMode, DEFAULT_VERIFIER_BITS};
 

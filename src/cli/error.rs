@@ -80,7 +80,7 @@ fn flag_hint(error: &EngineError) -> Option<&'static str> {
         }
         EngineError::Gpu(GpuError::BudgetTooSmall { .. }) => "give --gpu-mem-mb a larger size",
         EngineError::Gpu(GpuError::BadOverride { .. }) => "unset it, or give it one",
-        EngineError::Gpu(_) | EngineError::Panicked(_) => return None,
+        EngineError::Gpu(_) | EngineError::Backend(_) | EngineError::Panicked(_) => return None,
     })
 }
 

@@ -44,10 +44,10 @@ pub struct HuntArgs {
 }
 
 pub fn run(args: &HuntArgs) -> CliResult {
-    if args.depth == 0 || args.depth > vkperft::engine::MAX_DEPTH {
+    if args.depth == 0 || args.depth > vkperft::backend::MAX_DEPTH {
         return Err(CliError::input(anyhow::anyhow!(
             "--depth must be 1 to {}",
-            vkperft::engine::MAX_DEPTH
+            vkperft::backend::MAX_DEPTH
         )));
     }
     let root = start_position(&args.position)?;

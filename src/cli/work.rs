@@ -20,8 +20,8 @@ use vkperft::engine::event::{nodes_per_second, PerftResult};
 use vkperft::engine::{mib_to_bytes, JobSpec, Progress};
 use vkperft::work::{
     check_certificate, compare, fresh_seed, parse_shard_range, parse_shard_variable, read_journals,
-    run_units, sample_units, split, CertificateClaims, Device, Method, PlanFolder, SplitRequest,
-    Status, TableStats, UnitOutcome, WorkError,
+    run_units, sample_units, split, CertificateClaims, Method, PlanFolder, SplitRequest, Status,
+    TableStats, UnitOutcome, WorkError,
 };
 
 impl From<WorkError> for CliError {
@@ -77,15 +77,6 @@ fn unit_outcome(
     method: Method,
     previous: &mut Option<TableStats>,
 ) -> UnitOutcome {
-    let device = if result.backend == "vulkan" {
-        Device::Vulkan {
-            name: result.device.clone(),
-        }
-    } else {
-        Device::Cpu {
-            threads: u32::try_from(result.threads).unwrap_or(u32::MAX),
-        }
-    };
     let counters = result.tt.as_ref().map_or(TableStats::default(), |tt| {
         let total = &tt.total;
         // Depths that compared fewer bits than the table's: compact depth-2 slots.
@@ -113,7 +104,7 @@ fn unit_outcome(
             seed: result.zobrist_seed,
             ..method
         },
-        device,
+        device: result.device.clone(),
         table,
         seconds: result.elapsed.as_secs_f64(),
     }
@@ -292,7 +283,7 @@ fn run_verify_certificate(args: &VerifyCertificateArgs) -> CliResult {
     let used: Vec<u64> = claims
         .computations
         .iter()
-        .filter_map(|c| vkperft::engine::parse_seed(&c.seed).ok())
+        .filter_map(|c| vkperft::chess::parse_seed(&c.seed).ok())
         .collect();
     let zobrist_seed = fresh_seed(seed, &used);
     output::write_stdout(&format!(

@@ -203,7 +203,7 @@ pub struct VerifyCertificateArgs {
 }
 
 fn sample_seed(text: &str) -> Result<u64, String> {
-    vkperft::engine::parse_seed(text).map_err(|err| err.to_string())
+    vkperft::chess::parse_seed(text).map_err(|err| err.to_string())
 }
 
 #[derive(Args, Debug)]

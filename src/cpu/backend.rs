@@ -2,11 +2,9 @@
 
 use super::parallel;
 use super::search::{PlainSearch, TtSearch};
+use crate::backend::run_control::RunControl;
+use crate::backend::{Backend, BackendError, Device, RunError, RunOutcome, RunRequest};
 use crate::chess::Zobrist;
-use crate::engine::backend::{Backend, RunError, RunOutcome};
-use crate::engine::event::EngineError;
-use crate::engine::job::Job;
-use crate::run_control::RunControl;
 use crate::tt::{TranspositionTable, TtConfig, TtMode};
 
 #[derive(Default)]
@@ -16,15 +14,13 @@ pub struct CpuBackend {
 }
 
 impl Backend for CpuBackend {
-    fn kind(&self) -> &'static str {
-        "cpu"
+    fn device(&self, request: &RunRequest) -> Device {
+        Device::Cpu {
+            threads: request.threads,
+        }
     }
 
-    fn runs_on(&self, job: &Job) -> String {
-        format!("{} thread(s)", job.threads)
-    }
-
-    fn prepare(&mut self, config: &TtConfig, zobrist: &Zobrist) -> Result<(), EngineError> {
+    fn prepare(&mut self, config: &TtConfig, zobrist: &Zobrist) -> Result<(), BackendError> {
         // Free the old table before allocating the new one.
         self.table = None;
         self.zobrist = zobrist.clone();
@@ -34,14 +30,18 @@ impl Backend for CpuBackend {
         Ok(())
     }
 
-    fn run(&mut self, job: &Job, control: &RunControl<'_>) -> Result<RunOutcome, RunError> {
+    fn run(
+        &mut self,
+        request: &RunRequest,
+        control: &RunControl<'_>,
+    ) -> Result<RunOutcome, RunError> {
         let zobrist = &self.zobrist;
         let ((divide, work), tt) = match &self.table {
             None => (
                 parallel::divide_with_work(
-                    &job.position,
-                    job.depth,
-                    job.threads,
+                    &request.position,
+                    request.depth,
+                    request.threads,
                     &PlainSearch,
                     zobrist,
                     control,
@@ -51,9 +51,9 @@ impl Backend for CpuBackend {
             Some(table) => {
                 let search = TtSearch { table, zobrist };
                 let divide = parallel::divide_with_work(
-                    &job.position,
-                    job.depth,
-                    job.threads,
+                    &request.position,
+                    request.depth,
+                    request.threads,
                     &search,
                     zobrist,
                     control,

@@ -1,9 +1,8 @@
-//! CPU perft: a single-thread reference, the parallel driver, the searches it runs per task,
-//! and the backend the engine drives.
+//! CPU perft: the parallel driver, the searches it runs per task, and the backend the engine
+//! drives.
 
 pub mod backend;
 pub mod parallel;
-pub mod reference;
 pub mod search;
 
 pub use backend::CpuBackend;

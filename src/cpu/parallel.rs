@@ -8,10 +8,10 @@
 //! milliseconds however deep its items are.
 
 use super::search::SubtreeSearch;
+use crate::backend::plan::{Plan, Tally};
+use crate::backend::run_control::{Cancelled, RunControl};
 use crate::chess::{specialized, Move, Position, Zobrist};
 use crate::count::Counts;
-use crate::plan::{Plan, Tally};
-use crate::run_control::{Cancelled, RunControl};
 use crate::work_counters::WorkCounters;
 use crossbeam_channel::RecvTimeoutError;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};

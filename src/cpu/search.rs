@@ -1,10 +1,10 @@
 //! How one frontier task's subtree is counted: plainly, or through the transposition table.
 
+use crate::backend::run_control::Cancelled;
 use crate::chess::movegen::legal_moves;
 use crate::chess::specialized;
 use crate::chess::{Hash128, Move, Position, Zobrist};
 use crate::count::Counts;
-use crate::run_control::Cancelled;
 use crate::tt::{Probe, ThreadStats, TranspositionTable, TtStatsSnapshot, MIN_TT_DEPTH};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -189,3 +189,6 @@ impl TtSearch<'_> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests;

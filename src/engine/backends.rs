@@ -1,12 +1,13 @@
 //! The backends of this machine: the CPU, and a Vulkan device opened on first use and kept
 //! open between jobs. `auto` resolves here.
 
-use super::backend::{Backend, BackendProvider, Resolved, RunError};
-use super::event::EngineError;
 use super::job::{BackendChoice, Job};
+use super::provider::{BackendProvider, Resolved};
+use crate::backend::{Backend, BackendKind, RunError};
 use crate::cpu::backend::CpuBackend;
 use crate::gpu::backend::VulkanBackend;
 use crate::gpu::device::{auto_device, list_devices, DeviceInfo};
+use crate::gpu::error::GpuError;
 use crate::gpu::options::GpuOptions;
 use crate::tt::{TtConfig, TtMode};
 use std::sync::atomic::AtomicBool;
@@ -16,7 +17,7 @@ use std::sync::atomic::AtomicBool;
 /// device takes to open.
 pub const AUTO_CPU_MAX_DEPTH: u32 = 5;
 
-/// Where `auto` runs, decided once per engine: listing the devices costs a Vulkan instance.
+/// Where `auto` runs, decided once per engine from the device list.
 #[derive(Clone, Debug)]
 enum AutoChoice {
     /// The GPU at this index of `vkperft devices`.
@@ -25,20 +26,20 @@ enum AutoChoice {
     Cpu(String),
 }
 
-/// What the table of the last finished job was made for.
+/// What the table of the last finished job was made for: the backend that ran it (not the
+/// one asked for: `auto` may resolve to either), its table and its keys. Reopening the device
+/// (other options) forgets it.
 #[derive(Clone, Debug, PartialEq)]
 struct TableOwner {
-    backend: BackendChoice,
-    gpu: GpuOptions,
+    ran_on: BackendKind,
     tt: TtConfig,
     zobrist_seed: u64,
 }
 
 impl TableOwner {
-    fn of(job: &Job) -> TableOwner {
+    fn of(job: &Job, ran_on: BackendKind) -> TableOwner {
         TableOwner {
-            backend: job.backend,
-            gpu: job.gpu.clone(),
+            ran_on,
             tt: job.tt,
             zobrist_seed: job.zobrist_seed,
         }
@@ -49,6 +50,8 @@ impl TableOwner {
 pub struct Backends {
     cpu: CpuBackend,
     vulkan: Option<(GpuOptions, VulkanBackend)>,
+    /// The Vulkan devices, once listed (the window's backend box and `auto` share the list).
+    device_list: Option<Result<Vec<DeviceInfo>, GpuError>>,
     auto: Option<AutoChoice>,
     /// The last job that finished, if its backend still holds its table.
     finished_table: Option<TableOwner>,
@@ -70,7 +73,7 @@ impl Backends {
             // Free the old device's memory before opening another.
             self.vulkan = None;
             self.finished_table = None;
-            let opened = VulkanBackend::open(options, cancel).map_err(EngineError::from)?;
+            let opened = VulkanBackend::open(options, cancel)?;
             self.vulkan = Some((options.clone(), opened.ok_or(RunError::Cancelled)?));
         }
         match &mut self.vulkan {
@@ -79,16 +82,88 @@ impl Backends {
         }
     }
 
+    fn device_list(&mut self) -> &Result<Vec<DeviceInfo>, GpuError> {
+        self.device_list.get_or_insert_with(list_devices)
+    }
+
     fn auto_choice(&mut self) -> AutoChoice {
-        self.auto
-            .get_or_insert_with(|| match list_devices() {
-                Ok(devices) => match auto_device(&devices) {
-                    Some(index) => AutoChoice::Gpu(index),
-                    None => AutoChoice::Cpu(why_no_gpu(&devices)),
-                },
-                Err(error) => AutoChoice::Cpu(format!("no Vulkan device ({error})")),
-            })
-            .clone()
+        if let Some(choice) = &self.auto {
+            return choice.clone();
+        }
+        let choice = match self.device_list() {
+            Ok(devices) => match auto_device(devices) {
+                Some(index) => AutoChoice::Gpu(index),
+                None => AutoChoice::Cpu(why_no_gpu(devices)),
+            },
+            Err(error) => AutoChoice::Cpu(format!("no Vulkan device ({error})")),
+        };
+        self.auto = Some(choice.clone());
+        choice
+    }
+}
+
+impl Backends {
+    /// The kind of backend `job` runs on, the device opened if it is Vulkan, and for `auto`
+    /// why.
+    fn resolve(
+        &mut self,
+        job: &Job,
+        cancel: &AtomicBool,
+    ) -> Result<(BackendKind, Option<String>), RunError> {
+        let wants_gpu = match job.backend {
+            BackendChoice::Cpu => false,
+            BackendChoice::Vulkan => true,
+            // A device chosen by index is asked for, whatever its kind.
+            BackendChoice::Auto => job.gpu.device.is_some(),
+        };
+        if wants_gpu {
+            self.vulkan(&job.gpu, cancel)?;
+            return Ok((BackendKind::Vulkan, None));
+        }
+        if job.backend == BackendChoice::Cpu {
+            return Ok((BackendKind::Cpu, None));
+        }
+        let cpu_because = |reason: String| Some(format!("auto: using the CPU: {reason}"));
+        if job.depth <= AUTO_CPU_MAX_DEPTH {
+            return Ok((
+                BackendKind::Cpu,
+                cpu_because(format!(
+                    "a perft of depth {AUTO_CPU_MAX_DEPTH} or less is counted before a device \
+                     would be open"
+                )),
+            ));
+        }
+        let note = match self.auto_choice() {
+            AutoChoice::Cpu(reason) => cpu_because(reason),
+            AutoChoice::Gpu(index) => {
+                let options = GpuOptions {
+                    device: Some(index),
+                    ..job.gpu.clone()
+                };
+                // Why the GPU cannot take this job's table, if it cannot.
+                let refusal = self.vulkan(&options, cancel).map(|gpu| match job.tt.mode {
+                    TtMode::Off => None,
+                    _ => gpu.table_refusal(),
+                });
+                match refusal {
+                    Ok(Some(reason)) => {
+                        cpu_because(format!("the GPU runs no {} table: {reason}", job.tt.mode))
+                    }
+                    Ok(None) => {
+                        let Some((_, gpu)) = &self.vulkan else {
+                            unreachable!("opened just above");
+                        };
+                        let note = format!("auto: using Vulkan on {}", gpu.device_name());
+                        return Ok((BackendKind::Vulkan, Some(note)));
+                    }
+                    Err(RunError::Cancelled) => return Err(RunError::Cancelled),
+                    Err(RunError::Failed(error)) => {
+                        cpu_because(format!("the GPU could not be opened ({error})"))
+                    }
+                }
+            }
+        };
+        Ok((BackendKind::Cpu, note))
     }
 }
 
@@ -118,84 +193,37 @@ fn why_no_gpu(devices: &[DeviceInfo]) -> String {
 
 impl BackendProvider for Backends {
     fn backend_for(&mut self, job: &Job, cancel: &AtomicBool) -> Result<Resolved<'_>, RunError> {
-        let wants_gpu = match job.backend {
-            BackendChoice::Cpu => false,
-            BackendChoice::Vulkan => true,
-            // A device chosen by index is asked for, whatever its kind.
-            BackendChoice::Auto => job.gpu.device.is_some(),
-        };
-        if wants_gpu {
-            let backend = self.vulkan(&job.gpu, cancel)?;
-            return Ok(Resolved {
-                backend,
-                note: None,
-            });
-        }
-        if job.backend == BackendChoice::Cpu {
-            return Ok(Resolved {
-                backend: &mut self.cpu,
-                note: None,
-            });
-        }
-        let cpu_because = |reason: String| Some(format!("auto: using the CPU: {reason}"));
-        if job.depth <= AUTO_CPU_MAX_DEPTH {
-            return Ok(Resolved {
-                backend: &mut self.cpu,
-                note: cpu_because(format!(
-                    "a perft of depth {AUTO_CPU_MAX_DEPTH} or less is counted before a device \
-                     would be open"
-                )),
-            });
-        }
-        let note = match self.auto_choice() {
-            AutoChoice::Cpu(reason) => cpu_because(reason),
-            AutoChoice::Gpu(index) => {
-                let options = GpuOptions {
-                    device: Some(index),
-                    ..job.gpu.clone()
-                };
-                // Why the GPU cannot take this job's table, if it cannot.
-                let refusal = self.vulkan(&options, cancel).map(|gpu| match job.tt.mode {
-                    TtMode::Off => None,
-                    _ => gpu.table_refusal(),
-                });
-                match refusal {
-                    Ok(Some(reason)) => {
-                        cpu_because(format!("the GPU runs no {} table: {reason}", job.tt.mode))
-                    }
-                    Ok(None) => {
-                        let Some((_, gpu)) = &mut self.vulkan else {
-                            unreachable!("opened just above");
-                        };
-                        let note = Some(format!("auto: using Vulkan on {}", gpu.device_name()));
-                        return Ok(Resolved { backend: gpu, note });
-                    }
-                    Err(RunError::Cancelled) => return Err(RunError::Cancelled),
-                    Err(RunError::Failed(error)) => {
-                        cpu_because(format!("the GPU could not be opened ({error})"))
-                    }
-                }
-            }
+        let (kind, note) = self.resolve(job, cancel)?;
+        // Until this job finishes, no later job may count on the table (a device opened
+        // afresh has forgotten it already).
+        let finished_table = self.finished_table.take();
+        let holds_table = finished_table == Some(TableOwner::of(job, kind));
+        let backend: &mut dyn Backend = match (kind, &mut self.vulkan) {
+            (BackendKind::Vulkan, Some((_, gpu))) => gpu,
+            (BackendKind::Vulkan, None) => unreachable!("resolved to an open device"),
+            (BackendKind::Cpu, _) => &mut self.cpu,
         };
         Ok(Resolved {
-            backend: &mut self.cpu,
+            backend,
             note,
+            holds_table,
         })
     }
 
     fn reset(&mut self) {
         *self = Backends {
+            device_list: self.device_list.take(),
             auto: self.auto.take(),
             ..Backends::default()
         };
     }
 
-    fn holds_table_for(&self, job: &Job) -> bool {
-        self.finished_table.as_ref() == Some(&TableOwner::of(job))
+    fn devices(&mut self) -> Vec<DeviceInfo> {
+        self.device_list().clone().unwrap_or_default()
     }
 
-    fn set_finished_table(&mut self, job: Option<&Job>) {
-        self.finished_table = job.map(TableOwner::of);
+    fn table_finished(&mut self, job: &Job, kind: BackendKind) {
+        self.finished_table = Some(TableOwner::of(job, kind));
     }
 }
 
@@ -301,14 +329,15 @@ mod tests {
     }
 
     /// The backend kind and note `auto` resolves a start position perft of `depth` to.
-    fn auto_for_depth(backends: &mut Backends, depth: u32) -> (&'static str, Option<String>) {
+    fn auto_for_depth(backends: &mut Backends, depth: u32) -> (BackendKind, Option<String>) {
         let job = crate::engine::job::JobSpec::new(crate::chess::Position::startpos(), depth)
             .job(crate::engine::job::JobId(1))
             .expect("a valid job");
         let resolved = backends
             .backend_for(&job, &AtomicBool::new(false))
             .expect("a backend");
-        (resolved.backend.kind(), resolved.note)
+        let kind = resolved.backend.device(&job.request()).kind();
+        (kind, resolved.note)
     }
 
     #[test]
@@ -318,7 +347,7 @@ mod tests {
             ..Backends::default()
         };
         let (kind, note) = auto_for_depth(&mut backends, 6);
-        assert_eq!(kind, "cpu");
+        assert_eq!(kind, BackendKind::Cpu);
         assert_eq!(note.as_deref(), Some("auto: using the CPU: no GPU found"));
         assert!(backends.vulkan.is_none(), "no device was opened");
     }
@@ -328,7 +357,7 @@ mod tests {
         let mut backends = Backends::default();
         for depth in 1..=AUTO_CPU_MAX_DEPTH {
             let (kind, note) = auto_for_depth(&mut backends, depth);
-            assert_eq!(kind, "cpu");
+            assert_eq!(kind, BackendKind::Cpu);
             assert_eq!(
                 note.as_deref(),
                 Some(
@@ -339,5 +368,46 @@ mod tests {
         }
         assert!(backends.auto.is_none(), "no device was listed");
         assert!(backends.vulkan.is_none(), "no device was opened");
+    }
+
+    /// The table a job finished with belongs to the backend that ran it, not to the choice
+    /// asked for: after `auto` ran on the CPU, a CPU job keeps the table, and an `auto` job
+    /// that now resolves to a Vulkan device does not.
+    #[test]
+    fn a_kept_table_belongs_to_the_backend_that_ran() {
+        let cancel = AtomicBool::new(false);
+        let mut backends = Backends {
+            auto: Some(AutoChoice::Cpu("no GPU found".to_string())),
+            ..Backends::default()
+        };
+        let mut spec = crate::engine::job::JobSpec::new(crate::chess::Position::startpos(), 6);
+        let auto_job = spec.job(crate::engine::job::JobId(1)).expect("a valid job");
+        let first = backends.backend_for(&auto_job, &cancel).expect("the CPU");
+        assert!(!first.holds_table, "no job has finished");
+        backends.table_finished(&auto_job, BackendKind::Cpu);
+
+        spec.backend = BackendChoice::Cpu;
+        let cpu_job = spec.job(crate::engine::job::JobId(2)).expect("a valid job");
+        let resolved = backends.backend_for(&cpu_job, &cancel).expect("the CPU");
+        assert!(resolved.holds_table, "the CPU ran the auto job");
+        let again = backends.backend_for(&cpu_job, &cancel).expect("the CPU");
+        assert!(
+            !again.holds_table,
+            "a job that did not finish leaves no table to keep"
+        );
+        backends.table_finished(&cpu_job, BackendKind::Cpu);
+
+        backends.auto = Some(AutoChoice::Gpu(0));
+        let resolved = backends.backend_for(&auto_job, &cancel).expect("a device");
+        assert_eq!(
+            resolved.backend.device(&auto_job.request()).kind(),
+            BackendKind::Vulkan,
+            "{:?}",
+            resolved.note
+        );
+        assert!(
+            !resolved.holds_table,
+            "the device never held the CPU's table"
+        );
     }
 }

@@ -1,6 +1,7 @@
 //! What the engine reports.
 
 use super::job::JobId;
+use crate::backend::{BackendError, Device};
 use crate::chess::{Move, Position};
 use crate::count::Counts;
 use crate::gpu::error::GpuError;
@@ -17,9 +18,26 @@ pub enum EngineError {
     Tt(#[from] TtError),
     #[error(transparent)]
     Gpu(#[from] GpuError),
+    /// A backend's own failure that is none of the above.
+    #[error("{0}")]
+    Backend(String),
     /// A bug (or a driver failure surfacing as a panic) stopped the run.
     #[error("the run stopped on an internal error: {0}")]
     Panicked(String),
+}
+
+/// A backend's failure as the engine reports it: a device's error keeps its type where the
+/// engine knows it (the Vulkan backend's), so the CLI can say what to do about it.
+impl From<BackendError> for EngineError {
+    fn from(error: BackendError) -> EngineError {
+        match error {
+            BackendError::Table(error) => EngineError::Tt(error),
+            BackendError::Device(error) => match error.downcast::<GpuError>() {
+                Ok(error) => EngineError::Gpu(*error),
+                Err(other) => EngineError::Backend(other.to_string()),
+            },
+        }
+    }
 }
 
 /// A snapshot of a running job.
@@ -45,10 +63,9 @@ pub struct PerftResult {
     /// Per root move, sorted by UCI notation.
     pub divide: Vec<(Move, Counts)>,
     pub elapsed: Duration,
-    /// `cpu` or `vulkan`.
-    pub backend: &'static str,
-    /// What ran it: the thread count or the device name.
-    pub device: String,
+    /// What ran it: the CPU with its threads, or the device.
+    pub device: Device,
+    /// The job's CPU threads (the CPU backend's, or the host's beside a device).
     pub threads: usize,
     pub zobrist_seed: u64,
     pub tt_mode: TtMode,
@@ -72,8 +89,8 @@ impl PerftResult {
             "nodes": self.counts.nodes.to_string(),
             "elapsed_s": self.elapsed.as_secs_f64(),
             "nps": self.nps(),
-            "backend": self.backend,
-            "device": self.device,
+            "backend": self.device.kind().name(),
+            "device": self.device.detail(),
             "threads": self.threads,
             "zobrist_seed": format!("{:#x}", self.zobrist_seed),
             "tt": self
@@ -109,12 +126,10 @@ pub fn nodes_per_second(nodes: u128, elapsed: Duration) -> f64 {
 
 #[derive(Clone, Debug)]
 pub enum Event {
-    /// The job runs on `backend` (`cpu` or `vulkan`) on `device`; `note` says, for `auto`,
-    /// which backend was chosen and why.
+    /// The job runs on `device`; `note` says, for `auto`, which backend was chosen and why.
     Started {
         job: JobId,
-        backend: &'static str,
-        device: String,
+        device: Device,
         note: Option<String>,
     },
     Progress {

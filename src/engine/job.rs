@@ -1,15 +1,11 @@
 //! What to compute, and the one way the CLI and the window build it from what a person set.
 
+use crate::backend::{RunRequest, MAX_DEPTH};
 use crate::chess::zobrist::DEFAULT_SEED;
 use crate::chess::Position;
 use crate::gpu::options::{GpuOptions, Submissions};
 use crate::tt::{TableSplit, TtConfig, TtMode, DEFAULT_VERIFIER_BITS};
 use thiserror::Error;
-
-/// The deepest perft accepted: far beyond what finishes, and within the Zobrist depth keys.
-pub const MAX_DEPTH: u32 = 30;
-// Every remaining depth of a job has its own table entries and statistics.
-const _: () = assert!(MAX_DEPTH <= crate::tt::MAX_TABLE_DEPTH);
 
 /// The table size unless one is chosen, on the CPU and on Vulkan on the CPU; a GPU's default
 /// is most of its free memory (`Backend::default_table_bytes`).
@@ -67,6 +63,17 @@ pub struct Job {
     /// so entries stay true from one position to the next), its statistics going on from that
     /// job's; otherwise start empty.
     pub keep_table: bool,
+}
+
+impl Job {
+    /// What the backend is asked to compute.
+    pub fn request(&self) -> RunRequest {
+        RunRequest {
+            position: self.position,
+            depth: self.depth,
+            threads: self.threads,
+        }
+    }
 }
 
 /// A job as a person sets it up, in the units they use (MiB, "all cores").
@@ -173,36 +180,9 @@ pub fn mib_to_bytes(mib: u64) -> usize {
     usize::try_from(mib.saturating_mul(1 << 20)).unwrap_or(usize::MAX)
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("'{0}' is not a 64-bit seed (decimal or 0x-hex)")]
-pub struct SeedError(pub String);
-
-/// A Zobrist seed as people write it: decimal or `0x`-hex, surrounding spaces ignored.
-pub fn parse_seed(text: &str) -> Result<u64, SeedError> {
-    let trimmed = text.trim();
-    let parsed = match trimmed
-        .strip_prefix("0x")
-        .or_else(|| trimmed.strip_prefix("0X"))
-    {
-        Some(hex) => u64::from_str_radix(hex, 16),
-        None => trimmed.parse(),
-    };
-    parsed.map_err(|_| SeedError(text.to_string()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn seeds_in_decimal_and_hex() {
-        assert_eq!(parse_seed("0x766b7065726674"), Ok(DEFAULT_SEED));
-        assert_eq!(parse_seed(" 0X10 "), Ok(16));
-        assert_eq!(parse_seed("42"), Ok(42));
-        assert_eq!(parse_seed("0xzz"), Err(SeedError("0xzz".into())));
-        assert!(parse_seed("").is_err());
-        assert!(parse_seed("18446744073709551616").is_err());
-    }
 
     #[test]
     fn a_spec_becomes_a_job_in_bytes_and_threads() {

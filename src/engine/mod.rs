@@ -2,25 +2,25 @@
 //! commands and read its events over channels; it never depends on a UI.
 //!
 //! - [`job`]: what to compute, built once from what a person set ([`JobSpec`]);
-//! - [`backend`]: what a backend offers ([`Backend`]) and who hands it out;
+//! - [`provider`]: who hands a job its backend ([`BackendProvider`]); what a backend offers is
+//!   the contract below the engine ([`crate::backend`]);
 //! - [`backends`]: this machine's backends and the rule of `auto`;
 //! - [`runner`]: one job on one backend, start to final event;
 //! - [`thread`]: the engine thread and its channels;
 //! - [`event`], [`result_text`]: what comes back, and how results read as text.
 
-pub mod backend;
 pub mod backends;
 pub mod event;
 pub mod job;
+pub mod provider;
 pub mod result_text;
 pub mod runner;
 pub mod thread;
 
-pub use backend::{Backend, BackendProvider, Resolved, RunError, RunOutcome};
 pub use backends::Backends;
 pub use event::{EngineError, Event, PerftResult, Progress};
 pub use job::{
-    all_cores, mib_to_bytes, parse_seed, BackendChoice, Job, JobId, JobSpec, JobSpecError,
-    DEFAULT_TT_MB, MAX_DEPTH,
+    all_cores, mib_to_bytes, BackendChoice, Job, JobId, JobSpec, JobSpecError, DEFAULT_TT_MB,
 };
+pub use provider::{BackendProvider, Resolved};
 pub use thread::{Command, Engine};

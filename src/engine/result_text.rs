@@ -6,7 +6,7 @@ use crate::count::thousands;
 impl PerftResult {
     /// What ran the job: `cpu (16 thread(s))`, `vulkan (NVIDIA H200)`.
     pub fn ran_on(&self) -> String {
-        format!("{} ({})", self.backend, self.device)
+        format!("{} ({})", self.device.kind(), self.device.detail())
     }
 
     /// One `move: nodes` line per root move (Stockfish's `go perft` format), a blank line and
@@ -59,6 +59,7 @@ impl PerftResult {
 
 #[cfg(test)]
 pub(crate) mod tests {
+    use crate::backend::Device;
     use crate::chess::Position;
     use crate::count::Counts;
     use crate::engine::event::PerftResult;
@@ -77,8 +78,9 @@ pub(crate) mod tests {
             counts: Counts::exact(20),
             divide,
             elapsed: Duration::from_millis(2),
-            backend: "vulkan",
-            device: "Test GPU 9000".to_string(),
+            device: Device::Vulkan {
+                name: "Test GPU 9000".to_string(),
+            },
             threads: 16,
             zobrist_seed: 1,
             tt_mode: TtMode::Off,

@@ -1,11 +1,12 @@
 //! Runs one job to completion on the calling thread, reporting through a callback.
 
-use super::backend::{BackendProvider, Resolved, RunError, RunOutcome};
 use super::event::{nodes_per_second, EngineError, Event, PerftResult, Progress};
-use super::job::{Job, MAX_DEPTH};
+use super::job::Job;
+use super::provider::{BackendProvider, Resolved};
+use crate::backend::run_control::{ProgressSample, RunControl};
+use crate::backend::{RunError, RunOutcome, MAX_DEPTH};
 use crate::chess::{attacks, specialized, Zobrist};
 use crate::count::Counts;
-use crate::run_control::{ProgressSample, RunControl};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -54,21 +55,23 @@ fn run(
     attacks::init();
     specialized::init();
     let zobrist = Zobrist::new(job.zobrist_seed);
-    let keep_table = job.keep_table && backends.holds_table_for(job);
-    // Until this job finishes, no later job may count on the table.
-    backends.set_finished_table(None);
-    let Resolved { backend, note } = match backends.backend_for(job, cancel) {
+    let Resolved {
+        backend,
+        note,
+        holds_table,
+    } = match backends.backend_for(job, cancel) {
         Ok(resolved) => resolved,
         Err(RunError::Cancelled) => return emit(Event::Cancelled { job: id }),
-        Err(RunError::Failed(error)) => return fail(error),
+        Err(RunError::Failed(error)) => return fail(error.into()),
     };
+    let keep_table = job.keep_table && holds_table;
     let mut tt = job.tt;
     if !job.tt_size_chosen {
         tt.bytes = backend.default_table_bytes().unwrap_or(tt.bytes);
     }
     if !keep_table {
         if let Err(error) = backend.prepare(&tt, &zobrist) {
-            return fail(error);
+            return fail(error.into());
         }
     }
     // Opening a device and preparing a table can take a while: a cancel in the meantime ends
@@ -76,10 +79,10 @@ fn run(
     if cancel.load(Ordering::Relaxed) {
         return emit(Event::Cancelled { job: id });
     }
-    let (kind, device) = (backend.kind(), backend.runs_on(job));
+    let request = job.request();
+    let device = backend.device(&request);
     emit(Event::Started {
         job: id,
-        backend: kind,
         device: device.clone(),
         note,
     });
@@ -112,7 +115,9 @@ fn run(
         on_progress: &on_progress,
         on_root_done: &on_root_done,
     };
-    match backend.run(job, &control) {
+    let outcome = backend.run(&request, &control);
+    let kind = device.kind();
+    match outcome {
         Ok(RunOutcome {
             mut divide,
             tt,
@@ -124,7 +129,7 @@ fn run(
                 divide.iter().map(|&(_, c)| c).sum()
             };
             divide.sort_by_key(|(m, _)| m.to_string());
-            backends.set_finished_table(Some(job));
+            backends.table_finished(job, kind);
             emit(Event::Finished {
                 job: id,
                 result: Box::new(PerftResult {
@@ -133,7 +138,6 @@ fn run(
                     counts,
                     divide,
                     elapsed: start.elapsed(),
-                    backend: kind,
                     device,
                     threads: job.threads,
                     zobrist_seed: job.zobrist_seed,
@@ -144,6 +148,6 @@ fn run(
             });
         }
         Err(RunError::Cancelled) => emit(Event::Cancelled { job: id }),
-        Err(RunError::Failed(error)) => fail(error),
+        Err(RunError::Failed(error)) => fail(error.into()),
     }
 }

@@ -1,24 +1,28 @@
 //! The engine thread and its channels.
 //!
-//! Commands go in (`Run`, `Cancel`, `Shutdown`); events come out. Jobs run one at a time, each
-//! on its own thread, so the engine thread stays free to take a `Cancel` at once; `Run` while a
-//! job is running queues the job.
+//! Commands go in (`Run`, `Cancel`, `ListDevices`, `Shutdown`); events come out. Jobs run one at
+//! a time, each on its own thread, so the engine thread stays free to take a `Cancel` at once;
+//! `Run` while a job is running queues the job. The device list is made off the engine thread
+//! too, and published once.
 
-use super::backend::BackendProvider;
 use super::backends::Backends;
 use super::event::Event;
 use super::job::{Job, JobId};
+use super::provider::BackendProvider;
 use super::runner::run_job;
+use crate::gpu::DeviceInfo;
 use crossbeam_channel::{Receiver, Sender};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::thread::JoinHandle;
 
 #[derive(Debug)]
 pub enum Command {
     Run(Box<Job>),
     Cancel(JobId),
+    /// List the Vulkan devices (once; [`Engine::devices`] has them after the waker's call).
+    ListDevices,
     Shutdown,
 }
 
@@ -31,9 +35,13 @@ enum Message {
 /// Called after every event, e.g. to wake a GUI (`ctx.request_repaint()`).
 pub type Waker = Arc<dyn Fn() + Send + Sync>;
 
+/// The device list as the engine publishes it: unset until listed.
+type DeviceList = Arc<OnceLock<Vec<DeviceInfo>>>;
+
 pub struct Engine {
     commands: Sender<Message>,
     events: Receiver<Event>,
+    devices: DeviceList,
     thread: Option<JoinHandle<()>>,
     next_id: u64,
 }
@@ -55,13 +63,16 @@ impl Engine {
         let (command_tx, command_rx) = crossbeam_channel::unbounded();
         let (event_tx, event_rx) = crossbeam_channel::unbounded();
         let loop_tx = command_tx.clone();
+        let devices = DeviceList::default();
+        let published = devices.clone();
         let thread = std::thread::Builder::new()
             .name("vkperft-engine".into())
-            .spawn(move || engine_loop(command_rx, loop_tx, event_tx, waker, backends))
+            .spawn(move || engine_loop(command_rx, loop_tx, event_tx, waker, backends, published))
             .expect("spawning the engine thread");
         Engine {
             commands: command_tx,
             events: event_rx,
+            devices,
             thread: Some(thread),
             next_id: 1,
         }
@@ -90,6 +101,16 @@ impl Engine {
     pub fn events(&self) -> &Receiver<Event> {
         &self.events
     }
+
+    /// Asks for the device list ([`Engine::devices`]); the waker is called when it is there.
+    pub fn list_devices(&self) {
+        self.send(Command::ListDevices);
+    }
+
+    /// The Vulkan devices (usable or not), once listed after [`Engine::list_devices`].
+    pub fn devices(&self) -> Option<&[DeviceInfo]> {
+        self.devices.get().map(Vec::as_slice)
+    }
 }
 
 impl Drop for Engine {
@@ -107,9 +128,12 @@ fn engine_loop(
     events: Sender<Event>,
     waker: Option<Waker>,
     backends: Box<dyn BackendProvider>,
+    devices: DeviceList,
 ) {
     let mut queue: VecDeque<Job> = VecDeque::new();
     let mut running: Option<Running> = None;
+    // Whether the device list was asked for: it is made once.
+    let mut listing = false;
     // Lent to one job thread at a time (jobs run one after another).
     let backends = Arc::new(Mutex::new(backends));
     let emit = {
@@ -157,6 +181,24 @@ fn engine_loop(
                     emit(Event::Cancelled { job: id });
                 }
             }
+            Message::Command(Command::ListDevices) => {
+                if !listing {
+                    listing = true;
+                    // Waits for a running job's backends; the engine thread stays free.
+                    let (devices, backends, waker) =
+                        (devices.clone(), backends.clone(), waker.clone());
+                    std::thread::Builder::new()
+                        .name("vkperft-devices".into())
+                        .spawn(move || {
+                            let list = backends.lock().unwrap_or_else(|e| e.into_inner()).devices();
+                            let _ = devices.set(list);
+                            if let Some(waker) = &waker {
+                                waker();
+                            }
+                        })
+                        .expect("spawning the device lister");
+                }
+            }
             Message::Command(Command::Shutdown) => break,
             Message::JobEnded(id) => {
                 if let Some(run) = running.take_if(|r| r.id == id) {
@@ -174,14 +216,15 @@ fn engine_loop(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::backend::run_control::RunControl;
+    use crate::backend::{Backend, BackendError, Device, RunError, RunOutcome, RunRequest};
     use crate::chess::Position;
     use crate::chess::Zobrist;
     use crate::count::Counts;
     use crate::cpu::backend::CpuBackend;
-    use crate::engine::backend::{Backend, Resolved, RunError, RunOutcome};
     use crate::engine::event::{EngineError, PerftResult};
     use crate::engine::job::BackendChoice;
-    use crate::run_control::RunControl;
+    use crate::engine::provider::Resolved;
     use crate::tt::{TtConfig, TtMode};
     use std::sync::atomic::AtomicUsize;
     use std::time::Duration;
@@ -361,8 +404,8 @@ mod tests {
     #[test]
     fn bad_jobs_fail_with_a_reason() {
         let mut engine = Engine::spawn(None);
-        let mut deep = job(&mut engine, crate::engine::job::MAX_DEPTH + 1, TtMode::Off);
-        deep.depth = crate::engine::job::MAX_DEPTH + 1;
+        let mut deep = job(&mut engine, crate::backend::MAX_DEPTH + 1, TtMode::Off);
+        deep.depth = crate::backend::MAX_DEPTH + 1;
         let deep_id = deep.id;
         engine.run(deep);
         assert!(matches!(
@@ -389,19 +432,15 @@ mod tests {
     struct PanickingBackend;
 
     impl Backend for PanickingBackend {
-        fn kind(&self) -> &'static str {
-            "cpu"
+        fn device(&self, _: &RunRequest) -> Device {
+            Device::Cpu { threads: 1 }
         }
 
-        fn runs_on(&self, _job: &Job) -> String {
-            "a buggy backend".to_string()
-        }
-
-        fn prepare(&mut self, _: &TtConfig, _: &Zobrist) -> Result<(), EngineError> {
+        fn prepare(&mut self, _: &TtConfig, _: &Zobrist) -> Result<(), BackendError> {
             Ok(())
         }
 
-        fn run(&mut self, _: &Job, _: &RunControl<'_>) -> Result<RunOutcome, RunError> {
+        fn run(&mut self, _: &RunRequest, _: &RunControl<'_>) -> Result<RunOutcome, RunError> {
             panic!("a bug in the backend")
         }
     }
@@ -429,6 +468,7 @@ mod tests {
             Ok(Resolved {
                 backend,
                 note: None,
+                holds_table: false,
             })
         }
 
@@ -468,5 +508,46 @@ mod tests {
             Some(Event::Finished { result, .. }) => assert_eq!(result.counts.nodes, 8_902),
             other => panic!("expected Finished, got {other:?}"),
         }
+    }
+
+    /// A provider that counts how often it is asked for the devices.
+    struct CountingDevices(Arc<AtomicUsize>);
+
+    impl BackendProvider for CountingDevices {
+        fn backend_for(&mut self, _: &Job, _: &AtomicBool) -> Result<Resolved<'_>, RunError> {
+            unreachable!("no job runs")
+        }
+
+        fn reset(&mut self) {}
+
+        fn devices(&mut self) -> Vec<crate::gpu::DeviceInfo> {
+            self.0.fetch_add(1, Ordering::Relaxed);
+            Vec::new()
+        }
+    }
+
+    /// The window asks for the devices at start (and a redrawn panel may ask again): the
+    /// engine lists them once, off its own thread, and wakes the asker when they are there.
+    #[test]
+    fn the_devices_are_listed_once_off_the_callers_thread() {
+        let asked = Arc::new(AtomicUsize::new(0));
+        let woken = Arc::new(AtomicUsize::new(0));
+        let waker_count = woken.clone();
+        let waker: Waker = Arc::new(move || {
+            waker_count.fetch_add(1, Ordering::Relaxed);
+        });
+        let engine = Engine::spawn_with(Some(waker), Box::new(CountingDevices(asked.clone())));
+        assert!(engine.devices().is_none(), "nothing is listed unasked");
+        engine.list_devices();
+        engine.list_devices();
+        let deadline = std::time::Instant::now() + Duration::from_secs(120);
+        while engine.devices().is_none() || woken.load(Ordering::Relaxed) == 0 {
+            assert!(std::time::Instant::now() < deadline, "no device list came");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        engine.list_devices();
+        drop(engine);
+        assert_eq!(asked.load(Ordering::Relaxed), 1);
+        assert_eq!(woken.load(Ordering::Relaxed), 1);
     }
 }

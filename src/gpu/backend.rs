@@ -40,13 +40,11 @@ use super::pipelines::{Bindings, Pipelines};
 use super::shader_layout::{MAX_LEVELS, WORKGROUP_SIZE};
 use super::slider_attacks::SliderAttacks;
 use super::tables::table_words;
+use crate::backend::plan::{Plan, Tally, WorkItem};
+use crate::backend::run_control::{Cancelled, RunControl};
+use crate::backend::{Backend, BackendError, Device, RunError, RunOutcome, RunRequest};
 use crate::chess::{Move, NybbleBoard, Position, Zobrist};
 use crate::count::Counts;
-use crate::engine::backend::{Backend, RunError, RunOutcome};
-use crate::engine::event::EngineError;
-use crate::engine::job::Job;
-use crate::plan::{Plan, Tally, WorkItem};
-use crate::run_control::{Cancelled, RunControl};
 use crate::tt::{TableSplit, TtConfig, TtMode};
 use buffers::{write_mapped, ChunkBuffers, TtBuffers, ITEMS_SHARE};
 use gpu_allocator::MemoryLocation;
@@ -265,8 +263,12 @@ impl VulkanBackend {
         let in_parts = match self.run_chunk_in_parts(&[start], 3, &control) {
             Ok(counts) => counts,
             Err(RunError::Cancelled) => return Ok(false),
-            Err(RunError::Failed(EngineError::Gpu(err))) => return Err(err),
-            Err(other) => unreachable!("the warm-up fails only on the device: {other:?}"),
+            Err(RunError::Failed(err)) => {
+                return Err(match err.device::<GpuError>() {
+                    Some(err) => err.clone(),
+                    None => unreachable!("the warm-up fails only on the device: {err:?}"),
+                })
+            }
         };
         self.submit_whole_chunk(0, &[start], 3)?;
         self.context.wait(0)?;
@@ -676,16 +678,14 @@ impl Drop for VulkanBackend {
 }
 
 impl Backend for VulkanBackend {
-    fn kind(&self) -> &'static str {
-        "vulkan"
+    fn device(&self, _request: &RunRequest) -> Device {
+        Device::Vulkan {
+            name: self.device_name().to_string(),
+        }
     }
 
-    fn runs_on(&self, _job: &Job) -> String {
-        self.device_name().to_string()
-    }
-
-    fn prepare(&mut self, config: &TtConfig, zobrist: &Zobrist) -> Result<(), EngineError> {
-        self.prepare_table(config, zobrist)
+    fn prepare(&mut self, config: &TtConfig, zobrist: &Zobrist) -> Result<(), BackendError> {
+        Ok(self.prepare_table(config, zobrist)?)
     }
 
     fn default_table_bytes(&self) -> Option<usize> {
@@ -693,9 +693,13 @@ impl Backend for VulkanBackend {
         Some(usize::try_from(bytes).unwrap_or(usize::MAX))
     }
 
-    fn run(&mut self, job: &Job, control: &RunControl<'_>) -> Result<RunOutcome, RunError> {
+    fn run(
+        &mut self,
+        request: &RunRequest,
+        control: &RunControl<'_>,
+    ) -> Result<RunOutcome, RunError> {
         let outcome = self
-            .divide(&job.position, job.depth, control)
+            .divide(&request.position, request.depth, control)
             .and_then(|divide| {
                 let tt = self.tt_snapshot()?;
                 let work = self.work_counters_with(tt.as_ref())?;

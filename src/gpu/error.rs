@@ -1,11 +1,15 @@
 //! Errors of the Vulkan backend.
 
-use crate::tt::{mib, TtMode};
+use crate::backend::{BackendError, RunError};
+use crate::tt::{mib, TtError, TtMode};
 use ash::vk;
 use thiserror::Error;
 
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum GpuError {
+    /// The table's configuration cannot be had (the same on every backend).
+    #[error(transparent)]
+    Table(#[from] TtError),
     #[error("no Vulkan loader found ({0}); install a Vulkan driver (Debian: mesa-vulkan-drivers)")]
     NoLoader(String),
     #[error(
@@ -118,4 +122,20 @@ impl GpuError {
 /// `result.map_err(vk_error("vkCall"))`.
 pub fn vk_error(call: &'static str) -> impl Fn(vk::Result) -> GpuError {
     move |result| GpuError::from_vk(call, result)
+}
+
+/// A table's error is the contract's own; every other is the device's.
+impl From<GpuError> for BackendError {
+    fn from(error: GpuError) -> BackendError {
+        match error {
+            GpuError::Table(error) => BackendError::Table(error),
+            device => BackendError::Device(Box::new(device)),
+        }
+    }
+}
+
+impl From<GpuError> for RunError {
+    fn from(error: GpuError) -> RunError {
+        RunError::Failed(error.into())
+    }
 }

@@ -19,7 +19,6 @@ use super::layouts::{SegmentAddresses, TtParamsHead};
 use super::shader_layout::{
     TT_MAX_SEGMENTS, TT_MODE_CERTIFY, TT_MODE_FAST, TT_MODE_OFF, TT_MODE_VERIFIED,
 };
-use crate::engine::event::EngineError;
 use crate::tt::compact::{compact_verifier_mask, COMPACT_WAYS};
 use crate::tt::exact::ExactEntry;
 use crate::tt::fast::{verifier_mask, FastBucket, FAST_WAYS};
@@ -60,7 +59,7 @@ impl GpuTable {
         shared: &Arc<DeviceShared>,
         config: &TtConfig,
         max_segment_bytes: u64,
-    ) -> Result<GpuTable, EngineError> {
+    ) -> Result<GpuTable, GpuError> {
         let buckets = config.buckets()? as u64;
         let bytes = config.table_bytes()?;
         let has_fast = config.mode != TtMode::Verified;
@@ -78,11 +77,11 @@ impl GpuTable {
         let segment_buckets = 1u64 << segment_shift;
         let segments = buckets.div_ceil(segment_buckets) as usize;
         if segments > TT_MAX_SEGMENTS as usize {
-            return Err(EngineError::Gpu(GpuError::TooManySegments {
+            return Err(GpuError::TooManySegments {
                 bytes,
                 segments,
                 max: TT_MAX_SEGMENTS as usize,
-            }));
+            });
         }
         let allocation_failed = |err: GpuError| GpuError::TableAllocationFailed {
             bytes,

@@ -1,9 +1,9 @@
 //! vkperft's side of a comparison.
 
+use crate::backend::run_control::RunControl;
 use crate::chess::{Move, Position, Zobrist};
 use crate::cpu::parallel;
 use crate::cpu::search::PlainSearch;
-use crate::run_control::RunControl;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 

@@ -37,7 +37,7 @@ pub mod shader_shared;
 mod shape;
 pub mod split;
 mod stats;
-mod table;
+pub(crate) mod table;
 #[allow(unsafe_code)]
 mod zeroed_array;
 

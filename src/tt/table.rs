@@ -479,4 +479,4 @@ fn record_exact_store(
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

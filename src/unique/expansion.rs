@@ -189,7 +189,7 @@ fn push_children(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cpu::reference;
+    use crate::chess::perft;
 
     fn options(memory_bytes: usize, by_root_move: bool) -> ExpansionOptions {
         ExpansionOptions {
@@ -229,7 +229,7 @@ mod tests {
     /// transposition merge (a separate code path: a hash map of NybbleBoard keys).
     #[test]
     fn positions_and_paths_equal_the_merged_host_plan() {
-        use crate::plan::Plan;
+        use crate::backend::plan::Plan;
         use std::collections::BTreeMap;
         use std::sync::atomic::AtomicBool;
         for fen in [
@@ -291,7 +291,7 @@ mod tests {
             |_| {},
             |p| {
                 let position = p.key.to_position().expect("a valid key");
-                let below = reference::perft(&position, 1);
+                let below = perft::perft(&position, 1);
                 for (index, paths) in p.roots {
                     divide[usize::from(index)] += paths * below;
                 }
@@ -300,7 +300,7 @@ mod tests {
         )
         .expect("expanded");
         for (index, &m) in moves.iter().enumerate() {
-            assert_eq!(divide[index], reference::perft(&root.play(m), 2), "{m}");
+            assert_eq!(divide[index], perft::perft(&root.play(m), 2), "{m}");
         }
     }
 }

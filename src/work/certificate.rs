@@ -58,7 +58,7 @@ pub fn certificate(plan: &PlanFolder, total: &Total, scan: &JournalScan) -> serd
             .map(|c| json!({
                 "mode": c.mode,
                 "seed": format!("{:#x}", c.seed),
-                "backend": c.device.backend(),
+                "backend": c.device.kind().name(),
                 "device": c.device.to_string(),
                 "records": c.records,
             }))

@@ -163,8 +163,9 @@ pub fn read_journal_files(plan: &PlanFolder, names: &[String]) -> Result<Journal
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::backend::Device;
     use crate::tt::TtMode;
-    use crate::work::record::{Device, TableStats};
+    use crate::work::record::TableStats;
     use crate::work::seal::PlanSeal;
     use crate::work::trust::Method;
 

@@ -4,10 +4,11 @@
 use super::error::WorkError;
 use super::folder::PlanFolder;
 use super::journal::JournalScan;
-use super::record::{Device, JournalRecord};
+use super::record::JournalRecord;
 use super::risk::PlanRisk;
 use super::trust::{Requirement, Trust};
 use super::unit::Unit;
+use crate::backend::Device;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The results of each unit, by unit id.

@@ -31,7 +31,7 @@ pub use folder::{PlanFolder, ShardUnits};
 pub use journal::{read_journals, JournalScan};
 pub use manifest::{Manifest, ShardInfo};
 pub use merge::{compare, merge, Comparison, Computation, Merged, Total};
-pub use record::{Device, JournalRecord, TableStats, RECORD_FORMAT};
+pub use record::{JournalRecord, TableStats, RECORD_FORMAT};
 pub use risk::{ModeRisk, PlanRisk};
 pub use run::{
     parse_shard_range, parse_shard_variable, run_units, RunProgress, RunReport, UnitOutcome,

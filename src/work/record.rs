@@ -13,39 +13,12 @@
 use super::checksum::seal;
 use super::seal::PlanSeal;
 use super::trust::Method;
+use crate::backend::{BackendKind, Device};
 use crate::tt::{TtMode, MAX_VERIFIER_BITS, MIN_VERIFIER_BITS};
 use serde::{Deserialize, Serialize};
-use std::fmt;
 
 /// The record format this version writes and reads.
 pub const RECORD_FORMAT: u32 = 2;
-
-/// What computed a result.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Device {
-    Cpu { threads: u32 },
-    Vulkan { name: String },
-}
-
-impl Device {
-    /// `cpu` or `vulkan`.
-    pub fn backend(&self) -> &'static str {
-        match self {
-            Device::Cpu { .. } => "cpu",
-            Device::Vulkan { .. } => "vulkan",
-        }
-    }
-}
-
-/// `cpu, 2 threads` or `vulkan, <device name>`.
-impl fmt::Display for Device {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Device::Cpu { threads } => write!(f, "cpu, {threads} threads"),
-            Device::Vulkan { name } => write!(f, "vulkan, {name}"),
-        }
-    }
-}
 
 /// The table statistics of one unit's run (all zero without a table).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -108,9 +81,9 @@ struct RecordLine {
     mode: String,
     verifier_bits: u32,
     seed: String,
-    backend: String,
+    backend: BackendKind,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    threads: Option<u32>,
+    threads: Option<usize>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     device: Option<String>,
     probes: u64,
@@ -153,7 +126,7 @@ impl JournalRecord {
             mode: self.method.mode.to_string(),
             verifier_bits: self.method.verifier_bits,
             seed: format!("{:#x}", self.method.seed),
-            backend: self.device.backend().to_string(),
+            backend: self.device.kind(),
             threads,
             device,
             probes: self.table.probes,
@@ -184,9 +157,9 @@ impl JournalRecord {
         if !(MIN_VERIFIER_BITS..=MAX_VERIFIER_BITS).contains(&line.verifier_bits) {
             return Err(RecordProblem::Malformed);
         }
-        let device = match (line.backend.as_str(), line.threads, line.device) {
-            ("cpu", Some(threads), None) => Device::Cpu { threads },
-            ("vulkan", None, Some(name)) => Device::Vulkan { name },
+        let device = match (line.backend, line.threads, line.device) {
+            (BackendKind::Cpu, Some(threads), None) => Device::Cpu { threads },
+            (BackendKind::Vulkan, None, Some(name)) => Device::Vulkan { name },
             _ => return Err(RecordProblem::Malformed),
         };
         let number = |text: &str| text.parse::<u128>().map_err(|_| RecordProblem::Malformed);
@@ -201,8 +174,7 @@ impl JournalRecord {
                     .parse::<TtMode>()
                     .map_err(|_| RecordProblem::Malformed)?,
                 verifier_bits: line.verifier_bits,
-                seed: crate::engine::parse_seed(&line.seed)
-                    .map_err(|_| RecordProblem::Malformed)?,
+                seed: crate::chess::parse_seed(&line.seed).map_err(|_| RecordProblem::Malformed)?,
             },
             device,
             table: TableStats {

@@ -183,8 +183,9 @@ fn expected_false_hits(record: &JournalRecord) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::backend::Device;
     use crate::tt::TtMode;
-    use crate::work::record::{Device, TableStats};
+    use crate::work::record::TableStats;
     use crate::work::seal::PlanSeal;
 
     fn record(unit: u64, mode: TtMode, bits: u32, seed: u64, wrong: u64) -> JournalRecord {

@@ -6,9 +6,10 @@
 use super::error::WorkError;
 use super::folder::PlanFolder;
 use super::journal::{read_journals, JournalWriter};
-use super::record::{Device, JournalRecord, TableStats};
+use super::record::{JournalRecord, TableStats};
 use super::trust::Method;
 use super::unit::Unit;
+use crate::backend::Device;
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 

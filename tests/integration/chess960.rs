@@ -7,8 +7,8 @@ use crate::common::{
 use shakmaty::{CastlingMode, Position as _};
 use std::collections::BTreeMap;
 use vkperft::chess::movegen::legal_moves;
+use vkperft::chess::perft;
 use vkperft::chess::{uci, CastlingNotation, MoveKind, NybbleBoard, Position, Zobrist};
-use vkperft::cpu::reference;
 use vkperft::reference::chess960::{start_positions, MAX_DEPTH};
 
 fn position(fen: &str) -> Position {
@@ -16,7 +16,7 @@ fn position(fen: &str) -> Position {
 }
 
 fn divide_by_text(pos: &Position, depth: u32) -> BTreeMap<String, u128> {
-    reference::divide(pos, depth)
+    perft::divide(pos, depth)
         .into_iter()
         .map(|(m, nodes)| (m.to_string(), nodes))
         .collect()
@@ -38,7 +38,7 @@ fn every_start_position_matches_its_published_perft_to_depth_4() {
         );
         let expected = start.nodes(4).map(u128::from);
         assert_eq!(
-            Some(reference::perft(&xfen, 4)),
+            Some(perft::perft(&xfen, 4)),
             expected,
             "start position {} ({})",
             start.index,
@@ -53,7 +53,7 @@ fn every_start_position_matches_its_published_perft_to_depth_4() {
 fn every_start_position_matches_its_published_perft_to_depth_5() {
     for start in start_positions() {
         assert_eq!(
-            Some(reference::perft(&position(start.shredder_fen), MAX_DEPTH)),
+            Some(perft::perft(&position(start.shredder_fen), MAX_DEPTH)),
             start.nodes(MAX_DEPTH).map(u128::from),
             "start position {}",
             start.index

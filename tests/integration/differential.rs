@@ -7,8 +7,8 @@ use crate::common::{shakmaty_divide, shakmaty_position};
 use shakmaty::{CastlingMode, EnPassantMode, Position as _};
 use std::collections::BTreeMap;
 use vkperft::chess::movegen::legal_moves;
+use vkperft::chess::perft;
 use vkperft::chess::{MoveKind, Position};
-use vkperft::cpu::reference;
 
 const SEED: u64 = 0x00d1_ff00_5eed;
 const SAMPLE: usize = 4000;
@@ -21,7 +21,7 @@ fn sample() -> Vec<Position> {
 }
 
 fn vkperft_divide(pos: &Position, depth: u32) -> BTreeMap<String, u128> {
-    reference::divide(pos, depth)
+    perft::divide(pos, depth)
         .into_iter()
         .map(|(m, nodes)| (m.to_string(), nodes))
         .collect()

@@ -8,10 +8,11 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
+use vkperft::backend::run_control::{ProgressSample, RunControl};
+use vkperft::backend::RunError;
+use vkperft::chess::perft;
 use vkperft::chess::{Move, Position};
 use vkperft::count::Counts;
-use vkperft::cpu::reference;
-use vkperft::engine::RunError;
 use vkperft::gpu::layouts::{
     ChildRange, Control, GpuBoard, GpuU128, Level, SegmentAddresses, StepConstants, TtParamsHead,
 };
@@ -19,14 +20,13 @@ use vkperft::gpu::shader_layout::{MAX_LEVELS, TT_MAX_SEGMENTS};
 use vkperft::gpu::slider_attacks::SliderAttacks;
 use vkperft::gpu::{GpuError, GpuOptions, Submissions, VulkanBackend};
 use vkperft::reference as published;
-use vkperft::run_control::{ProgressSample, RunControl};
 
 fn backend() -> MutexGuard<'static, VulkanBackend> {
     common::shared_vulkan_backend()
 }
 
 fn cpu_divide(pos: &Position, depth: u32) -> BTreeMap<String, u128> {
-    reference::divide(pos, depth)
+    perft::divide(pos, depth)
         .into_iter()
         .map(|(m, nodes)| (m.to_string(), nodes))
         .collect()

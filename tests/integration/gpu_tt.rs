@@ -18,15 +18,14 @@ use crate::common::{
 use std::sync::atomic::AtomicBool;
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
+use vkperft::backend::run_control::{ProgressSample, RunControl};
 use vkperft::chess::movegen::legal_moves;
+use vkperft::chess::perft;
 use vkperft::chess::{Move, NybbleBoard, Position, Zobrist};
 use vkperft::count::Counts;
-use vkperft::cpu::reference;
-use vkperft::engine::EngineError;
 use vkperft::gpu::layouts::GpuBoard;
 use vkperft::gpu::slider_attacks::SliderAttacks;
 use vkperft::gpu::{GpuError, GpuOptions, SelfTestProbe, Submissions, VulkanBackend};
-use vkperft::run_control::{ProgressSample, RunControl};
 use vkperft::tt::{TableSplit, TtConfig, TtMode, TtStatsSnapshot, DEFAULT_VERIFIER_BITS};
 
 const KIB: usize = 1024;
@@ -46,7 +45,7 @@ fn backend() -> MutexGuard<'static, VulkanBackend> {
 
 /// The CPU's exact divide.
 fn cpu_divide(pos: &Position, depth: u32) -> Vec<(Move, Counts)> {
-    reference::divide(pos, depth)
+    perft::divide(pos, depth)
         .into_iter()
         .map(|(m, n)| (m, Counts::exact(n)))
         .collect()

@@ -7,9 +7,10 @@ use egui_kittest::Harness;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 use vkperft::app::{EngineKind, Settings, VkperftApp};
+use vkperft::backend::RunError;
 use vkperft::chess::movegen::legal_moves;
 use vkperft::chess::{fen, MoveKind, Position};
-use vkperft::engine::{BackendProvider, Backends, Job, Resolved, RunError};
+use vkperft::engine::{BackendProvider, Backends, Job, Resolved};
 use vkperft::hunt::Difference;
 use vkperft::tt::TtMode;
 
@@ -277,8 +278,7 @@ fn divide_sorts_by_count() {
 #[test]
 fn the_plan_window_follows_a_run() {
     use vkperft::work::{
-        run_units, split, Device, Method, PlanFolder, SplitRequest, TableStats, UnitOutcome,
-        WorkError,
+        run_units, split, Method, PlanFolder, SplitRequest, TableStats, UnitOutcome, WorkError,
     };
     let dir = std::env::temp_dir().join(format!("vkperft-gui-plan-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -316,9 +316,9 @@ fn the_plan_window_follows_a_run() {
     let report = run_units(&plan, &[0], &method, |unit, _| {
         let position = vkperft::chess::Position::from_fen(&unit.fen).expect("a unit FEN");
         Ok::<_, WorkError>(UnitOutcome {
-            nodes: vkperft::cpu::reference::perft(&position, unit.depth),
+            nodes: vkperft::chess::perft::perft(&position, unit.depth),
             method,
-            device: Device::Cpu { threads: 1 },
+            device: vkperft::backend::Device::Cpu { threads: 1 },
             table: TableStats::default(),
             seconds: 0.01,
         })

@@ -11,6 +11,7 @@ use egui_kittest::Harness;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use vkperft::app::{EngineKind, Settings, VkperftApp};
+use vkperft::backend::Device;
 use vkperft::chess::fen;
 use vkperft::tt::TtMode;
 
@@ -49,10 +50,10 @@ fn a_vulkan_named_result_keeps_its_counts_in_view() {
     let app = harness.state_mut().state_mut();
     let level = app.levels.last_mut().expect("the root level");
     let mut result = (**level.result.as_ref().expect("a result")).clone();
-    result.backend = "vulkan";
-    result.device =
-        "NVIDIA GeForce RTX 4090 Laptop GPU (a very long device name, driver 560.35.03)"
-            .to_string();
+    result.device = Device::Vulkan {
+        name: "NVIDIA GeForce RTX 4090 Laptop GPU (a very long device name, driver 560.35.03)"
+            .to_string(),
+    };
     level.result = Some(Arc::new(result));
     harness.step();
     harness.step();

@@ -3,9 +3,9 @@
 
 use crate::common;
 
+use vkperft::chess::perft;
 use vkperft::chess::{Position, Zobrist};
 use vkperft::cpu::parallel::divide;
-use vkperft::cpu::reference;
 use vkperft::cpu::search::PlainSearch;
 use vkperft::reference::values;
 
@@ -56,7 +56,7 @@ fn check_divide(name: &str) {
             .iter()
             .map(|(m, counts)| (m.to_string(), counts.nodes))
             .collect();
-        let single: Vec<(String, u128)> = reference::divide(&pos, depth)
+        let single: Vec<(String, u128)> = perft::divide(&pos, depth)
             .iter()
             .map(|(m, nodes)| (m.to_string(), *nodes))
             .collect();
@@ -122,8 +122,8 @@ fn table_has_the_six_positions() {
 #[test]
 fn depth_zero_is_one_node_and_no_root_moves() {
     let pos = Position::startpos();
-    assert_eq!(reference::perft(&pos, 0), 1);
-    assert!(reference::divide(&pos, 0).is_empty());
+    assert_eq!(perft::perft(&pos, 0), 1);
+    assert!(perft::divide(&pos, 0).is_empty());
     let control = common::silent_control();
     let result = divide(
         &pos,

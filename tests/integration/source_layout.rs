@@ -364,3 +364,66 @@ fn no_source_files_import_each_other_in_a_circle() {
         .collect();
     assert!(found.is_empty(), "\n{}", described.join("\n"));
 }
+
+/// The layers of the source tree, lowest first (README, "Layout"): a file imports from its
+/// own folder and from the folders of lower layers only, so no folder imports one that imports
+/// it back. `backend` is the contract between a run and where it runs: below both backends,
+/// which it never names, and below the engine that picks one.
+const LAYERS: &[&[&str]] = &[
+    &["chess", "count", "child_lines"],
+    &["reference", "tt"],
+    &["work_counters"],
+    &["backend"],
+    &["cpu", "gpu"],
+    &["hunt", "unique"],
+    &["engine"],
+    &["work"],
+    &["app"],
+    &["cli"],
+];
+
+/// The top-level module a source file belongs to: its first folder or its file's stem, the
+/// binary's files (`main.rs`, `cli/`) together; `None` for `lib.rs`, which only declares.
+fn folder_of(file: &str) -> Option<&str> {
+    let first = file.split('/').next().unwrap_or(file);
+    match first.strip_suffix(".rs").unwrap_or(first) {
+        "lib" => None,
+        "main" => Some("cli"),
+        folder => Some(folder),
+    }
+}
+
+fn layer_of(folder: &str) -> Option<usize> {
+    LAYERS.iter().position(|layer| layer.contains(&folder))
+}
+
+#[test]
+fn every_import_runs_down_the_layers() {
+    let graph = import_graph();
+    let unplaced: BTreeSet<&str> = graph
+        .keys()
+        .filter_map(|file| folder_of(file))
+        .filter(|folder| layer_of(folder).is_none())
+        .collect();
+    assert!(unplaced.is_empty(), "folders in no layer: {unplaced:?}");
+    let upward: Vec<String> = graph
+        .iter()
+        .filter_map(|(file, imports)| Some((file, folder_of(file)?, imports)))
+        .flat_map(|(file, folder, imports)| {
+            imports.iter().filter_map(move |target| {
+                let target_folder = folder_of(target)?;
+                let runs_down =
+                    target_folder == folder || layer_of(target_folder) < layer_of(folder);
+                (!runs_down).then(|| format!("src/{file} imports src/{target}"))
+            })
+        })
+        .collect();
+    assert!(
+        upward.is_empty(),
+        "imports against the layers:\n{}",
+        upward.join("\n")
+    );
+    // The rule bites: the CPU backend does import the contract, and the contract no backend.
+    assert!(graph["cpu/backend.rs"].contains("backend/mod.rs"));
+    assert!(layer_of("backend") < layer_of("cpu"));
+}

@@ -1,4 +1,4 @@
-//! The specialised generator against the reference perft (`cpu::reference`, built on the
+//! The specialised generator against the reference perft (`chess::perft`, built on the
 //! plain generator that the shakmaty differential test checks): on random positions of every
 //! combination of its compile-time parameters (side to move, en passant possible, castling
 //! right left), standard and Chess960, with every slider lookup this CPU has.
@@ -7,9 +7,9 @@ use crate::common;
 
 use std::collections::BTreeMap;
 use vkperft::chess::movegen::legal_moves;
+use vkperft::chess::perft;
 use vkperft::chess::specialized::{self, NodeParameters, SliderLookup};
 use vkperft::chess::Position;
-use vkperft::cpu::reference;
 
 const SEED: u64 = 0x5bec_1a11_5eed;
 const SAMPLE: usize = 3000;
@@ -47,7 +47,7 @@ fn check_position(pos: &Position, lookup: SliderLookup) {
     for depth in 1..=2 {
         assert_eq!(
             specialized::perft_with(pos, depth, lookup),
-            reference::perft(pos, depth),
+            perft::perft(pos, depth),
             "{fen}: perft {depth} with {lookup:?}"
         );
     }
@@ -55,7 +55,7 @@ fn check_position(pos: &Position, lookup: SliderLookup) {
         let child = pos.play(m);
         assert_eq!(
             specialized::perft_with(&child, 2, lookup),
-            reference::perft(&child, 2),
+            perft::perft(&child, 2),
             "{fen}: perft 3 below {m} with {lookup:?}"
         );
     }
@@ -113,5 +113,5 @@ fn chess960_positions_of_every_castling_combination() {
 fn deeper_than_a_u64_subtree_splits_at_the_root() {
     // Depth 9 takes the root split into u128; the small tree keeps it quick.
     let pos = Position::from_fen("k7/8/8/8/8/8/8/7K w - - 0 1").expect("valid FEN");
-    assert_eq!(specialized::perft(&pos, 9), reference::perft(&pos, 9));
+    assert_eq!(specialized::perft(&pos, 9), perft::perft(&pos, 9));
 }

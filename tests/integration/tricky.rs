@@ -4,9 +4,9 @@
 use crate::common;
 
 use vkperft::chess::movegen::{count_legal, legal_moves};
+use vkperft::chess::perft::perft;
 use vkperft::chess::{uci, MoveKind, Position, Role, Zobrist};
 use vkperft::cpu::parallel::divide;
-use vkperft::cpu::reference::perft;
 use vkperft::cpu::search::PlainSearch;
 
 fn position(fen: &str) -> Position {

@@ -6,11 +6,11 @@ use crate::common::{
     assert_consistent, config, fast_nodes, nodes, position, random_positions, silent_control,
     total_fast_nodes, total_nodes, tt_divide,
 };
+use vkperft::chess::perft::perft;
 use vkperft::chess::zobrist::DEFAULT_SEED;
 use vkperft::chess::{Move, Position, Zobrist};
 use vkperft::count::Counts;
 use vkperft::cpu::parallel::divide;
-use vkperft::cpu::reference::perft;
 use vkperft::cpu::search::TtSearch;
 use vkperft::tt::{
     Probe, TranspositionTable, TtConfig, TtMode, TtStatsSnapshot, DEFAULT_VERIFIER_BITS,

@@ -4,9 +4,9 @@
 
 use crate::common::{self, config, position, run_vkperft, silent_control};
 use serde_json::Value;
+use vkperft::chess::perft;
 use vkperft::chess::{Position, Zobrist};
 use vkperft::cpu::parallel::divide_with_work;
-use vkperft::cpu::reference;
 use vkperft::cpu::search::{PlainSearch, TtSearch};
 use vkperft::tt::{TranspositionTable, TtMode, DEFAULT_VERIFIER_BITS};
 use vkperft::work_counters::{WorkCounters, JSON_KEYS};
@@ -49,7 +49,7 @@ fn without_a_table_leaf_count_ops_are_perft_of_one_ply_less() {
     for name in NAMES {
         let pos = position(name);
         for depth in 1..=4 {
-            let expected = reference::perft(&pos, depth - 1);
+            let expected = perft::perft(&pos, depth - 1);
             let cpu = cpu_work(&pos, depth, TtMode::Off);
             assert_eq!(cpu.leaf_count_ops, expected, "cpu {name} {depth}");
             let gpu = gpu_work(&pos, depth, TtMode::Off);
@@ -62,7 +62,7 @@ fn without_a_table_leaf_count_ops_are_perft_of_one_ply_less() {
 fn a_table_lowers_the_leaf_count_ops_and_the_gpu_levels_add_up() {
     let pos = position("startpos");
     let depth = 5;
-    let off = reference::perft(&pos, depth - 1);
+    let off = perft::perft(&pos, depth - 1);
     for mode in [TtMode::Fast, TtMode::Verified, TtMode::Certify] {
         let cpu = cpu_work(&pos, depth, mode);
         assert!(cpu.leaf_count_ops < off, "cpu {mode}: {cpu:?}");

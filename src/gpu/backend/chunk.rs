@@ -13,9 +13,10 @@
 
 use super::buffers::{mapped_bytes, read_mapped, write_mapped};
 use super::{Submissions, VulkanBackend};
+use crate::backend::run_control::RunControl;
+use crate::backend::RunError;
+use crate::backend::MAX_DEPTH;
 use crate::count::Counts;
-use crate::engine::backend::RunError;
-use crate::engine::job::MAX_DEPTH;
 use crate::gpu::buffer::{record_copy, GpuBuffer};
 use crate::gpu::context::record_barrier;
 use crate::gpu::error::GpuError;
@@ -25,7 +26,6 @@ use crate::gpu::shader_layout::{
     COMPACT_LEAF, DEDUP_CHILDREN, DEDUP_CLEAR, DEDUP_INPUT, DEDUP_OUTPUT, DEDUP_RESOLVE,
     DEDUP_SLOTS_PER_POSITION, MAX_LEVELS,
 };
-use crate::run_control::RunControl;
 use crate::tt::{TtMode, MIN_TT_DEPTH};
 use ash::vk;
 use std::sync::atomic::Ordering;

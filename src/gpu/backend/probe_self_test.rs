@@ -13,7 +13,6 @@ use super::buffers::{mapped_bytes, write_mapped};
 use super::VulkanBackend;
 use crate::chess::movegen::legal_moves;
 use crate::chess::{Hash128, NybbleBoard, Position};
-use crate::engine::event::EngineError;
 use crate::gpu::buffer::GpuBuffer;
 use crate::gpu::context::record_barrier;
 use crate::gpu::error::GpuError;
@@ -486,12 +485,7 @@ impl VulkanBackend {
     ) -> Result<(Vec<Probe>, TtCounters), GpuError> {
         let shared = &self.context.shared;
         let max_segment_bytes = u64::from(self.context.info().max_storage_buffer_range);
-        let mut table = GpuTable::new(shared, &expected.config, max_segment_bytes).map_err(
-            |err| match err {
-                EngineError::Gpu(err) => err,
-                other => table_error(other),
-            },
-        )?;
+        let mut table = GpuTable::new(shared, &expected.config, max_segment_bytes)?;
         table.set_compact_lines(expected.compact_lines);
         let segments: Vec<&GpuBuffer> = table.buffers().collect();
         let arrays = [&expected.fast_words, &expected.exact_words];

@@ -3,9 +3,9 @@
 
 use super::buffers::{mapped_bytes, write_mapped};
 use super::VulkanBackend;
+use crate::backend::plan::Plan;
 use crate::chess::zobrist::MAX_DEPTH_KEYS;
 use crate::chess::Zobrist;
-use crate::engine::event::EngineError;
 use crate::gpu::buffer::{record_copy, GpuBuffer};
 use crate::gpu::context::record_barrier;
 use crate::gpu::error::GpuError;
@@ -14,7 +14,6 @@ use crate::gpu::layouts::{
 };
 use crate::gpu::shader_layout::ZOBRIST_DEPTH_KEYS;
 use crate::gpu::tt_table::GpuTable;
-use crate::plan::Plan;
 use crate::tt::split::{compact_lines, DistinctEstimate};
 use crate::tt::{TtConfig, TtMode, TtStatsSnapshot};
 use ash::vk;
@@ -28,30 +27,22 @@ impl VulkanBackend {
     /// (reallocated only when the configuration changed) with the keys of `zobrist`, and
     /// zeroed statistics. On any error the shaders are left pointing at no table, never at
     /// the freed memory of the old one.
-    pub fn prepare_table(
-        &mut self,
-        config: &TtConfig,
-        zobrist: &Zobrist,
-    ) -> Result<(), EngineError> {
+    pub fn prepare_table(&mut self, config: &TtConfig, zobrist: &Zobrist) -> Result<(), GpuError> {
         let prepared = self.try_prepare_table(config, zobrist);
-        if let Err(EngineError::Gpu(error)) = &prepared {
+        if let Err(error) = &prepared {
             self.healthy &= !error.is_device_failure();
         }
         if prepared.is_err() {
             self.tt.table = None;
             if let Err(error) = self.upload_no_table() {
                 self.healthy = false;
-                return Err(error.into());
+                return Err(error);
             }
         }
         prepared
     }
 
-    fn try_prepare_table(
-        &mut self,
-        config: &TtConfig,
-        zobrist: &Zobrist,
-    ) -> Result<(), EngineError> {
+    fn try_prepare_table(&mut self, config: &TtConfig, zobrist: &Zobrist) -> Result<(), GpuError> {
         if config.mode == TtMode::Off {
             self.tt.table = None;
             self.upload_no_table()?;
@@ -59,7 +50,7 @@ impl VulkanBackend {
             return Ok(());
         }
         if let Some(distrust) = &self.table_distrust {
-            return Err(distrust.clone().into());
+            return Err(distrust.clone());
         }
         let info = self.context.info();
         if !info.supports_tt() {
@@ -67,8 +58,7 @@ impl VulkanBackend {
                 mode: config.mode,
                 device: info.name.clone(),
                 missing: info.tt_missing.join(", "),
-            }
-            .into());
+            });
         }
         self.use_layout(PositionLayout::for_mode(config.mode))?;
         let info = self.context.info();
@@ -89,8 +79,7 @@ impl VulkanBackend {
                     needed,
                     available,
                     device: info.name.clone(),
-                }
-                .into());
+                });
             }
             let max_segment_bytes = u64::from(info.max_storage_buffer_range);
             self.tt.table = Some(GpuTable::new(

@@ -1,22 +1,20 @@
-//! The table's sizing, probes and stores in each mode, its statistics through the engine's
-//! search, and its seqlocks under concurrent writers.
+//! The table's sizing, probes and stores in each mode, its statistics, and its seqlocks under
+//! concurrent writers. The helpers that check statistics against a scan of the table serve the
+//! search's tests too (`cpu::search`).
 
 use super::*;
 use crate::chess::movegen::legal_moves;
 use crate::chess::Zobrist;
-use crate::count::Counts;
-use crate::cpu::reference;
-use crate::cpu::search::{SubtreeSearch, TtSearch};
 use crate::tt::fast::MAX_FAST_COUNT;
 use crate::tt::layout::{bucket_bytes, slot_bytes, ways, CERTIFY_SLOT_BYTES};
-use crate::tt::MIN_TT_DEPTH;
 
 const FAST_BUCKET_BYTES: usize = size_of::<FastBucket>();
-const CERTIFY_BUCKET_BYTES: usize = FAST_WAYS * CERTIFY_SLOT_BYTES;
+pub(crate) const CERTIFY_BUCKET_BYTES: usize = FAST_WAYS * CERTIFY_SLOT_BYTES;
 
-const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+pub(crate) const KIWIPETE: &str =
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 
-fn table(mode: TtMode, bytes: usize, verifier_bits: u32) -> TranspositionTable {
+pub(crate) fn table(mode: TtMode, bytes: usize, verifier_bits: u32) -> TranspositionTable {
     TranspositionTable::new(&TtConfig {
         mode,
         bytes,
@@ -25,7 +23,7 @@ fn table(mode: TtMode, bytes: usize, verifier_bits: u32) -> TranspositionTable {
     .expect("a small table fits")
 }
 
-fn position(fen: &str) -> Position {
+pub(crate) fn position(fen: &str) -> Position {
     Position::from_fen(fen).expect("valid FEN")
 }
 
@@ -48,13 +46,6 @@ fn positions_after(root: &Position, plies: u32) -> Vec<Position> {
 
 fn key_hash(zobrist: &Zobrist, pos: &Position, depth: u32) -> Hash128 {
     zobrist.hash(pos) ^ zobrist.depth_key(depth)
-}
-
-/// The counts of `pos` to `depth` by the engine's search through `tt`, on one worker.
-fn search_counts(tt: &TranspositionTable, zobrist: &Zobrist, pos: &Position, depth: u32) -> Counts {
-    let search = TtSearch { table: tt, zobrist };
-    let mut worker = search.worker();
-    search.count(&mut worker, pos, zobrist.hash(pos), depth)
 }
 
 impl TranspositionTable {
@@ -96,7 +87,7 @@ fn exact_depth(entry: &ExactEntry) -> Option<u32> {
 }
 
 /// The per-depth used-slot statistics equal what the table holds.
-fn assert_occupancy_exact(tt: &TranspositionTable) {
+pub(crate) fn assert_occupancy_exact(tt: &TranspositionTable) {
     let snapshot = tt.snapshot();
     let counted: Vec<(u32, u64)> = snapshot
         .per_depth
@@ -108,7 +99,7 @@ fn assert_occupancy_exact(tt: &TranspositionTable) {
     assert_eq!(snapshot.total.used_slots, tt.scan_used_slots());
 }
 
-fn assert_invariants(tt: &TranspositionTable) -> TtStatsSnapshot {
+pub(crate) fn assert_invariants(tt: &TranspositionTable) -> TtStatsSnapshot {
     let snapshot = tt.snapshot();
     for counts in snapshot
         .per_depth
@@ -299,7 +290,7 @@ fn verified_needs_exact_key_and_depth() {
 
 /// `hash` with its fast check changed only above the low 8 bits, in the same slot (same `lo`):
 /// a probe with it passes an 8-bit verifier for an entry stored under `hash`.
-fn near_miss(hash: Hash128) -> Hash128 {
+pub(crate) fn near_miss(hash: Hash128) -> Hash128 {
     Hash128 {
         hi: hash.hi ^ 1 << 20,
         lo: hash.lo,
@@ -363,103 +354,6 @@ fn fast_narrow_verifier_accepts_what_certify_flags() {
         }
     );
     assert_eq!(tt.snapshot().total.wrong_occupied_probes, 1);
-}
-
-#[test]
-fn perft_through_each_mode_is_exact_and_stats_consistent() {
-    let zobrist = Zobrist::default();
-    for (fen, depth) in [(None, 5), (Some(KIWIPETE), 4)] {
-        let root = fen.map_or_else(Position::startpos, position);
-        let expected = reference::perft(&root, depth);
-        for mode in [TtMode::Fast, TtMode::Verified, TtMode::Certify] {
-            // Small enough that entries get replaced.
-            let tt = table(mode, 1 << 14, 64);
-            let counts = search_counts(&tt, &zobrist, &root, depth);
-            assert_eq!(counts, Counts::exact(expected), "{mode}");
-
-            let snapshot = assert_invariants(&tt);
-            let total = &snapshot.total;
-            assert!(total.hits > 0, "{mode} {snapshot:?}");
-            assert!(total.overwrites > 0, "{mode}");
-            assert_eq!(total.false_hits, 0);
-            assert_eq!(total.used_slots, tt.scan_used_slots(), "{mode}");
-            assert_occupancy_exact(&tt);
-            assert!(snapshot
-                .per_depth
-                .iter()
-                .all(|s| (MIN_TT_DEPTH..=depth).contains(&s.depth)));
-        }
-    }
-}
-
-#[test]
-fn certify_with_eight_bits_stays_exact_while_fast_total_drifts() {
-    let zobrist = Zobrist::default();
-    let root = position(KIWIPETE);
-    let expected = reference::perft(&root, 4);
-    let tt = table(TtMode::Certify, 1 << 12, 8);
-    let counts = search_counts(&tt, &zobrist, &root, 4);
-    assert_eq!(counts.nodes, expected);
-    let snapshot = assert_invariants(&tt);
-    assert!(snapshot.total.false_hits > 0);
-    assert_ne!(counts.fast_nodes, expected);
-    let risk = snapshot.risk(counts.nodes);
-    assert!(risk.expected_false_hits > 1.0);
-}
-
-/// A fast table would not have searched below a false hit, so the search does not store what
-/// it found there: the entry that fooled the verifier stays, and only the probe is counted.
-#[test]
-fn search_does_not_store_after_a_false_hit() {
-    let zobrist = Zobrist::default();
-    let start = Position::startpos();
-    let other = position(KIWIPETE);
-    // The shallowest depth the search probes: its children are bulk-counted, so the root probe
-    // is the search's only table access.
-    let depth = MIN_TT_DEPTH;
-    let hash = zobrist.hash(&start);
-    let other_hash = near_miss(hash);
-    let stored_exact = reference::perft(&start, depth);
-    // Unlike the searched count, so that a fast count of 7 can only come from the fooled probe.
-    let stored_fast = 7;
-
-    // One bucket holding the start position's entry; `other` searched under a hash whose key
-    // passes the 8-bit verifier there.
-    let tt = table(TtMode::Certify, CERTIFY_BUCKET_BYTES, 8);
-    let search = TtSearch {
-        table: &tt,
-        zobrist: &zobrist,
-    };
-    let stats = tt.thread_stats();
-    let key = hash ^ zobrist.depth_key(depth);
-    tt.store(key, &start, depth, stored_exact, stored_fast, &stats);
-    let mut worker = search.worker();
-    let counts = search.count(&mut worker, &other, other_hash, depth);
-
-    assert_eq!(
-        counts,
-        Counts {
-            nodes: reference::perft(&other, depth),
-            fast_nodes: stored_fast
-        }
-    );
-    let total = assert_invariants(&tt).total;
-    assert_eq!((total.probes, total.false_hits), (1, 1));
-    assert_eq!(total.stores, 1, "only the crafted entry was stored");
-    assert_eq!(
-        tt.probe(key, &start, depth, &stats),
-        Probe::Hit {
-            exact: stored_exact,
-            fast: stored_fast
-        }
-    );
-
-    // The same search on an empty bucket misses and stores.
-    let empty = table(TtMode::Certify, CERTIFY_BUCKET_BYTES, 8);
-    let counts = search_counts(&empty, &zobrist, &other, depth);
-    assert_eq!(counts, Counts::exact(reference::perft(&other, depth)));
-    let total = assert_invariants(&empty).total;
-    assert_eq!((total.probes, total.misses, total.stores), (1, 1, 1));
 }
 
 /// Many writers and readers on a four-entry table: every hit must return the counts that

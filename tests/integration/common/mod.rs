@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::{Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
+use vkperft::backend::run_control::{ProgressSample, RunControl};
 use vkperft::chess::movegen::legal_moves;
 use vkperft::chess::rng::SplitMix64;
 use vkperft::chess::{Move, MoveKind, Position, Zobrist};
@@ -13,7 +14,6 @@ use vkperft::cpu::parallel::divide;
 use vkperft::cpu::search::{PlainSearch, TtSearch};
 use vkperft::gpu::{GpuOptions, VulkanBackend};
 use vkperft::reference;
-use vkperft::run_control::{ProgressSample, RunControl};
 use vkperft::tt::{
     bucket_bytes, slot_bytes, ways, TranspositionTable, TtConfig, TtCounters, TtMode,
     TtStatsSnapshot,

@@ -68,10 +68,7 @@ fn a_device_whose_probe_disagrees_runs_without_a_table_only() {
             &Zobrist::default(),
         );
         assert!(
-            matches!(
-                refused,
-                Err(EngineError::Gpu(GpuError::TableProbeMismatch { .. }))
-            ),
+            matches!(refused, Err(GpuError::TableProbeMismatch { .. })),
             "{mode}: {refused:?}"
         );
     }

@@ -140,10 +140,7 @@ fn a_failed_table_leaves_no_table_behind() {
     let beyond_the_device = config(TtMode::Verified, usize::MAX / 2, DEFAULT_VERIFIER_BITS);
     let failed = gpu.prepare_table(&beyond_the_device, &Zobrist::default());
     assert!(
-        matches!(
-            failed,
-            Err(EngineError::Gpu(GpuError::TableTooLarge { .. }))
-        ),
+        matches!(failed, Err(GpuError::TableTooLarge { .. })),
         "{failed:?}"
     );
     let params = gpu.table_params_in_use().expect("read back");

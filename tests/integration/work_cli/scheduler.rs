@@ -74,9 +74,15 @@ fn scheduler_tasks_are_idempotent() {
     assert_eq!(status["done"], 200);
     let other = run_vkperft(&args, &[("TASK_INDEX", "1")]);
     assert_eq!(other.code, 0, "{}", other.stderr);
+    // Each twin journals the units it found unjournaled when it started: all 200 when they
+    // start together, fewer (or none, and no journal) when one runs well before the other.
     let journals = journal_lines(&plan);
-    assert_eq!(journals.len(), 3, "a journal per process that computed");
-    assert_eq!(journals.concat().len(), 600, "shard 0 twice, shard 1 once");
+    let lines = journals.concat().len();
+    assert!((2..=3).contains(&journals.len()), "{} journals", journals.len());
+    assert!(
+        (400..=600).contains(&lines),
+        "shard 0 once or twice and shard 1 once: {lines} records"
+    );
     let status = json(&["work", "status", &plan, "--json"]);
     assert_eq!(status["conflicts"], 0);
     let merged = json(&["work", "merge", &plan, "--json"]);

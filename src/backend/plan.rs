@@ -2,10 +2,10 @@
 //! the host into work items, transpositions among them merged, and the per-root-move
 //! bookkeeping as the items' counts come in. No threads and no devices here.
 
+use super::run_control::{Cancelled, ProgressSample};
 use crate::chess::movegen::legal_moves;
 use crate::chess::{Move, NybbleBoard, Position};
 use crate::count::Counts;
-use crate::run_control::{Cancelled, ProgressSample};
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -283,7 +283,7 @@ impl Tally {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cpu::reference;
+    use crate::chess::perft;
 
     const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 
@@ -291,7 +291,7 @@ mod tests {
     fn divide_by_items(plan: &Plan) -> Vec<(Move, Counts)> {
         let mut tally = Tally::new(plan);
         for item in &plan.items {
-            let nodes = reference::perft(&item.position, item.remaining);
+            let nodes = perft::perft(&item.position, item.remaining);
             tally.record(item, Counts::exact(nodes));
         }
         assert!(tally.is_complete());
@@ -301,7 +301,7 @@ mod tests {
     fn reference_divide(root: &Position, depth: u32) -> Vec<(Move, Counts)> {
         legal_moves(root)
             .iter()
-            .map(|&m| (m, Counts::exact(reference::perft(&root.play(m), depth - 1))))
+            .map(|&m| (m, Counts::exact(perft::perft(&root.play(m), depth - 1))))
             .collect()
     }
 
@@ -337,7 +337,7 @@ mod tests {
                 let plan = expand_to(&root, depth, host_plies);
                 assert!(plan.items.iter().all(|i| i.remaining == depth - host_plies));
                 let paths: u64 = plan.items.iter().map(|i| i.roots[0].paths).sum();
-                assert_eq!(u128::from(paths), reference::perft(&root, host_plies));
+                assert_eq!(u128::from(paths), perft::perft(&root, host_plies));
                 assert_eq!(divide_by_items(&plan), expected, "{host_plies} host plies");
 
                 let mut merged = expand_to(&root, depth, host_plies);
@@ -394,7 +394,7 @@ mod tests {
             let children = item.children();
             tally.split(item, &children);
             for child in &children {
-                let nodes = reference::perft(&child.position, child.remaining);
+                let nodes = perft::perft(&child.position, child.remaining);
                 tally.record(child, Counts::exact(nodes));
             }
         }
@@ -460,7 +460,7 @@ mod tests {
         assert_eq!(waiting.len(), 5_362);
         assert!(!tally.is_complete());
         for item in &waiting {
-            let nodes = reference::perft(&item.position, item.remaining);
+            let nodes = perft::perft(&item.position, item.remaining);
             tally.record(item, Counts::exact(nodes));
         }
         assert!(tally.is_complete());
@@ -488,7 +488,7 @@ mod tests {
             let children = item.children();
             completed.extend(tally.split(item, &children));
             for child in &children {
-                let nodes = reference::perft(&child.position, child.remaining);
+                let nodes = perft::perft(&child.position, child.remaining);
                 completed.extend(tally.record(child, Counts::exact(nodes)));
             }
         }
