@@ -25,10 +25,10 @@ impl Counts {
 
     /// The counts of `paths` subtrees like this one.
     #[inline]
-    pub fn times(self, paths: u64) -> Counts {
+    pub fn times(self, paths: u128) -> Counts {
         Counts {
-            nodes: self.nodes * u128::from(paths),
-            fast_nodes: self.fast_nodes * u128::from(paths),
+            nodes: self.nodes * paths,
+            fast_nodes: self.fast_nodes * paths,
         }
     }
 }

@@ -15,7 +15,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 pub struct RootPaths {
     /// Index of the root move in [`Plan::root_moves`].
     pub root: usize,
-    pub paths: u64,
+    /// As wide as a work unit's paths (`work::Unit::paths`): beyond 13 plies their number can
+    /// pass 2^64.
+    pub paths: u128,
 }
 
 /// A position whose subtree a backend counts, `remaining` plies deep, and the root moves it
@@ -336,8 +338,8 @@ mod tests {
             for host_plies in 1..=3 {
                 let plan = expand_to(&root, depth, host_plies);
                 assert!(plan.items.iter().all(|i| i.remaining == depth - host_plies));
-                let paths: u64 = plan.items.iter().map(|i| i.roots[0].paths).sum();
-                assert_eq!(u128::from(paths), perft::perft(&root, host_plies));
+                let paths: u128 = plan.items.iter().map(|i| i.roots[0].paths).sum();
+                assert_eq!(paths, perft::perft(&root, host_plies));
                 assert_eq!(divide_by_items(&plan), expected, "{host_plies} host plies");
 
                 let mut merged = expand_to(&root, depth, host_plies);
@@ -354,7 +356,7 @@ mod tests {
         assert_eq!(plan.items.len(), 8_902);
         merge(&mut plan);
         assert_eq!(plan.items.len(), 5_362);
-        let paths: u64 = plan
+        let paths: u128 = plan
             .items
             .iter()
             .flat_map(|item| item.roots.iter().map(|r| r.paths))

@@ -249,11 +249,8 @@ mod tests {
                     .items
                     .iter()
                     .map(|item| {
-                        let mut roots: Vec<(u8, u128)> = item
-                            .roots
-                            .iter()
-                            .map(|r| (r.root as u8, u128::from(r.paths)))
-                            .collect();
+                        let mut roots: Vec<(u8, u128)> =
+                            item.roots.iter().map(|r| (r.root as u8, r.paths)).collect();
                         roots.sort_unstable();
                         (NybbleBoard::from_position(&item.position).planes, roots)
                     })

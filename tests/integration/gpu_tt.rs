@@ -26,7 +26,10 @@ use vkperft::count::Counts;
 use vkperft::gpu::layouts::GpuBoard;
 use vkperft::gpu::slider_attacks::SliderAttacks;
 use vkperft::gpu::{GpuError, GpuOptions, SelfTestProbe, Submissions, VulkanBackend};
-use vkperft::tt::{TableSplit, TtConfig, TtMode, TtStatsSnapshot, DEFAULT_VERIFIER_BITS};
+use vkperft::tt::fast::MAX_FAST_COUNT;
+use vkperft::tt::{
+    TableSplit, TranspositionTable, TtConfig, TtMode, TtStatsSnapshot, DEFAULT_VERIFIER_BITS,
+};
 
 const KIB: usize = 1024;
 const MIB: usize = 1024 * KIB;

@@ -1,10 +1,11 @@
 //! What tests and diagnostics ask of the GPU backend beyond perft: the shaders' view of the
-//! shared structs, the hashes they compute, and the table parameters they currently read.
+//! shared structs, the hashes they compute, the table parameters they currently read, and a
+//! table loaded with entries no search makes.
 
 use super::buffers::write_mapped;
 use super::VulkanBackend;
 use crate::chess::{Hash128, Zobrist};
-use crate::gpu::buffer::record_copy;
+use crate::gpu::buffer::{record_copy, GpuBuffer};
 use crate::gpu::context::record_barrier;
 use crate::gpu::error::GpuError;
 use crate::gpu::layouts::{
@@ -13,6 +14,7 @@ use crate::gpu::layouts::{
 };
 use crate::gpu::pipelines::Stage;
 use crate::gpu::shader_layout::DEDUP_OUTPUT;
+use crate::tt::{BucketRef, TranspositionTable};
 
 impl VulkanBackend {
     /// Runs the layout probe on the given values and returns what the shader saw, in the
@@ -152,4 +154,67 @@ impl VulkanBackend {
             &bytemuck::cast_slice::<GpuU128, u8>(&words)[..bytes],
         ))
     }
+
+    /// Replaces the prepared table's entries with those of `table`, a CPU table of the same
+    /// configuration (the GPU's twin layout), for checks that need entries no search makes:
+    /// counts past 2^64, or past what a fast entry holds. The table must not be split by
+    /// depth (`--tt-split shared`): its lines hold the CPU's buckets.
+    pub fn load_table(&mut self, table: &TranspositionTable) -> Result<(), GpuError> {
+        let refused = |reason: &str| GpuError::Vulkan {
+            call: "load a table",
+            result: reason.to_string(),
+        };
+        let Some(gpu_table) = &self.tt.table else {
+            return Err(refused("no table is prepared"));
+        };
+        let config = gpu_table.config();
+        let same = config.mode == table.mode()
+            && config.verifier_bits == table.verifier_bits()
+            && config.buckets().ok() == Some(table.buckets());
+        if !same || gpu_table.compact_lines() > 0 {
+            return Err(refused("the tables differ in configuration or split"));
+        }
+        // The fast array's segments come first (none in verified), then the exact array's.
+        let (fast, exact) = table_words(table);
+        let fast_segments = if fast.is_empty() {
+            0
+        } else {
+            gpu_table.segments()
+        };
+        let segments: Vec<&GpuBuffer> = gpu_table.buffers().collect();
+        let (fast_buffers, exact_buffers) = segments.split_at(fast_segments);
+        for (buffers, words) in [(fast_buffers, fast), (exact_buffers, exact)] {
+            let mut bytes: &[u8] = bytemuck::cast_slice(&words);
+            for segment in buffers {
+                let (now, later) = bytes.split_at(bytes.len().min(segment.size as usize));
+                self.upload(segment, now)?;
+                bytes = later;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The table's arrays as the GPU lays them out: the fast buckets' words and the exact entries'
+/// words (either may be empty).
+pub(super) fn table_words(table: &TranspositionTable) -> (Vec<u64>, Vec<u64>) {
+    let (mut fast, mut exact) = (Vec::new(), Vec::new());
+    for index in 0..table.buckets() {
+        let fast_bucket = match table.bucket(index) {
+            BucketRef::Fast(bucket) => Some(bucket),
+            BucketRef::Verified(bucket) => {
+                exact.extend(bucket.entries.iter().flat_map(|entry| entry.words()));
+                None
+            }
+            BucketRef::Certify { fast, shadows } => {
+                exact.extend(shadows.iter().flat_map(|entry| entry.words()));
+                Some(fast)
+            }
+        };
+        for entry in fast_bucket.into_iter().flat_map(|bucket| &bucket.entries) {
+            let contents = entry.load();
+            fast.extend([contents.verification, contents.data]);
+        }
+    }
+    (fast, exact)
 }

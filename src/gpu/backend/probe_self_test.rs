@@ -10,6 +10,7 @@
 //! returning wrong counts; `--tt off` still runs on it.
 
 use super::buffers::{mapped_bytes, write_mapped};
+use super::diagnostics::table_words;
 use super::VulkanBackend;
 use crate::chess::movegen::legal_moves;
 use crate::chess::{Hash128, NybbleBoard, Position};
@@ -199,30 +200,6 @@ fn craft<'t>(
     }
     guard.write(&contents(exact));
     matches!(slot, Busy(_)).then_some(guard)
-}
-
-/// The table's arrays as the GPU lays them out: the fast buckets' words and the exact entries'
-/// words (either may be empty).
-fn table_words(table: &TranspositionTable) -> (Vec<u64>, Vec<u64>) {
-    let (mut fast, mut exact) = (Vec::new(), Vec::new());
-    for index in 0..table.buckets() {
-        let fast_bucket = match table.bucket(index) {
-            BucketRef::Fast(bucket) => Some(bucket),
-            BucketRef::Verified(bucket) => {
-                exact.extend(bucket.entries.iter().flat_map(|entry| entry.words()));
-                None
-            }
-            BucketRef::Certify { fast, shadows } => {
-                exact.extend(shadows.iter().flat_map(|entry| entry.words()));
-                Some(fast)
-            }
-        };
-        for entry in fast_bucket.into_iter().flat_map(|bucket| &bucket.entries) {
-            let contents = entry.load();
-            fast.extend([contents.verification, contents.data]);
-        }
-    }
-    (fast, exact)
 }
 
 /// What the CPU table answers for the crafted buckets of one mode.

@@ -177,3 +177,65 @@ fn off_after_a_table_has_no_table() {
     assert!(stats.is_none());
     assert_eq!(nodes_by_move(&divide), nodes_by_move(&expected));
 }
+
+/// Counts no run reaches on this device, from a crafted entry: a depth-3 position counted
+/// 2^64 + 7 (`verified`) makes its parents' 128-bit sums (`add128`) carry past 2^64, and one at
+/// the largest count a fast entry holds (`fast`) gives its parents counts that no fast entry
+/// holds (payload skips). Every root move then counts its true perft plus the crafted excess
+/// once for each time its subtree met the crafted position in the table, exactly. (Depth 2 is
+/// no place for such counts: a depth-2 subtree has fewer than 2^16 leaves, and the leaf stage
+/// adds them into their parent in 32 bits.)
+#[test]
+fn crafted_counts_carry_past_two_to_the_64_and_skip_the_payload() {
+    let zobrist = Zobrist::default();
+    let root = Position::startpos();
+    // The crafted position at remaining depth 3, deeper than the host expands: the device's
+    // expand stage probes it.
+    let depth = 6;
+    let mut crafted = root;
+    for uci in ["e2e4", "e7e5", "g1f3"] {
+        let mv = legal_moves(&crafted)
+            .iter()
+            .copied()
+            .find(|m| m.to_string() == uci)
+            .expect("a legal move");
+        crafted = crafted.play(mv);
+    }
+    let key = zobrist.hash(&crafted) ^ zobrist.depth_key(3);
+    let truth = nodes_by_move(&cpu_divide(&root, depth));
+    let true_count = perft::perft(&crafted, 3);
+    let mut gpu = VulkanBackend::new(&GpuOptions {
+        table_split: TableSplit::Shared,
+        ..GpuOptions::default()
+    })
+    .expect("the test device opens");
+    for (mode, count) in [
+        (TtMode::Verified, (1u128 << 64) + 7),
+        (TtMode::Fast, u128::from(MAX_FAST_COUNT)),
+    ] {
+        let table_config = config(mode, MIB, DEFAULT_VERIFIER_BITS);
+        let table = TranspositionTable::new(&table_config).expect("the test table fits");
+        table.store(key, &crafted, 3, count, count, &table.thread_stats());
+        gpu.prepare_table(&table_config, &zobrist)
+            .expect("the table fits");
+        gpu.load_table(&table).expect("the same configuration");
+        let on_gpu = gpu
+            .divide(&root, depth, &common::silent_control())
+            .expect("the run ends");
+        let excess = count - true_count;
+        let mut meetings = 0;
+        for (mv, nodes) in nodes_by_move(&on_gpu) {
+            let extra = nodes
+                .checked_sub(truth[&mv])
+                .unwrap_or_else(|| panic!("{mode} {mv}: {nodes} < {}", truth[&mv]));
+            assert_eq!(extra % excess, 0, "{mode} {mv}: {nodes}");
+            meetings += extra / excess;
+        }
+        assert!(meetings > 0, "{mode}: the crafted entry was never met");
+        let stats = gpu.tt_snapshot().expect("read back").expect("a table");
+        match mode {
+            TtMode::Verified => assert!(total_nodes(&on_gpu) > 1 << 64, "{mode}"),
+            _ => assert!(stats.total.payload_skips > 0, "{mode}: {stats:?}"),
+        }
+    }
+}

@@ -78,7 +78,11 @@ fn scheduler_tasks_are_idempotent() {
     // start together, fewer (or none, and no journal) when one runs well before the other.
     let journals = journal_lines(&plan);
     let lines = journals.concat().len();
-    assert!((2..=3).contains(&journals.len()), "{} journals", journals.len());
+    assert!(
+        (2..=3).contains(&journals.len()),
+        "{} journals",
+        journals.len()
+    );
     assert!(
         (400..=600).contains(&lines),
         "shard 0 once or twice and shard 1 once: {lines} records"
