@@ -87,6 +87,9 @@ struct Row {
     /// One timing per peer, in the order of [`Bench::peers`]; `None` where the peer cannot
     /// count the position (or, in the total, missed one).
     peers: Vec<Option<Timing>>,
+    /// Per peer, its timing with a table of the size the modes' table had, where a mode with
+    /// a table ran and the peer has one (MPerft's `-h`): the modes compare with it.
+    peer_tables: Vec<Option<Timing>>,
     /// The work counters (`--json`'s `work`) of `off`, then of each mode; none in the total.
     work: Vec<Value>,
 }
@@ -112,6 +115,21 @@ fn vs_peers(timing: Timing, peers: &[Peer], peer_timings: &[Option<Timing>]) -> 
 }
 
 impl Bench {
+    /// What each mode with a table compares with: a peer's run with a table where it made
+    /// one, else its run without.
+    fn mode_baselines(row: &Row) -> Vec<Option<Timing>> {
+        row.peers
+            .iter()
+            .zip(&row.peer_tables)
+            .map(|(plain, table)| table.or(*plain))
+            .collect()
+    }
+
+    /// Whether `peer` runs with a table beside the modes (a mode with a table runs).
+    fn peer_runs_table(&self, peer: &Peer) -> bool {
+        !self.modes.is_empty() && peer.has_table()
+    }
+
     fn row_json(&self, row: &Row) -> Value {
         let mut value = json!({ "position": row.name, "off": row.off.json() });
         if let Some(depth) = row.depth {
@@ -128,15 +146,18 @@ impl Bench {
                 entry["work"] = work.clone();
             }
             if !self.peers.is_empty() {
-                entry["vs_peers"] = vs_peers(*timing, &self.peers, &row.peers);
+                entry["vs_peers"] = vs_peers(*timing, &self.peers, &Self::mode_baselines(row));
             }
             value[mode.0.name()] = entry;
         }
         if !self.peers.is_empty() {
             value["off"]["vs_peers"] = vs_peers(row.off, &self.peers, &row.peers);
             let mut peers = Map::new();
-            for (peer, timing) in self.peers.iter().zip(&row.peers) {
-                let entry = timing.map_or(Value::Null, Timing::json);
+            for ((peer, timing), table) in self.peers.iter().zip(&row.peers).zip(&row.peer_tables) {
+                let mut entry = timing.map_or(Value::Null, Timing::json);
+                if let (Some(table), false) = (table, entry.is_null()) {
+                    entry["table"] = table.json();
+                }
                 peers.insert(peer.name().to_string(), entry);
             }
             value["peers"] = Value::Object(peers);
@@ -187,11 +208,15 @@ impl Bench {
         }
         for peer in &self.peers {
             let name = peer.name();
-            for title in [
+            let mut titles = vec![
                 format!("{name} s"),
                 format!("{name} Mnps"),
                 format!("off/{name}"),
-            ] {
+            ];
+            if self.peer_runs_table(peer) {
+                titles.extend([format!("{name}+tt s"), format!("{name}+tt Mnps")]);
+            }
+            for title in titles {
                 text += &column(&title, 8, &title);
             }
             for mode in &self.modes {
@@ -223,7 +248,8 @@ impl Bench {
                 timing.nps() / row.off.nps()
             );
         }
-        for (peer, timing) in self.peers.iter().zip(&row.peers) {
+        let baselines = Self::mode_baselines(row);
+        for (index, (peer, timing)) in self.peers.iter().zip(&row.peers).enumerate() {
             let name = peer.name();
             let cells = |show: &dyn Fn(Timing) -> String| timing.map_or("—".to_string(), show);
             line += &column(
@@ -241,16 +267,63 @@ impl Bench {
                 8,
                 &cells(&|p| format!("{:.2}x", row.off.nps() / p.nps())),
             );
-            for (mode, mode_timing) in self.modes.iter().zip(&row.modes) {
+            if self.peer_runs_table(peer) {
+                let table = |show: &dyn Fn(Timing) -> String| {
+                    row.peer_tables[index].map_or("—".to_string(), show)
+                };
                 line += &column(
-                    &format!("{}/{name}", mode.0.name()),
+                    &format!("{name}+tt s"),
                     8,
-                    &cells(&|p| format!("{:.2}x", mode_timing.nps() / p.nps())),
+                    &table(&|p| format!("{:.3}", p.elapsed.as_secs_f64())),
                 );
+                line += &column(
+                    &format!("{name}+tt Mnps"),
+                    8,
+                    &table(&|p| format!("{:.1}", p.nps() / 1e6)),
+                );
+            }
+            for (mode, mode_timing) in self.modes.iter().zip(&row.modes) {
+                let ratio = baselines[index].map_or("—".to_string(), |p| {
+                    format!("{:.2}x", mode_timing.nps() / p.nps())
+                });
+                line += &column(&format!("{}/{name}", mode.0.name()), 8, &ratio);
             }
         }
         line + "\n"
     }
+}
+
+/// The fastest of `runs` timings of `peer` on `fen` at `depth` (`what` names them), with a
+/// table of `table_mib` MiB if given; its count must be `off`'s.
+fn peer_timing(
+    peer: &mut Peer,
+    what: &str,
+    fen: &str,
+    depth: u32,
+    table_mib: Option<u64>,
+    runs: u32,
+    off: Timing,
+) -> Result<Timing, CliError> {
+    let with = table_mib.map_or_else(String::new, |mib| format!(" with a {mib} MiB table"));
+    let peer_name = peer.name();
+    let timing = fastest(runs, &|| format!("{what}: {peer_name}{with}"), || {
+        let (nodes, elapsed) = peer.perft(fen, depth, table_mib)?;
+        Ok(Timing {
+            nodes,
+            elapsed,
+            leaf_count_ops: None,
+        })
+    })?;
+    if timing.nodes != off.nodes {
+        return Err(CliError::Mismatch(anyhow!(
+            "{what}: vkperft counts {} nodes but {}{with} counts {} ({})",
+            off.nodes,
+            peer.name(),
+            timing.nodes,
+            peer.flag()
+        )));
+    }
+    Ok(timing)
 }
 
 /// The fastest of `runs` timings by `time`; every run must count the same nodes, or `what`
@@ -340,6 +413,8 @@ pub fn run(args: &BenchArgs) -> CliResult {
         let position = Position::from_fen(fen).map_err(CliError::runtime)?;
         // The work counters of each mode's last run (they do not depend on the run).
         let mut work = Vec::new();
+        // The modes' table size, which a peer with a table gets too.
+        let mut table_mib = None;
         let mut time = |tt_mode: TtMode, work: &mut Value| -> Result<Timing, CliError> {
             let spec = JobSpec {
                 tt_mode,
@@ -347,6 +422,9 @@ pub fn run(args: &BenchArgs) -> CliResult {
             };
             let result = runner.run(&spec, false)?;
             *work = result.work.to_json();
+            if let Some(tt) = &result.tt {
+                table_mib = Some((tt.bytes >> 20).max(1));
+            }
             Ok(Timing {
                 nodes: result.counts.nodes,
                 elapsed: result.elapsed,
@@ -377,35 +455,32 @@ pub fn run(args: &BenchArgs) -> CliResult {
             }
         }
         let mut peer_timings = Vec::new();
+        let mut peer_tables = Vec::new();
+        let tables_run = !bench.modes.is_empty();
         for (peer, skip) in bench.peers.iter_mut().zip(&mut skipped) {
             if let Some(reason) = peer.unsupported(depth) {
                 skip.get_or_insert_with(|| format!("{name} depth {depth}: {reason}"));
                 peer_timings.push(None);
+                peer_tables.push(None);
                 continue;
             }
-            let peer_name = peer.name().to_string();
-            let timing = fastest(
-                args.runs,
-                &|| format!("{name} depth {depth}: {peer_name}"),
-                || {
-                    let (nodes, elapsed) = peer.perft(fen, depth)?;
-                    Ok(Timing {
-                        nodes,
-                        elapsed,
-                        leaf_count_ops: None,
-                    })
-                },
-            )?;
-            let nodes = timing.nodes;
-            if nodes != off.nodes {
-                return Err(CliError::Mismatch(anyhow!(
-                    "{name} depth {depth}: vkperft counts {} nodes but {} counts {nodes} ({})",
-                    off.nodes,
-                    peer.name(),
-                    peer.flag()
-                )));
-            }
-            peer_timings.push(Some(timing));
+            let what = format!("{name} depth {depth}");
+            peer_timings.push(Some(peer_timing(
+                peer, &what, fen, depth, None, args.runs, off,
+            )?));
+            let table = match table_mib.filter(|_| tables_run && peer.has_table()) {
+                Some(mib) => Some(peer_timing(
+                    peer,
+                    &what,
+                    fen,
+                    depth,
+                    Some(mib),
+                    args.runs,
+                    off,
+                )?),
+                None => None,
+            };
+            peer_tables.push(table);
         }
         let row = Row {
             name,
@@ -413,6 +488,7 @@ pub fn run(args: &BenchArgs) -> CliResult {
             off,
             modes: mode_timings,
             peers: peer_timings,
+            peer_tables,
             work,
         };
         if !args.json {
@@ -437,6 +513,13 @@ pub fn run(args: &BenchArgs) -> CliResult {
             .map(|i| {
                 rows.iter()
                     .try_fold(Timing::default(), |sum, row| Some(sum.plus(row.peers[i]?)))
+            })
+            .collect(),
+        peer_tables: (0..bench.peers.len())
+            .map(|i| {
+                rows.iter().try_fold(Timing::default(), |sum, row| {
+                    Some(sum.plus(row.peer_tables[i]?))
+                })
             })
             .collect(),
         work: Vec::new(),

@@ -375,3 +375,87 @@ fn runs_keep_each_programs_fastest_time() {
         assert!(run.stderr.contains("--runs"), "{}", run.stderr);
     }
 }
+
+/// With a mode that keeps a table, a peer that has one (MPerft) runs a second time with a
+/// table of the same size (`-h MIB`): the mode compares with that run, `off` with the run
+/// without; a peer without a table (ellxor) gives both its one run.
+#[test]
+fn a_peer_with_a_table_runs_with_the_modes_table_size() {
+    let dir = scratch("tables");
+    let log = dir.join("mperft-arguments");
+    let body = format!("echo \"$*\" >> '{}'\n{MPERFT}", log.display());
+    let mperft = format!("mperft={}", script(&dir, "mperft", &body));
+    let ellxor = format!("ellxor={}", script(&dir, "ellxor", ELLXOR));
+    let run = run_vkperft(
+        &[
+            "bench",
+            "--backend",
+            "cpu",
+            "--threads",
+            "1",
+            "--modes",
+            "off,fast",
+            "--tt-mb",
+            "16",
+            "--position",
+            "kiwipete",
+            "--depth",
+            "3",
+            "--json",
+            "--peer-bin",
+            &mperft,
+            "--peer-bin",
+            &ellxor,
+        ],
+        &[],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let arguments = std::fs::read_to_string(&log).expect("the stand-in's log");
+    let lines: Vec<&str> = arguments.lines().collect();
+    assert_eq!(lines.len(), 2, "{arguments}");
+    assert!(lines[0].ends_with("--depth 3 --bulk"), "{arguments}");
+    assert!(lines[1].ends_with("--depth 3 --bulk -h 16"), "{arguments}");
+    let value: Value = serde_json::from_str(run.stdout.trim()).expect("JSON");
+    for row in [&value["positions"][0], &value["total"]] {
+        let nps = |entry: &Value| entry["nps"].as_f64().expect("nps");
+        let mperft = &row["peers"]["mperft"];
+        let table = &mperft["table"];
+        assert_eq!(table["nodes"], row["off"]["nodes"], "{row}");
+        let ratio = |mode: &str, peer: &str| row[mode]["vs_peers"][peer].as_f64().expect("a ratio");
+        let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * b;
+        assert!(
+            close(ratio("fast", "mperft"), nps(&row["fast"]) / nps(table)),
+            "{row}"
+        );
+        assert!(
+            close(ratio("off", "mperft"), nps(&row["off"]) / nps(mperft)),
+            "{row}"
+        );
+        let ellxor = &row["peers"]["ellxor"];
+        assert_eq!(ellxor["table"], Value::Null, "{row}");
+        assert!(
+            close(ratio("fast", "ellxor"), nps(&row["fast"]) / nps(ellxor)),
+            "{row}"
+        );
+    }
+    let text = run_vkperft(
+        &[
+            "bench",
+            "--backend",
+            "cpu",
+            "--threads",
+            "1",
+            "--modes",
+            "off,fast",
+            "--position",
+            "kiwipete",
+            "--depth",
+            "2",
+            "--peer-bin",
+            &mperft,
+        ],
+        &[],
+    );
+    assert_eq!(text.code, 0, "{}", text.stderr);
+    assert!(text.stdout.contains("mperft+tt Mnps"), "{}", text.stdout);
+}

@@ -152,14 +152,31 @@ impl Peer {
         }
     }
 
-    /// The peer's count of `fen` at `depth` and its time.
-    pub fn perft(&mut self, fen: &str, depth: u32) -> Result<(u128, Duration), CliError> {
+    /// Whether the peer can count with a transposition table ([`Peer::perft`]'s `table_mib`).
+    pub fn has_table(&self) -> bool {
+        match &self.adapter {
+            Adapter::Uci(_) => false,
+            Adapter::Process(program) => program.table_arguments(1).is_some(),
+        }
+    }
+
+    /// The peer's count of `fen` at `depth` and its time; with a table of `table_mib` MiB
+    /// where the peer has one.
+    pub fn perft(
+        &mut self,
+        fen: &str,
+        depth: u32,
+        table_mib: Option<u64>,
+    ) -> Result<(u128, Duration), CliError> {
         let flag = &self.flag;
         match &mut self.adapter {
             Adapter::Uci(stockfish) => stockfish.perft(fen, depth).map_err(|err| naming(err, flag)),
             Adapter::Process(program) => {
-                let run = process::run(&self.path, &program.arguments(fen, depth))
-                    .map_err(|err| naming(err, flag))?;
+                let mut arguments = program.arguments(fen, depth);
+                if let Some(table) = table_mib.and_then(|mib| program.table_arguments(mib)) {
+                    arguments.extend(table);
+                }
+                let run = process::run(&self.path, &arguments).map_err(|err| naming(err, flag))?;
                 let at = format!("{flag}: at depth {depth} of {fen}");
                 if !run.status.success() {
                     return Err(CliError::runtime(anyhow!(

@@ -1,6 +1,7 @@
 //! MPerft (github.com/abulmo/MPerft): `mperft --fen FEN --depth N --bulk` counts with bulk
 //! counting at the last ply and no hash table (its default), one thread, and prints
-//! `perft  6 :       119060324 leaves in      0.188 s    633299596 leaves/s`.
+//! `perft  6 :       119060324 leaves in      0.188 s    633299596 leaves/s`; `-h MIB` gives
+//! it a hash table of that many MiB.
 
 use super::program::Program;
 
@@ -11,6 +12,10 @@ impl Program for Mperft {
         ["--fen", fen, "--depth", &depth.to_string(), "--bulk"]
             .map(String::from)
             .to_vec()
+    }
+
+    fn table_arguments(&self, mib: u64) -> Option<Vec<String>> {
+        Some(vec!["-h".to_string(), mib.to_string()])
     }
 
     fn total(&self, stdout: &str, depth: u32) -> Option<u128> {
