@@ -17,6 +17,7 @@ pub mod hunt;
 pub mod plan;
 pub mod reference;
 pub mod run_control;
+pub mod suite;
 pub mod tt;
 pub mod unique;
 pub mod work;
