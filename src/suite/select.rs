@@ -119,14 +119,18 @@ mod tests {
     fn a_depth_without_a_count_is_estimated() {
         let text = "4k3/8/8/8/8/8/8/4K3 w - -\t1\t5\n";
         let mut files = [read_suite_text(text, &PathBuf::from("s.tsv"), false).expect("read")];
-        files[0].entries[0].depths.push(crate::suite::DepthCount {
-            depth: 2,
-            nodes: None,
-        });
-        files[0].entries[0].depths.push(crate::suite::DepthCount {
-            depth: 3,
-            nodes: None,
-        });
+        files[0].entries[0]
+            .depths
+            .push(crate::suite::entry::DepthCount {
+                depth: 2,
+                nodes: None,
+            });
+        files[0].entries[0]
+            .depths
+            .push(crate::suite::entry::DepthCount {
+                depth: 3,
+                nodes: None,
+            });
         let tasks = select(&files, DepthChoice::MaxNodes(25)).tasks;
         assert_eq!(tasks.iter().map(|t| t.depth).collect::<Vec<_>>(), [1, 2]);
     }

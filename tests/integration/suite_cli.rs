@@ -618,3 +618,32 @@ fn bad_input_is_refused_naming_file_and_line() {
     }
     std::fs::remove_dir_all(&dir).expect("removed");
 }
+
+/// A count the file gets wrong: vkperft's backend agrees with its exact count, so the walk
+/// ends at the root with no difference and says the file differs; without the walk, the
+/// failure has no finding.
+#[test]
+fn a_wrong_count_in_the_file_is_told_apart_from_a_wrong_engine() {
+    let dir = scratch("wrong-file");
+    let epd = write(&dir, "wrong.epd", &format!("{KIWIPETE} ;D1 48 ;D2 2040\n"));
+    let (run, json) = suite(&[&epd, "--tt", "fast", "--tt-mb", "16", "--threads", "2"]);
+    assert_eq!(run.code, 5, "{}", run.stderr);
+    let wrong = &results(&json)[1];
+    assert_eq!(wrong["expected"], "2040");
+    assert_eq!(wrong["got"], "2039");
+    assert_eq!(wrong["finding"]["difference"], "none", "{wrong}");
+    assert_eq!(wrong["finding"]["path"], serde_json::json!([]));
+    let run = run_vkperft(&["suite", &epd, "--tt", "off"], &[]);
+    assert!(
+        run.stdout
+            .contains("the file's count differs from vkperft's"),
+        "{}",
+        run.stdout
+    );
+    let command = format!("{} --bug no-en-passant", buggy_engine());
+    let (run, json) = suite(&[&epd, "--uci", &command, "--no-drill-down"]);
+    assert_eq!(run.code, 5, "{}", run.stderr);
+    assert_eq!(results(&json)[1]["status"], "failed");
+    assert_eq!(results(&json)[1]["finding"], Value::Null);
+    std::fs::remove_dir_all(&dir).expect("removed");
+}
