@@ -150,7 +150,7 @@ fn chess960_counts_within(budget: u128) -> usize {
 }
 
 /// vkperft matches every published count of both shipped tables up to a node budget, with the
-/// table off and with a fast table.
+/// table off and with a fast table, on the CPU and on a Vulkan device.
 #[test]
 fn vkperft_is_exact_on_the_reference_data() {
     let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
@@ -189,7 +189,20 @@ fn vkperft_is_exact_on_the_reference_data() {
     assert_eq!(
         count(&json, "passed") as usize,
         named_rows_within(5_000_000)
-    );
+    ); // On a Vulkan device (lavapipe in CI), with its fast table.
+    let (run, json) = suite(&[
+        &reference,
+        "--max-nodes",
+        "20000",
+        "--tt",
+        "fast",
+        "--tt-mb",
+        "16",
+        "--backend",
+        "vulkan",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(count(&json, "passed") as usize, named_rows_within(20_000));
 }
 
 /// Legal moves of `pos` for which `keep` holds.
