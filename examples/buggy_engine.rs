@@ -3,15 +3,17 @@
 //! generator minus (or plus) one kind of move.
 //!
 //! ```text
-//! buggy_engine [--bug BUG]                      # UCI on stdin/stdout
-//! buggy_engine [--bug BUG] DEPTH FEN [MOVES]    # one perftree request
+//! buggy_engine [--bug BUG [--at PLACEMENT]]                      # UCI on stdin/stdout
+//! buggy_engine [--bug BUG [--at PLACEMENT]] DEPTH FEN [MOVES]    # one perftree request
 //! ```
 //!
 //! Move-generation bugs: `none`, `no-en-passant`, `no-underpromotion`, `castle-through-check`
 //! (castling while the king passes an attacked square), `pinned-knight` (a pinned knight
 //! moves), `rook-shield` (a Chess960 castle whose own rook shielded the king's target square
 //! along the back rank). Failures: `hang` (never answers `go perft`), `crash` (exits on `go
-//! perft`), `garbage` (prints a line that is no divide). Over UCI it takes `UCI_Chess960` and
+//! perft`), `garbage` (prints a line that is no divide); with `--at PLACEMENT` (a FEN's first
+//! field) a failure strikes only when asked for that position, and every other answer is right,
+//! as for a suite whose engine fails on one position. Over UCI it takes `UCI_Chess960` and
 //! then writes castles king-to-rook, as Stockfish does.
 
 use std::io::{BufRead, Write};
@@ -148,6 +150,17 @@ fn perft(pos: &Position, depth: u32, bug: Bug) -> u128 {
         .sum()
 }
 
+/// The bug that strikes at `pos`: a failure only at the placement `at` names, if it names one.
+fn bug_at(bug: Bug, at: Option<&str>, pos: &Position) -> Bug {
+    let failure = matches!(bug, Bug::Hang | Bug::Crash | Bug::Garbage);
+    match at {
+        Some(placement) if failure && pos.to_fen().split(' ').next() != Some(placement) => {
+            Bug::None
+        }
+        _ => bug,
+    }
+}
+
 /// The divide of `pos` in the format of `separator` (`": "` for UCI, `" "` for perftree), or
 /// what the failure bugs do instead.
 fn answer(pos: &Position, depth: u32, bug: Bug, separator: &str) -> String {
@@ -198,7 +211,7 @@ fn parse_position(line: &str, chess960: bool) -> Option<Position> {
     uci::play_moves(&start, moves.split_whitespace()).ok()
 }
 
-fn uci_loop(bug: Bug) {
+fn uci_loop(bug: Bug, at: Option<&str>) {
     let stdin = std::io::stdin();
     let mut out = std::io::stdout();
     let mut position = Position::startpos();
@@ -223,7 +236,7 @@ fn uci_loop(bug: Bug) {
             }
             _ if line.starts_with("go perft") => {
                 let depth = line["go perft".len()..].trim().parse().unwrap_or(1);
-                answer(&position, depth, bug, ": ")
+                answer(&position, depth, bug_at(bug, at, &position), ": ")
             }
             _ => continue,
         };
@@ -248,9 +261,18 @@ fn main() {
         bug = parsed;
         args.drain(..2);
     }
+    let mut at = None;
+    if args.first().map(String::as_str) == Some("--at") {
+        let Some(placement) = args.get(1).cloned() else {
+            eprintln!("buggy_engine: --at takes a FEN's placement field");
+            std::process::exit(2);
+        };
+        at = Some(placement);
+        args.drain(..2);
+    }
     vkperft::chess::attacks::init();
     if args.is_empty() {
-        uci_loop(bug);
+        uci_loop(bug, at.as_deref());
         return;
     }
     let depth: u32 = args[0].parse().unwrap_or(1);
@@ -262,5 +284,8 @@ fn main() {
         eprintln!("buggy_engine: expected DEPTH FEN [MOVES]");
         std::process::exit(2);
     };
-    print!("{}", answer(&position, depth, bug, " "));
+    print!(
+        "{}",
+        answer(&position, depth, bug_at(bug, at.as_deref(), &position), " ")
+    );
 }

@@ -16,6 +16,7 @@ pub mod engine;
 pub mod gpu;
 pub mod hunt;
 pub mod reference;
+pub mod suite;
 pub mod tt;
 pub mod unique;
 pub mod work;

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// Engine calls one walk may make (one per ply is enough).
-const MAX_QUERIES: usize = 64;
+pub const MAX_QUERIES: usize = 64;
 
 /// What the engine said.
 pub enum CheckEvent {

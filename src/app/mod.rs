@@ -23,6 +23,8 @@ mod risk_rows;
 mod run_panel;
 mod settings;
 mod state;
+mod suite_view;
+mod suite_worker;
 mod theme;
 pub mod window;
 
@@ -31,6 +33,7 @@ pub use level::{DivideOrder, Level};
 pub use plan_watch::PlanWatch;
 pub use settings::{EngineKind, Settings};
 pub use state::AppState;
+pub use suite_view::{SuiteAction, SuiteView};
 
 use crate::backend::Device;
 use crate::chess::{Move, Position};
@@ -41,6 +44,7 @@ use engine_client::EngineClient;
 use history::HistoryAction;
 use results::ResultsAction;
 use run_panel::{RunAction, RunStatus, SeedField};
+use suite_worker::{SuiteEvent, SuiteWorker};
 
 /// The editor's width in a wide window; it takes a smaller share of a small one.
 const EDITOR_WIDTH: f32 = 460.0;
@@ -56,6 +60,8 @@ pub struct VkperftApp {
     engine: EngineClient,
     /// The user's engine, asked off the UI thread.
     check: EngineCheck,
+    /// The suite run under way.
+    suite: SuiteWorker,
 }
 
 impl VkperftApp {
@@ -69,6 +75,7 @@ impl VkperftApp {
             state: AppState::new(settings),
             engine: EngineClient::spawn(backends),
             check: EngineCheck::default(),
+            suite: SuiteWorker::default(),
         }
     }
 
@@ -96,6 +103,9 @@ impl VkperftApp {
             self.engine_answered(event);
         }
         self.state.engine_check.busy = self.check.is_busy();
+        for event in self.suite.drain() {
+            self.suite_answered(event);
+        }
         theme::apply(&ctx, self.state.settings.dark_theme);
 
         let screen = ui.max_rect();
@@ -108,6 +118,8 @@ impl VkperftApp {
                     let watch = &mut self.state.plan_watch;
                     ui.toggle_value(&mut watch.open, "Plan…")
                         .on_hover_text("Watch the progress of a `vkperft work` plan folder");
+                    ui.toggle_value(&mut self.state.suite.open, "Suite…")
+                        .on_hover_text("Run a perft suite file against vkperft or your engine");
                 });
             });
         });
@@ -145,6 +157,121 @@ impl VkperftApp {
             .default_width(480.0)
             .show(&ctx, |ui| plan_watch::show(ui, watch));
         watch.open = open;
+
+        let mut open = self.state.suite.open;
+        let engine_set = self.state.settings.engine_command().is_some();
+        let mut suite_action = None;
+        egui::Window::new("Perft suite")
+            .open(&mut open)
+            .default_pos([screen.right() - 560.0, screen.top() + 60.0])
+            .default_width(520.0)
+            .show(&ctx, |ui| {
+                suite_action = suite_view::show(ui, &mut self.state.suite, engine_set);
+            });
+        self.state.suite.open = open;
+        match suite_action {
+            Some(SuiteAction::RunVkperft) => self.run_suite(&ctx, false),
+            Some(SuiteAction::RunEngine) => self.run_suite(&ctx, true),
+            Some(SuiteAction::Cancel) => self.suite.cancel(),
+            Some(SuiteAction::Show(index)) => self.show_suite_result(index),
+            None => {}
+        }
+    }
+
+    /// Runs the opened suite against vkperft with the run panel's settings, or against the
+    /// run panel's engine.
+    pub fn run_suite(&mut self, ctx: &egui::Context, against_engine: bool) {
+        let state = &mut self.state;
+        if self.suite.is_busy() {
+            return;
+        }
+        let Some(tasks) = state.suite.tasks().map(<[crate::suite::Task]>::to_vec) else {
+            return;
+        };
+        let subject = if against_engine {
+            match state.settings.engine_command() {
+                Some(command) => crate::suite::Subject::Engine(command),
+                None => return,
+            }
+        } else {
+            crate::suite::Subject::Vkperft(state.spec(Position::startpos(), 1))
+        };
+        let threads = state.settings.threads.max(1);
+        let settings = crate::suite::RunSettings {
+            jobs: threads,
+            timeout: state.settings.engine_deadline(),
+            max_queries: engine_check::MAX_QUERIES,
+            drill_down: true,
+            chess960: false,
+            threads,
+        };
+        state.suite.started();
+        self.suite.start(ctx, tasks, subject, settings);
+    }
+
+    /// What the suite run said: a result, or its end.
+    fn suite_answered(&mut self, event: SuiteEvent) {
+        let view = &mut self.state.suite;
+        match event {
+            SuiteEvent::Result(index, result) => {
+                if let Some(slot) = view.results.get_mut(index) {
+                    *slot = Some(*result);
+                }
+            }
+            SuiteEvent::Ended(ended) => {
+                view.running = false;
+                view.message = ended.err();
+            }
+        }
+    }
+
+    /// Puts check `index`'s position on the board and its walk (each comparison a level) in
+    /// the divide table, with the finding's moves marked.
+    pub fn show_suite_result(&mut self, index: usize) {
+        if self.state.is_running() || self.check.is_busy() {
+            return;
+        }
+        let state = &mut self.state;
+        let Some(Some(result)) = state.suite.results.get(index).cloned() else {
+            return;
+        };
+        let Ok(root) = Position::from_fen(&result.task.fen) else {
+            return;
+        };
+        let mut levels = vec![Level::new(root, result.task.depth, None)];
+        if let crate::suite::Verdict::Failed(crate::suite::Drill::Found { finding, steps }) =
+            &result.verdict
+        {
+            levels.clear();
+            for step in steps {
+                let (position, via) = match levels.last() {
+                    None => (root, None),
+                    Some(parent) => {
+                        let Some(mv) = step.path.last().and_then(|text| {
+                            crate::chess::uci::parse_move(&parent.position, text).ok()
+                        }) else {
+                            break;
+                        };
+                        (parent.position.play(mv), Some(mv))
+                    }
+                };
+                let mut level = Level::new(position, step.depth, via);
+                level.expected = Some(step.expected.clone());
+                level.engine = Some(step.engine.clone());
+                levels.push(level);
+            }
+            state.engine_check.finding = Some(finding.clone());
+        } else {
+            state.engine_check.finding = None;
+        }
+        state.engine_check.error = None;
+        state.live = None;
+        if let Some(last) = levels.last() {
+            let position = last.position;
+            state.editor.set_position(&position);
+        }
+        state.levels = levels;
+        state.results_changed();
     }
 
     fn central(&mut self, ui: &mut egui::Ui) {

@@ -9,6 +9,7 @@ use super::live_run::{LiveRun, RunEnd};
 use super::plan_watch::PlanWatch;
 use super::run_panel::SeedField;
 use super::settings::Settings;
+use super::suite_view::SuiteView;
 use crate::chess::{Position, Square};
 use crate::engine::{Event, Job, JobId, JobSpec, JobSpecError, PerftResult};
 use crate::hunt::{Difference, Finding};
@@ -35,6 +36,8 @@ pub struct AppState {
     pub plan_watch: PlanWatch,
     /// The user's engine: asked, and what it said.
     pub engine_check: EngineCheckView,
+    /// The Suite window: a suite file and its results.
+    pub suite: SuiteView,
 }
 
 /// The state of comparing with the user's engine.
@@ -90,6 +93,7 @@ impl AppState {
             results_generation: 0,
             plan_watch: PlanWatch::default(),
             engine_check: EngineCheckView::default(),
+            suite: SuiteView::default(),
             settings,
         }
     }
@@ -105,8 +109,13 @@ impl AppState {
 
     /// A job for `position` at `depth` with the run panel's settings.
     pub fn job(&self, id: JobId, position: Position, depth: u32) -> Result<Job, JobSpecError> {
+        self.spec(position, depth).job(id)
+    }
+
+    /// The run panel's settings for `position` at `depth`.
+    pub fn spec(&self, position: Position, depth: u32) -> JobSpec {
         let settings = &self.settings;
-        let spec = JobSpec {
+        JobSpec {
             backend: settings.backend.choice(),
             device: settings.backend.device(),
             threads: Some(settings.threads.max(1)),
@@ -115,8 +124,7 @@ impl AppState {
             verifier_bits: settings.verifier_bits,
             zobrist_seed: settings.zobrist_seed,
             ..JobSpec::new(position, depth)
-        };
-        spec.job(id)
+        }
     }
 
     /// Records that the run panel's settings make no job (e.g. a depth out of range from old

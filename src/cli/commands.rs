@@ -4,6 +4,7 @@ use super::args::{BenchArgs, DevicesArgs, GuiArgs, PerftArgs, PerftreeArgs, Shad
 use super::completions::CompletionsArgs;
 use super::hunt::HuntArgs;
 use super::man::ManArgs;
+use super::suite::SuiteArgs;
 use super::work_args::{UniqueArgs, WorkArgs};
 use clap::{Parser, Subcommand};
 
@@ -26,6 +27,9 @@ pub enum Commands {
     /// Find a move generator's bug: compare your engine's divide with vkperft's and descend to
     /// the first position where its move list is wrong.
     Hunt(HuntArgs),
+    /// Run perft suites (EPD, .perft, tab-separated) against vkperft or your engine, walking
+    /// every failure to its wrong position; or generate a suite from random games.
+    Suite(SuiteArgs),
     /// The script interface of the perftree debugger: `vkperft perftree DEPTH FEN [MOVES]`.
     Perftree(PerftreeArgs),
     /// Nodes, seconds and nodes/second on a fixed set of positions.

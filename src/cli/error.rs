@@ -25,6 +25,8 @@ pub enum CliError {
     Incomplete(anyhow::Error),
     /// `hunt` found where the engine under test goes wrong (the report is printed). Exit 5.
     DifferenceFound,
+    /// `suite` found wrong counts (the report is printed); says how many. Exit 5.
+    SuiteFailed(String),
     /// A plan's total falls short of the trust `work merge --require` demands. Exit 6.
     Untrusted(anyhow::Error),
     /// Ctrl-C stopped the command before its total; what was known when it stopped: how long
@@ -50,7 +52,7 @@ impl CliError {
             CliError::Runtime(_) => 1,
             CliError::Mismatch(_) => 3,
             CliError::Incomplete(_) => 4,
-            CliError::DifferenceFound => 5,
+            CliError::DifferenceFound | CliError::SuiteFailed(_) => 5,
             CliError::Untrusted(_) => 6,
             CliError::Interrupted { .. } => INTERRUPTED_EXIT_CODE,
         }
@@ -105,6 +107,7 @@ impl fmt::Display for CliError {
                 write!(f, "{err:#}")
             }
             CliError::DifferenceFound => write!(f, "the engine under test differs from vkperft"),
+            CliError::SuiteFailed(what) => write!(f, "{what}"),
             CliError::Interrupted { elapsed, nodes } => {
                 write!(f, "interrupted")?;
                 if let Some(elapsed) = elapsed {

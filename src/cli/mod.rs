@@ -1,6 +1,6 @@
 //! Command-line interface: argument parsing, the subcommands, and exit codes
 //! (0 success, 1 runtime failure, 2 bad input, 3 a cross-check mismatch, 4 a plan not yet
-//! complete, 5 `hunt` found a difference, 130 interrupted by Ctrl-C, see [`interrupt`]).
+//! complete, 5 `hunt` or `suite` found a difference, 130 interrupted by Ctrl-C, see [`interrupt`]).
 
 mod args;
 mod bench;
@@ -17,6 +17,8 @@ mod peer;
 mod perft;
 mod progress;
 mod shader_stats;
+mod suite;
+mod suite_progress;
 mod unique;
 mod work;
 mod work_args;
@@ -46,6 +48,10 @@ pub fn main() -> ExitCode {
     ) {
         interrupt::install();
     }
+    if matches!(cli.command, Some(Commands::Suite(_))) {
+        // The run kills every engine it started and stops; a second Ctrl-C exits at once.
+        interrupt::install();
+    }
     if matches!(cli.command, Some(Commands::Hunt(_))) {
         interrupt::install_for_hunt();
     }
@@ -53,6 +59,7 @@ pub fn main() -> ExitCode {
         Some(Commands::Perft(args)) => perft::run_perft(&args),
         Some(Commands::Perftree(args)) => perft::run_perftree(&args),
         Some(Commands::Hunt(args)) => hunt::run(&args),
+        Some(Commands::Suite(args)) => suite::run(&args),
         Some(Commands::Bench(args)) => bench::run(&args),
         Some(Commands::Devices(args)) => devices::run(&args),
         Some(Commands::ShaderStats(args)) => shader_stats::run(&args),
@@ -68,7 +75,9 @@ pub fn main() -> ExitCode {
         Err(err) => {
             // An interruption is what the user asked for, not an error.
             let prefix = match err {
-                CliError::Interrupted { .. } | CliError::DifferenceFound => "",
+                CliError::Interrupted { .. }
+                | CliError::DifferenceFound
+                | CliError::SuiteFailed(_) => "",
                 _ => "error: ",
             };
             output::write_stderr(&format!("{prefix}{err}\n"));

@@ -37,6 +37,12 @@ pub enum HuntError {
     },
     #[error("`{command}` cannot be written to: {reason}")]
     Write { command: String, reason: String },
+    #[error("`{command}` failed answering `{position}`: {reason}")]
+    Failed {
+        command: String,
+        reason: String,
+        position: String,
+    },
     #[error("the walk needed more than {limit} engine queries (at {path})")]
     QueryLimit { limit: usize, path: String },
 }

@@ -123,6 +123,7 @@ fn a_page_per_subcommand_renders() {
         ("vkperft.1", "perftree"),
         ("vkperft-perft.1", "--verifier-bits"),
         ("vkperft-hunt.1", "--timeout-s"),
+        ("vkperft-suite.1", "--max-nodes"),
         ("vkperft-work-run.1", "--shard-from-env"),
         ("vkperft-work-slurm.1", "--max-parallel"),
         ("vkperft-completions.1", "powershell"),
@@ -131,7 +132,7 @@ fn a_page_per_subcommand_renders() {
     }
     let pages = std::fs::read_dir(&folder).expect("written").count();
     std::fs::remove_dir_all(&folder).expect("removed");
-    assert!(pages >= 17, "only {pages} pages written");
+    assert!(pages >= 18, "only {pages} pages written");
 }
 
 #[test]

@@ -11,7 +11,7 @@ use vkperft::chess::{uci, Move, MoveKind, Position, Role, Square};
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 const STOCKFISH: &str = "/usr/games/stockfish";
 
-fn buggy_engine() -> String {
+pub(crate) fn buggy_engine() -> String {
     let vkperft = PathBuf::from(env!("CARGO_BIN_EXE_vkperft"));
     let engine = vkperft
         .parent()

@@ -330,3 +330,26 @@ fn hunt_kills_its_script_on_sigint() {
     assert!(run.stderr.contains("interrupted"), "{}", run.stderr);
     common::assert_child_ended(&pid_file);
 }
+
+/// `suite` ends on SIGINT and kills the script calls under way over both jobs, with the
+/// engines they started.
+#[test]
+fn suite_kills_its_engines_on_sigint() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let (script, pid_file) = common::script_with_child("interrupt-suite", "sleep 30", "wait");
+    let suite = pid_file.with_file_name("suite.epd");
+    std::fs::write(
+        &suite,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400\n",
+    )
+    .expect("the suite is written");
+    let command = format!("sh {}", script.display());
+    let suite = suite.display().to_string();
+    let args = ["suite", &suite, "--script", &command, "--jobs", "2"];
+    let run = interrupt(&args, CPU_START);
+    assert_eq!(run.status.code(), Some(130), "{}", run.stderr);
+    assert!(run.latency < BOUND, "took {:?} to end", run.latency);
+    assert!(run.stderr.contains("interrupted"), "{}", run.stderr);
+    assert!(!run.stdout.contains("checks:"), "no report: {}", run.stdout);
+    common::assert_child_ended(&pid_file);
+}

@@ -377,7 +377,7 @@ const LAYERS: &[&[&str]] = &[
     &["cpu", "gpu"],
     &["hunt", "unique"],
     &["engine"],
-    &["work"],
+    &["work", "suite"],
     &["app"],
     &["cli"],
 ];

@@ -20,10 +20,11 @@ use vkperft::tt::{
 };
 
 /// Every subcommand but the window's.
-pub const SCRIPTED_SUBCOMMANDS: [&str; 10] = [
+pub const SCRIPTED_SUBCOMMANDS: [&str; 11] = [
     "perft",
     "perftree",
     "hunt",
+    "suite",
     "bench",
     "devices",
     "shader-stats",

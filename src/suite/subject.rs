@@ -1,0 +1,92 @@
+//! vkperft itself as the engine under test: each request is a job on the backend and table
+//! mode the user chose, so that a suite checks vkperft's counts, and a failure is walked
+//! against vkperft's exact CPU count as an engine's would be.
+
+use crate::chess::{uci, Position};
+use crate::engine::{Engine, Event, JobSpec};
+use crate::hunt::{EngineDivide, EngineUnderTest, HuntError, PositionRequest};
+use crossbeam_channel::RecvTimeoutError;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How often a wait for a job looks at the stop flag.
+const POLL: Duration = Duration::from_millis(20);
+
+/// What errors call vkperft's own runs.
+const NAME: &str = "vkperft";
+
+pub struct VkperftSubject {
+    engine: Engine,
+    /// The job settings; each request replaces the position and depth.
+    spec: JobSpec,
+    /// Set when the suite stops: the job under way is cancelled.
+    stop: Arc<AtomicBool>,
+}
+
+impl VkperftSubject {
+    pub fn new(spec: JobSpec, stop: Arc<AtomicBool>) -> VkperftSubject {
+        VkperftSubject {
+            engine: Engine::spawn(None),
+            spec,
+            stop,
+        }
+    }
+}
+
+impl EngineUnderTest for VkperftSubject {
+    fn divide(&mut self, request: &PositionRequest, depth: u32) -> Result<EngineDivide, HuntError> {
+        let asked = request.uci_command();
+        let failed = |reason: String| HuntError::Failed {
+            command: NAME.to_string(),
+            reason,
+            position: asked.clone(),
+        };
+        let root = Position::from_fen(&request.fen).map_err(|e| failed(e.to_string()))?;
+        let position = uci::play_moves(&root, request.moves.iter().map(String::as_str))
+            .map_err(|e| failed(e.to_string()))?;
+        let spec = JobSpec {
+            position,
+            depth,
+            ..self.spec.clone()
+        };
+        let mut job = spec
+            .job(self.engine.next_job_id())
+            .map_err(|e| failed(e.to_string()))?;
+        // One table for the whole suite, as for the units of a work plan: remaining depth is
+        // part of every key, so entries stay true from one position to the next, and a table
+        // is not allocated and cleared per position.
+        job.keep_table = true;
+        let id = job.id;
+        self.engine.run(job);
+        let mut cancelled = false;
+        loop {
+            if !cancelled && self.stop.load(Ordering::SeqCst) {
+                self.engine.cancel(id);
+                cancelled = true;
+            }
+            let event = match self.engine.events().recv_timeout(POLL) {
+                Ok(event) if event.job() == id => event,
+                Ok(_) | Err(RecvTimeoutError::Timeout) => continue,
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(failed("the engine thread stopped".into()))
+                }
+            };
+            match event {
+                Event::Finished { result, .. } => {
+                    return Ok(EngineDivide {
+                        moves: result
+                            .divide
+                            .iter()
+                            .map(|(mv, counts)| (mv.to_string(), counts.nodes))
+                            .collect(),
+                        total: Some(result.counts.nodes),
+                    })
+                }
+                Event::Failed { error, .. } => return Err(failed(error.to_string())),
+                Event::Cancelled { .. } => return Err(failed("the run was cancelled".into())),
+                Event::Started { .. } | Event::Progress { .. } | Event::RootMoveDone { .. } => {}
+            }
+        }
+    }
+}
