@@ -78,7 +78,7 @@ fn a_suite_of_every_format_runs() {
     let perft = write(
         &dir,
         "tricky.perft",
-        &format!("# from shakmaty\nid kiwipete\nepd {KIWIPETE}\nperft 1 48\nperft 2 2039\n\nid pos-3\nepd 8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - -\nperft 1 14\nperft 2 191\nperft 3 2812\n"),
+        &format!("# from shakmaty\nid kiwipete\nepd {KIWIPETE}\nperft 1 48\nperft 2 2039\n\nid pos-3\nepd 8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - -\nperft 1 14\nperft 2 191\nperft 3 2812\n\n# Chess960 in X-FEN\nid xfen-00\nepd r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1PP/R1K1R2Q w KQkq -\nperft 1 23\nperft 2 522\nperft 3 12333\n\nid prison\nepd 2b5/kpPp4/1p1P4/1P6/6p1/4p1P1/4PpPK/5B2 w - -\nperft 1 1\nperft 2 1\nperft 32 1\n"),
     );
     let table = write(
         &dir,
@@ -97,8 +97,10 @@ fn a_suite_of_every_format_runs() {
         "2",
     ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert_eq!(count(&json, "passed"), 19 + 5 + 3, "{json}");
+    assert_eq!(count(&json, "passed"), 19 + 10 + 3, "{json}");
     assert_eq!(count(&json, "failed"), 0);
+    // Over the budget, and the prison's depth 32, beyond the deepest vkperft takes.
+    assert_eq!(count(&json, "depths_left_out"), 6, "{json}");
     let ids: Vec<&str> = results(&json)
         .iter()
         .map(|r| r["id"].as_str().expect("an id"))
@@ -437,9 +439,9 @@ fn placement(fen: &str) -> &str {
     fen.split(' ').next().expect("a placement")
 }
 
-/// An engine that hangs on one position and one that crashes on another, over two jobs: that
-/// position is reported with the engine's failure, and every other check passes on a
-/// restarted engine.
+/// An engine that hangs on one position, one that crashes there and one that prints garbage
+/// there, over two jobs: that position is reported with the engine's failure, and every other
+/// check passes on a restarted engine.
 #[test]
 fn a_hanging_or_crashing_engine_is_reported_and_the_suite_goes_on() {
     let dir = scratch("failures");
@@ -448,6 +450,7 @@ fn a_hanging_or_crashing_engine_is_reported_and_the_suite_goes_on() {
     for (bug, message) in [
         ("hang", "gave no answer within 2 s"),
         ("crash", "exited (exit status: 3)"),
+        ("garbage", "\"@@ not a divide @@\""),
     ] {
         for interface in ["--uci", "--script"] {
             let command = format!("{} --bug {bug} --at {kiwipete}", buggy_engine());
