@@ -45,7 +45,8 @@ const CHUNK_TARGET: Duration = Duration::from_millis(150);
 /// can be large, and the first chunk must not delay progress or cancellation.
 const FIRST_CHUNK_ITEMS: usize = 1;
 
-/// How the last run was scheduled: what the memory budget forced.
+/// How the last run was scheduled: what the memory budget forced. The scheduler counts chunks,
+/// overflows, host splits and whole chunks; the executor the submissions and dispatches.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ScheduleStats {
     /// Chunks whose counts were used.

@@ -6,13 +6,15 @@
 use crate::common::{silent_control, NARROW_ROOT_FEN};
 use std::collections::HashSet;
 use std::sync::{Mutex, MutexGuard, OnceLock};
-use vkperft::chess::Position;
-use vkperft::gpu::layouts::{inner_positions, Level, StepConstants};
+use vkperft::chess::{Position, Zobrist};
+use vkperft::gpu::layouts::{inner_positions, GpuU128, Level, StepConstants};
 use vkperft::gpu::pipelines::Stage;
 use vkperft::gpu::scheduler::Scheduler;
-use vkperft::gpu::shader_layout::COMPACT_LEAF;
-use vkperft::gpu::twin::buffers::{board_of, TwinBuffers};
-use vkperft::gpu::twin::{expand, leaf, next_level, upsweep, TwinExecutor};
+use vkperft::gpu::shader_layout::{
+    CHILD_FLAG_DUPLICATE, COMPACT_LEAF, DEDUP_CLEAR, DEDUP_RESOLVE, LEAF_ENTRY_DUPLICATE,
+};
+use vkperft::gpu::twin::buffers::{board_of, position_of, TwinBuffers};
+use vkperft::gpu::twin::{dedup, expand, leaf, next_level, upsweep, TwinExecutor};
 use vkperft::gpu::{GpuOptions, ScheduleStats, Submissions, VulkanBackend};
 
 /// A device of its own: no table of another test's run in its parameters.
@@ -58,6 +60,11 @@ fn step(level: u32, remaining: u32, flags: u32) -> StepConstants {
     }
 }
 
+/// The keys both sides hash with.
+fn zobrist() -> Zobrist {
+    Zobrist::new(0x7769)
+}
+
 /// Runs `stage` on the device over `input`.
 fn on_device(
     stage: Stage,
@@ -66,7 +73,7 @@ fn on_device(
     input: &TwinBuffers,
 ) -> TwinBuffers {
     device()
-        .run_stage(stage, step, invocations, input)
+        .run_stage(stage, step, invocations, input, &zobrist())
         .expect("the stage runs")
 }
 
@@ -180,6 +187,132 @@ fn upsweep_sums_children_as_its_twin_does() {
     assert_eq!(gpu.counts[..4], twin.counts[..4]);
     // The start position's perft(3), summed from its children's counts.
     assert_eq!(u128::from(twin.counts[0]), 8_902);
+}
+
+/// The start position's levels down to three plies (8,902 positions, 5,362 distinct) as the
+/// twin expands them in a chunk five plies deep, the last as leaf entries if `compact`, with
+/// the TT hashes the expands before a deduplicated level hand on.
+fn three_plies(compact: bool) -> TwinBuffers {
+    let mut buffers = level_of(&[FENS[0]], 1 << 16);
+    let zobrist = zobrist();
+    for level in 0..3 {
+        let flags = if compact && level == 2 {
+            COMPACT_LEAF
+        } else {
+            0
+        };
+        let count = buffers.control.levels[level as usize].count;
+        expand::expand(&mut buffers, &step(level, 5 - level, flags), count);
+        next_level::next_level(&mut buffers, &step(level, 5 - level, 0));
+    }
+    // Hashed: the leaf entries' parents, or the positions themselves.
+    let hashed = if compact { 2 } else { 3 };
+    let level = buffers.control.levels[hashed];
+    for index in level.offset..level.offset + level.count {
+        let position = position_of(buffers.boards[index as usize]);
+        let hash = zobrist.hash(&position) ^ zobrist.depth_key(5 - hashed as u32);
+        buffers.hashes[index as usize] = GpuU128::from(hash);
+    }
+    buffers.work = Default::default();
+    buffers
+}
+
+/// The level's positions each with the index of the one it counts as: itself, or the first
+/// occurrence dedup marked it a duplicate of; each checked to be the same position in `input`
+/// (a duplicate leaf entry keeps no move).
+fn first_occurrences(
+    buffers: &TwinBuffers,
+    input: &TwinBuffers,
+    level: u32,
+    compact: bool,
+) -> Vec<u32> {
+    let level = buffers.control.levels[level as usize];
+    let board = |index: u32| {
+        if compact {
+            board_of(&input.entry_position(input.leaf_entry(index)))
+        } else {
+            input.boards[index as usize]
+        }
+    };
+    let first_of = |index: u32| {
+        if compact {
+            let play = buffers.leaf_entry(index).play;
+            (play & LEAF_ENTRY_DUPLICATE != 0)
+                .then(|| level.offset + (play & !LEAF_ENTRY_DUPLICATE))
+        } else {
+            let range = buffers.children[index as usize];
+            (range.count & CHILD_FLAG_DUPLICATE != 0).then_some(range.first)
+        }
+    };
+    (level.offset..level.offset + level.count)
+        .map(|index| {
+            let Some(first) = first_of(index) else {
+                return index;
+            };
+            assert_eq!(
+                first_of(first),
+                None,
+                "{index} -> {first}: a first occurrence"
+            );
+            assert_eq!(
+                board(first),
+                board(index),
+                "{index} -> {first}: the same position"
+            );
+            first
+        })
+        .collect()
+}
+
+/// Dedup marks the same transpositions on the device as its twin does, each duplicate pointing
+/// at an equal position that is searched (which of them is first is the device's choice).
+#[test]
+fn dedup_marks_the_transpositions_its_twin_marks() {
+    for compact in [false, true] {
+        let input = three_plies(compact);
+        let flags = if compact { COMPACT_LEAF } else { 0 };
+        let insert = step(3, 2, flags);
+        let count = input.control.levels[3].count;
+        assert_eq!(count, 8_902);
+        let gpu = on_device(Stage::Dedup, &insert, count, &input);
+        let mut twin = input.clone();
+        dedup::dedup(&mut twin, &zobrist(), &insert, count);
+        assert_eq!(twin.work.duplicates, 8_902 - 5_362, "compact {compact}");
+        assert_eq!(gpu.work, twin.work, "compact {compact}");
+        for buffers in [&gpu, &twin] {
+            let firsts = first_occurrences(buffers, &input, 3, compact);
+            let searched: HashSet<u32> = firsts.into_iter().collect();
+            assert_eq!(searched.len(), 5_362, "compact {compact}");
+        }
+        // Clearing empties the level's slots as the twin does.
+        let clear = step(3, 2, flags | DEDUP_CLEAR);
+        let gpu = on_device(Stage::Dedup, &clear, count, &twin);
+        dedup::dedup(&mut twin, &zobrist(), &clear, count);
+        assert_eq!(gpu.dedup_set, twin.dedup_set, "compact {compact}");
+        assert!(twin.dedup_set.iter().all(|&slot| slot == 0));
+    }
+}
+
+/// After the leaf, each duplicate leaf entry adds its first occurrence's count into its own
+/// parent, on the device as in the twin: every parent then has its perft(3), and the 400
+/// parents two plies deep the start position's perft(5).
+#[test]
+fn dedup_resolves_duplicate_leaf_entries_as_its_twin_does() {
+    let mut input = three_plies(true);
+    let count = input.control.levels[3].count;
+    let zobrist = zobrist();
+    dedup::dedup(&mut input, &zobrist, &step(3, 2, COMPACT_LEAF), count);
+    leaf::leaf(&mut input, &step(3, 2, COMPACT_LEAF), count);
+    let resolve = step(3, 2, COMPACT_LEAF | DEDUP_RESOLVE);
+    let gpu = on_device(Stage::Dedup, &resolve, count, &input);
+    let mut twin = input.clone();
+    dedup::dedup(&mut twin, &zobrist, &resolve, count);
+    assert_eq!(gpu.counts, twin.counts);
+    let parents = twin.control.levels[2];
+    let leaves: u128 = (parents.offset..parents.offset + parents.count)
+        .map(|index| u128::from(twin.counts[index as usize]))
+        .sum();
+    assert_eq!(leaves, 4_865_609);
 }
 
 /// One scheduler over the device and over the twin, chunks submitted whole (so nothing

@@ -17,7 +17,6 @@ use crate::gpu::shader_layout::{
     DEDUP_OUTPUT, WORK_DEPTHS, WORK_DUPLICATES, WORK_EXPANDED, WORK_LEAF_COUNT_OPS,
 };
 use crate::gpu::twin::buffers::{StageWork, TwinBuffers};
-use crate::tt::TtMode;
 use ash::vk;
 use gpu_allocator::MemoryLocation;
 
@@ -161,17 +160,20 @@ impl VulkanBackend {
     }
 
     /// Runs `stage` once without a table over `buffers` as they are, dispatched as
-    /// `record_dispatch` does for `invocations` invocations (one for `NextLevel`), and returns
-    /// the buffers and the work counters as the stage left them on the device. `buffers` must
-    /// fit the chunk buffers of a run without a table (see [`Self::capacity`]).
+    /// `record_dispatch` does for `invocations` invocations (one for `NextLevel`), with the keys
+    /// of `zobrist` (for the hashes dedup makes of leaf entries), and returns the buffers and the
+    /// work counters as the stage left them on the device. `buffers` must fit the chunk buffers
+    /// of the full layout (see [`Self::capacity`] after a `certify` run).
     pub fn run_stage(
         &mut self,
         stage: Stage,
         step: &StepConstants,
         invocations: u32,
         buffers: &TwinBuffers,
+        zobrist: &Zobrist,
     ) -> Result<TwinBuffers, GpuError> {
-        self.use_layout(PositionLayout::for_mode(TtMode::Off))?;
+        self.use_layout(PositionLayout::FULL)?;
+        self.upload_zobrist(zobrist)?;
         let device_buffers = &self.buffers;
         self.upload(
             &device_buffers.boards,
@@ -184,6 +186,14 @@ impl VulkanBackend {
         self.upload(
             &device_buffers.counts,
             bytemuck::cast_slice(&buffers.counts),
+        )?;
+        self.upload(
+            &device_buffers.hashes,
+            bytemuck::cast_slice(&buffers.hashes),
+        )?;
+        self.upload(
+            &device_buffers.dedup,
+            bytemuck::cast_slice(&buffers.dedup_set),
         )?;
         self.upload(
             &device_buffers.control,
@@ -207,6 +217,14 @@ impl VulkanBackend {
             &device_buffers.counts,
             buffers.counts.len() * size_of::<GpuU128>(),
         )?;
+        let hashes = self.download(
+            &device_buffers.hashes,
+            buffers.hashes.len() * size_of::<GpuU128>(),
+        )?;
+        let dedup_set = self.download(
+            &device_buffers.dedup,
+            buffers.dedup_set.len() * size_of::<u32>(),
+        )?;
         let control = self.download(&device_buffers.control, size_of::<Control>())?;
         let work = self.download(&device_buffers.work, device_buffers.work.size as usize)?;
         let words: Vec<u32> = bytemuck::pod_collect_to_vec(&work);
@@ -228,6 +246,8 @@ impl VulkanBackend {
             boards: bytemuck::pod_collect_to_vec(&boards),
             children: bytemuck::pod_collect_to_vec(&children),
             counts: bytemuck::pod_collect_to_vec(&counts),
+            hashes: bytemuck::pod_collect_to_vec(&hashes),
+            dedup_set: bytemuck::pod_collect_to_vec(&dedup_set),
             control: bytemuck::pod_read_unaligned(&control),
             work: stage_work,
         })

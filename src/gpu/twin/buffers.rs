@@ -6,7 +6,7 @@ use crate::chess::movegen::legal_moves;
 use crate::chess::moves::Move;
 use crate::chess::{NybbleBoard, Position};
 use crate::gpu::layouts::{ChildRange, Control, GpuBoard, GpuU128, LeafEntry, StepConstants};
-use crate::gpu::shader_layout::{WORKGROUP_SIZE, WORK_DEPTHS};
+use crate::gpu::shader_layout::{DEDUP_SLOTS_PER_POSITION, WORKGROUP_SIZE, WORK_DEPTHS};
 use crate::work_counters::ByDepth;
 use std::ops::Range;
 
@@ -31,13 +31,16 @@ impl StageWork {
     }
 }
 
-/// One chunk's buffers: `boards` and `counts` for the levels before the compact leaf level,
-/// `children` for every level, the `Control` block, and the work counters.
+/// One chunk's buffers: `boards`, `counts` and TT `hashes` for the levels before the compact
+/// leaf level, `children` and the dedup set for every level, the `Control` block, and the work
+/// counters.
 #[derive(Clone, Debug)]
 pub struct TwinBuffers {
     pub boards: Vec<GpuBoard>,
     pub children: Vec<ChildRange>,
     pub counts: Vec<GpuU128>,
+    pub hashes: Vec<GpuU128>,
+    pub dedup_set: Vec<u32>,
     pub control: Control,
     pub work: StageWork,
 }
@@ -49,6 +52,8 @@ impl TwinBuffers {
             boards: vec![GpuBoard::default(); inner_capacity as usize],
             children: vec![ChildRange::default(); capacity as usize],
             counts: vec![GpuU128::default(); inner_capacity as usize],
+            hashes: vec![GpuU128::default(); inner_capacity as usize],
+            dedup_set: vec![0; (capacity * DEDUP_SLOTS_PER_POSITION) as usize],
             control: Control::default(),
             work: StageWork::default(),
         }

@@ -261,3 +261,42 @@ fn a_level_that_does_not_fit_flags_the_overflow_and_leaves_no_workgroups() {
         .iter()
         .all(|level| level.groups[0] == 0));
 }
+
+#[test]
+fn dedup_marks_each_later_occurrence_of_a_position_once() {
+    let zobrist = crate::chess::Zobrist::new(7);
+    let positions = [
+        Position::startpos(),
+        position(KIWIPETE),
+        Position::startpos(),
+        Position::startpos(),
+        position(KIWIPETE),
+    ];
+    let mut buffers = TwinBuffers::new(1 << 10, 1 << 8);
+    for (index, pos) in positions.iter().enumerate() {
+        buffers.boards[index] = board_of(pos);
+        buffers.hashes[index] = (zobrist.hash(pos) ^ zobrist.depth_key(3)).into();
+    }
+    buffers.control.levels[0] = Level::new(0, positions.len() as u32, 1);
+    let step = StepConstants {
+        remaining: 3,
+        ..StepConstants::default()
+    };
+    crate::gpu::twin::dedup::dedup(&mut buffers, &zobrist, &step, 64);
+    let firsts: Vec<(u32, u32)> = buffers.children[..5]
+        .iter()
+        .map(|range| (range.first, range.count))
+        .collect();
+    let duplicate = crate::gpu::shader_layout::CHILD_FLAG_DUPLICATE;
+    assert_eq!(
+        firsts,
+        [
+            (0, 0),
+            (0, 0),
+            (0, duplicate),
+            (0, duplicate),
+            (1, duplicate)
+        ]
+    );
+    assert_eq!(buffers.work.duplicates, 3);
+}
