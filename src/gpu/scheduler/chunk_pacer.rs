@@ -74,12 +74,15 @@ impl ChunkPacer {
         if items == 0 || positions == 0 {
             return;
         }
+        // A whole chunk queued before the last one overran was sized as that one: it does not
+        // clear the overrun (a chunk in parts does).
+        let overran_before = self.chunks.get(&remaining).is_some_and(|rate| rate.overran);
         self.chunks.insert(
             remaining,
             ChunkRate {
                 positions_per_item: positions as f64 / items as f64,
                 nanos_per_position: took.as_nanos() as f64 / positions as f64,
-                overran: whole && took > SUBMISSION_TARGET,
+                overran: whole && (took > SUBMISSION_TARGET || overran_before),
             },
         );
     }
@@ -128,5 +131,10 @@ mod tests {
         pacer.overran(5);
         assert_eq!(pacer.whole_chunk_items(5), None);
         assert_eq!(pacer.whole_chunk_positions(5), Some(800_000));
+        // The whole chunk queued behind the one that overran does not clear it.
+        pacer.record_chunk(5, 1, 1_000, Duration::from_millis(1), true);
+        assert_eq!(pacer.whole_chunk_items(5), None);
+        pacer.record_chunk(5, 1, 1_000, Duration::from_millis(1), false);
+        assert_eq!(pacer.whole_chunk_items(5), Some(50));
     }
 }

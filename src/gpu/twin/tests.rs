@@ -7,11 +7,12 @@ use crate::count::Counts;
 use crate::engine::backend::RunError;
 use crate::gpu::layouts::{inner_positions, Level, StepConstants};
 use crate::gpu::options::Submissions;
-use crate::gpu::scheduler::Scheduler;
+use crate::gpu::scheduler::{ChunkRun, Executor, ScheduleStats, Scheduler};
 use crate::gpu::twin::buffers::{board_of, TwinBuffers};
 use crate::gpu::twin::executor::{ChunkRecord, TwinExecutor};
 use crate::gpu::twin::expand::expand;
 use crate::gpu::twin::next_level::next_level;
+use crate::plan::{Plan, Tally, WorkItem};
 use crate::run_control::RunControl;
 use std::collections::HashSet;
 use std::sync::atomic::AtomicBool;
@@ -299,4 +300,134 @@ fn dedup_marks_each_later_occurrence_of_a_position_once() {
         ]
     );
     assert_eq!(buffers.work.duplicates, 3);
+}
+
+/// What the scheduler asked of an executor, in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Asked {
+    Whole { items: usize },
+    Finished { items: usize, fit: bool },
+    Parts { items: usize },
+}
+
+/// The twin, but every whole chunk overflows until a lone item's has: a chunk far more
+/// lopsided than its depth's last one.
+struct Lopsided {
+    twin: TwinExecutor,
+    lone_overflowed: bool,
+    asked: Vec<Asked>,
+}
+
+impl Executor for Lopsided {
+    fn capacity(&self) -> u32 {
+        self.twin.capacity()
+    }
+
+    fn max_chunk_items(&self) -> usize {
+        self.twin.max_chunk_items()
+    }
+
+    fn begin_run(
+        &mut self,
+        plan: &Plan,
+        depth: u32,
+        submissions: Submissions,
+    ) -> Result<(), RunError> {
+        self.twin.begin_run(plan, depth, submissions)
+    }
+
+    fn submit_whole(
+        &mut self,
+        slot: usize,
+        items: &[WorkItem],
+        capacity: u32,
+    ) -> Result<(), RunError> {
+        self.asked.push(Asked::Whole { items: items.len() });
+        self.twin.submit_whole(slot, items, capacity)
+    }
+
+    fn finish_whole(&mut self, slot: usize, items: &[WorkItem]) -> Result<ChunkRun, RunError> {
+        let mut run = self.twin.finish_whole(slot, items)?;
+        if !self.lone_overflowed {
+            run.counts = None;
+            self.lone_overflowed = items.len() == 1;
+        }
+        let fit = run.counts.is_some();
+        self.asked.push(Asked::Finished {
+            items: items.len(),
+            fit,
+        });
+        Ok(run)
+    }
+
+    fn run_in_parts(
+        &mut self,
+        items: &[WorkItem],
+        control: &RunControl<'_>,
+    ) -> Result<ChunkRun, RunError> {
+        self.asked.push(Asked::Parts { items: items.len() });
+        self.twin.run_in_parts(items, control)
+    }
+
+    fn wait_all(&mut self) {
+        self.twin.wait_all();
+    }
+
+    fn count_split(&mut self, children: usize) {
+        self.twin.count_split(children);
+    }
+
+    fn report_progress(
+        &mut self,
+        tally: &Tally,
+        stats: &ScheduleStats,
+        control: &RunControl<'_>,
+    ) -> Result<(), RunError> {
+        self.twin.report_progress(tally, stats, control)
+    }
+}
+
+/// Paced, a lone item whose whole chunk overflowed its bound is not split on the host: the
+/// next chunk of its depth goes in parts, where levels may hold the whole capacity, even when
+/// the chunk queued behind it fit.
+#[test]
+fn a_lone_item_over_its_paced_bound_goes_in_parts_next() {
+    let pos = Position::startpos();
+    let mut scheduler = Scheduler::new(Submissions::Paced);
+    let mut lopsided = Lopsided {
+        twin: TwinExecutor::new(1 << 20, 256).with_time_per_position(Duration::from_micros(1)),
+        lone_overflowed: false,
+        asked: Vec::new(),
+    };
+    let control = RunControl {
+        cancel: &AtomicBool::new(false),
+        progress_interval: Duration::ZERO,
+        on_progress: &|_| {},
+        on_root_done: &|_, _| {},
+    };
+    let counted: Vec<(Move, u128)> = scheduler
+        .divide(&mut lopsided, &pos, 6, &control)
+        .expect("the twin runs")
+        .into_iter()
+        .map(|(m, counts)| (m, counts.nodes))
+        .collect();
+    assert_eq!(counted, reference(&pos, 6));
+    let asked = &lopsided.asked;
+    let lone = asked
+        .iter()
+        .position(|&asked| {
+            asked
+                == Asked::Finished {
+                    items: 1,
+                    fit: false,
+                }
+        })
+        .expect("a lone whole chunk overflowed");
+    let next = asked[lone + 1..]
+        .iter()
+        .find(|asked| !matches!(asked, Asked::Finished { .. }));
+    assert!(matches!(next, Some(Asked::Parts { .. })), "{asked:?}");
+    let stats = scheduler.stats();
+    assert_eq!(stats.host_splits, 0, "{stats:?}");
+    assert!(stats.overflows >= 2, "{stats:?}");
 }
