@@ -143,8 +143,8 @@ impl Drop for DeviceShared {
 }
 
 /// Submissions that may be on the device at once: a chunk runs while the host records the
-/// next one.
-pub const SLOTS: usize = 2;
+/// next one (the scheduler's slots).
+pub use super::scheduler::SLOTS;
 
 /// A device ready for compute work.
 pub struct Context {

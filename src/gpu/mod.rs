@@ -9,22 +9,31 @@
 //! - [`tables`]: the ray tables uploaded for the shaders;
 //! - [`tt_table`]: the transposition table in device memory;
 //! - [`shader_stats`]: the driver's compiler statistics of the stages (`vkperft shader-stats`);
-//! - [`backend`]: the breadth-first perft driver (its chunks, buffers, table and diagnostics
-//!   in `backend/`).
+//! - [`scheduler`]: which items go to the device together, whole or in parts, and what
+//!   follows an overflow, behind an executor trait;
+//! - [`chunk_shape`], [`level_work`]: a chunk's stages level by level and what its levels
+//!   count, for every executor;
+//! - [`backend`]: the breadth-first perft driver, the scheduler's executor on a device (its
+//!   chunks, buffers, table and diagnostics in `backend/`);
+//! - [`twin`]: the CPU twin of the search stages and the scheduler's executor on the CPU.
 
 pub mod backend;
 pub mod buffer;
+pub mod chunk_shape;
 pub mod context;
 pub mod device;
 pub mod error;
 pub mod layouts;
+pub mod level_work;
 pub mod options;
 pub mod pipelines;
+pub mod scheduler;
 pub mod shader_layout;
 pub mod shader_stats;
 pub mod slider_attacks;
 pub mod tables;
 pub mod tt_table;
+pub mod twin;
 
 pub use backend::{memory_defaults, MemoryDefaults, ScheduleStats, VulkanBackend};
 pub use device::{list_devices, DeviceInfo, DeviceKind};

@@ -6,8 +6,8 @@
 use super::outcome::{Drill, PositionResult, Verdict};
 use super::select::Task;
 use super::subject::VkperftSubject;
-use crate::chess::{CastlingNotation, Position};
 use crate::backend::MAX_DEPTH;
+use crate::chess::{CastlingNotation, Position};
 use crate::engine::JobSpec;
 use crate::hunt::{
     self, EngineCommand, EngineProcess, EngineUnderTest, HuntError, PositionRequest,

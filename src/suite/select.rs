@@ -4,9 +4,9 @@
 use super::entry::SuiteEntry;
 use super::error::Location;
 use super::read::SuiteFile;
+use crate::backend::MAX_DEPTH;
 use crate::chess::movegen::legal_moves;
 use crate::chess::Position;
-use crate::backend::MAX_DEPTH;
 
 /// The node budget of a depth unless `--max-nodes` says otherwise: a suite of thousands of
 /// positions then checks in minutes, not days.

@@ -16,6 +16,7 @@ mod fen_properties;
 mod gpu;
 mod gpu_cli;
 mod gpu_tt;
+mod gpu_twin;
 mod gui;
 mod gui_smoke;
 mod gui_suite;

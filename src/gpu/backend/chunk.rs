@@ -12,133 +12,20 @@
 //!   and chunks of single items too deep for one submission).
 
 use super::buffers::{mapped_bytes, read_mapped, write_mapped};
-use super::{Submissions, VulkanBackend};
+use super::VulkanBackend;
 use crate::backend::run_control::RunControl;
 use crate::backend::RunError;
-use crate::backend::MAX_DEPTH;
 use crate::count::Counts;
 use crate::gpu::buffer::{record_copy, GpuBuffer};
+use crate::gpu::chunk_shape::ChunkShape;
 use crate::gpu::context::record_barrier;
 use crate::gpu::error::GpuError;
 use crate::gpu::layouts::{Control, GpuBoard, GpuU128, Level, StepConstants};
 use crate::gpu::pipelines::Stage;
-use crate::gpu::shader_layout::{
-    COMPACT_LEAF, DEDUP_CHILDREN, DEDUP_CLEAR, DEDUP_INPUT, DEDUP_OUTPUT, DEDUP_RESOLVE,
-    DEDUP_SLOTS_PER_POSITION, MAX_LEVELS,
-};
-use crate::tt::{TtMode, MIN_TT_DEPTH};
+use crate::gpu::shader_layout::{DEDUP_SLOTS_PER_POSITION, MAX_LEVELS};
+use crate::tt::TtMode;
 use ash::vk;
 use std::sync::atomic::Ordering;
-
-// A chunk of items r plies deep (r at most the depth of a job) has r - 1 levels.
-const _: () = assert!(MAX_DEPTH <= MAX_LEVELS + 1);
-
-/// The stages of a chunk of items `remaining` plies deep: levels, their depths, which are
-/// deduplicated, and whether the leaf level is compact (a chunk more than two plies deep: its
-/// leaf level is written as leaf entries, each made, counted and added into its parent by the
-/// leaf).
-#[derive(Clone, Copy, Debug)]
-struct ChunkShape {
-    remaining: u32,
-    with_table: bool,
-}
-
-impl ChunkShape {
-    fn new(remaining: u32, with_table: bool) -> ChunkShape {
-        debug_assert!((1..=MAX_LEVELS + 1).contains(&remaining));
-        ChunkShape {
-            remaining,
-            with_table,
-        }
-    }
-
-    /// The level the leaf stage counts: every level before it is expanded.
-    fn leaf_level(self) -> u32 {
-        self.remaining.saturating_sub(2)
-    }
-
-    /// The leaf level is compact unless it is the chunk's own (the items).
-    fn compact_leaf(self) -> bool {
-        self.leaf_level() > 0
-    }
-
-    /// `COMPACT_LEAF` for the stages of `level` that write, read or sum the compact leaf level.
-    fn compact_flag(self, level: u32) -> u32 {
-        if self.compact_leaf() && level == self.leaf_level() {
-            COMPACT_LEAF
-        } else {
-            0
-        }
-    }
-
-    /// Plies below the positions of `level`.
-    fn level_remaining(self, level: u32) -> u32 {
-        self.remaining - level
-    }
-
-    /// With a table, every level but the chunk's own (whose counts go back to the host) is
-    /// deduplicated before it is searched.
-    fn deduplicated(self, level: u32) -> bool {
-        self.with_table && level > 0 && self.level_remaining(level) >= MIN_TT_DEPTH
-    }
-
-    fn input_dedup(self, level: u32) -> u32 {
-        if self.deduplicated(level) {
-            DEDUP_INPUT
-        } else {
-            0
-        }
-    }
-
-    fn step(self, level: u32, flags: u32) -> StepConstants {
-        StepConstants {
-            level,
-            remaining: self.level_remaining(level),
-            flags,
-            first_invocation: 0,
-        }
-    }
-
-    /// The expand of a level before a deduplicated one hands each child its hash; the expand
-    /// before the compact leaf level writes leaf entries instead, whose hashes dedup and leaf
-    /// work out from their parents'.
-    fn expand(self, level: u32) -> StepConstants {
-        let output = match self.compact_flag(level + 1) {
-            0 if self.deduplicated(level + 1) => DEDUP_OUTPUT,
-            compact => compact,
-        };
-        self.step(level, self.input_dedup(level) | output)
-    }
-
-    /// Dedup of `level`: `clear` clears the set, else positions are inserted.
-    fn dedup(self, level: u32, clear: bool) -> StepConstants {
-        let clear = if clear { DEDUP_CLEAR } else { 0 };
-        self.step(level, clear | self.compact_flag(level))
-    }
-
-    /// The leaf skips a compact level's duplicates by their entries; the chunk's own level is
-    /// never deduplicated.
-    fn leaf(self) -> StepConstants {
-        let level = self.leaf_level();
-        self.step(level, self.compact_flag(level))
-    }
-
-    /// After the leaf, the duplicates of a deduplicated leaf level (compact: only levels after
-    /// the chunk's own are deduplicated) add their counts into their parents.
-    fn resolved_duplicates(self) -> Option<StepConstants> {
-        let level = self.leaf_level();
-        self.deduplicated(level)
-            .then(|| self.step(level, DEDUP_RESOLVE | COMPACT_LEAF))
-    }
-
-    fn upsweep(self, level: u32) -> StepConstants {
-        let children = match self.compact_flag(level + 1) {
-            0 if self.deduplicated(level + 1) => DEDUP_CHILDREN,
-            compact => compact,
-        };
-        self.step(level, self.input_dedup(level) | children)
-    }
-}
 
 impl VulkanBackend {
     fn shape(&self, remaining: u32) -> ChunkShape {
@@ -152,8 +39,8 @@ impl VulkanBackend {
             .is_some_and(|table| table.config().mode == TtMode::Certify)
     }
 
-    /// Submits the chunk of `boards`, all `remaining` (>= 1) plies deep, whole in `slot`;
-    /// [`Self::chunk_counts`] reads its counts once [`Context::wait`] returned for the slot.
+    /// Submits the chunk of `boards`, all `remaining` (>= 1) plies deep, whole in `slot`, its
+    /// levels holding at most `capacity` positions; [`Self::chunk_counts`] reads its counts once [`Context::wait`] returned for the slot.
     ///
     /// [`Context::wait`]: crate::gpu::context::Context::wait
     pub(super) fn submit_whole_chunk(
@@ -161,6 +48,7 @@ impl VulkanBackend {
         slot: usize,
         boards: &[GpuBoard],
         remaining: u32,
+        capacity: u32,
     ) -> Result<(), GpuError> {
         // The slot's last chunk was waited for already; if not, it finishes before its upload
         // buffer is written again.
@@ -172,14 +60,6 @@ impl VulkanBackend {
         let shape = self.shape(remaining);
         let count = boards.len() as u32;
         let control = self.buffers.control.buffer;
-        // Paced, the chunk's levels hold at most the positions that fit a submission.
-        let bound = match self.submissions {
-            Submissions::Paced => self.pacer.whole_chunk_positions(remaining),
-            _ => None,
-        };
-        let capacity = bound.map_or(self.capacity, |positions| {
-            positions.clamp(u64::from(count), u64::from(self.capacity)) as u32
-        });
         self.context.submit(slot, |device, cb| {
             self.record_chunk_start(device, cb, slot, count, capacity);
             let pipelines = &self.pipelines;
@@ -209,7 +89,7 @@ impl VulkanBackend {
             }
             self.record_chunk_end(device, cb, slot, count);
         })?;
-        self.schedule.submissions += 1;
+        self.executed.submissions += 1;
         Ok(())
     }
 
@@ -436,7 +316,7 @@ impl VulkanBackend {
             if control.cancel.load(Ordering::Relaxed) {
                 return Err(RunError::Cancelled);
             }
-            let part_positions = self.pacer.part_positions(stage).min(positions - start);
+            let part_positions = self.parts.part_positions(stage).min(positions - start);
             let last_part = start + part_positions >= positions;
             let part = StepConstants {
                 first_invocation: start,
@@ -451,7 +331,7 @@ impl VulkanBackend {
                     .record_dispatch(cb, stage, &part, part_positions);
                 epilogue(self, device, cb, last_part);
             })?;
-            self.pacer.record(stage, part_positions, took);
+            self.parts.record(stage, part_positions, took);
             self.record_submission(took);
             start += part_positions;
             if !keep_going(self)? {

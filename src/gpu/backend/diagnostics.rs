@@ -1,8 +1,9 @@
 //! What tests and diagnostics ask of the GPU backend beyond perft: the shaders' view of the
-//! shared structs, the hashes they compute, the table parameters they currently read, and a
-//! table loaded with entries no search makes.
+//! shared structs, the hashes they compute, the table parameters they currently read, a table
+//! loaded with entries no search makes, and one search stage run on given buffers (to compare
+//! with its CPU twin, `gpu/twin/`).
 
-use super::buffers::write_mapped;
+use super::buffers::{mapped_bytes, write_mapped};
 use super::VulkanBackend;
 use crate::chess::{Hash128, Zobrist};
 use crate::gpu::buffer::{record_copy, GpuBuffer};
@@ -13,8 +14,13 @@ use crate::gpu::layouts::{
     StepConstants, TtParamsHead,
 };
 use crate::gpu::pipelines::Stage;
-use crate::gpu::shader_layout::DEDUP_OUTPUT;
+use crate::gpu::shader_layout::{
+    DEDUP_OUTPUT, WORK_DEPTHS, WORK_DUPLICATES, WORK_EXPANDED, WORK_LEAF_COUNT_OPS,
+};
+use crate::gpu::twin::buffers::{StageWork, TwinBuffers};
 use crate::tt::{BucketRef, TranspositionTable};
+use ash::vk;
+use gpu_allocator::MemoryLocation;
 
 impl VulkanBackend {
     /// Runs the layout probe on the given values and returns what the shader saw, in the
@@ -192,6 +198,114 @@ impl VulkanBackend {
             }
         }
         Ok(())
+    }
+
+    /// Runs `stage` once without a table over `buffers` as they are, dispatched as
+    /// `record_dispatch` does for `invocations` invocations (one for `NextLevel`), with the keys
+    /// of `zobrist` (for the hashes dedup makes of leaf entries), and returns the buffers and the
+    /// work counters as the stage left them on the device. `buffers` must fit the chunk buffers
+    /// of the full layout (see [`Self::capacity`] after a `certify` run).
+    pub fn run_stage(
+        &mut self,
+        stage: Stage,
+        step: &StepConstants,
+        invocations: u32,
+        buffers: &TwinBuffers,
+        zobrist: &Zobrist,
+    ) -> Result<TwinBuffers, GpuError> {
+        self.use_layout(PositionLayout::FULL)?;
+        self.upload_zobrist(zobrist)?;
+        let device_buffers = &self.buffers;
+        self.upload(
+            &device_buffers.boards,
+            bytemuck::cast_slice(&buffers.boards),
+        )?;
+        self.upload(
+            &device_buffers.children,
+            bytemuck::cast_slice(&buffers.children),
+        )?;
+        self.upload(
+            &device_buffers.counts,
+            bytemuck::cast_slice(&buffers.counts),
+        )?;
+        self.upload(
+            &device_buffers.hashes,
+            bytemuck::cast_slice(&buffers.hashes),
+        )?;
+        self.upload(
+            &device_buffers.dedup,
+            bytemuck::cast_slice(&buffers.dedup_set),
+        )?;
+        self.upload(
+            &device_buffers.control,
+            bytemuck::bytes_of(&buffers.control),
+        )?;
+        self.context.submit_and_wait(|device, cb| {
+            // SAFETY: the buffer is live; the command buffer is recording.
+            unsafe { device.cmd_fill_buffer(cb, device_buffers.work.buffer, 0, vk::WHOLE_SIZE, 0) };
+            record_barrier(device, cb);
+            self.pipelines.record_dispatch(cb, stage, step, invocations);
+        })?;
+        let boards = self.download(
+            &device_buffers.boards,
+            buffers.boards.len() * size_of::<GpuBoard>(),
+        )?;
+        let children = self.download(
+            &device_buffers.children,
+            buffers.children.len() * size_of::<ChildRange>(),
+        )?;
+        let counts = self.download(
+            &device_buffers.counts,
+            buffers.counts.len() * size_of::<GpuU128>(),
+        )?;
+        let hashes = self.download(
+            &device_buffers.hashes,
+            buffers.hashes.len() * size_of::<GpuU128>(),
+        )?;
+        let dedup_set = self.download(
+            &device_buffers.dedup,
+            buffers.dedup_set.len() * size_of::<u32>(),
+        )?;
+        let control = self.download(&device_buffers.control, size_of::<Control>())?;
+        let work = self.download(&device_buffers.work, device_buffers.work.size as usize)?;
+        let words: Vec<u32> = bytemuck::pod_collect_to_vec(&work);
+        let counter = |word: u32| {
+            let word = word as usize;
+            u64::from(words[word]) | u64::from(words[word + 1]) << 32
+        };
+        let mut stage_work = StageWork {
+            leaf_count_ops: counter(WORK_LEAF_COUNT_OPS),
+            duplicates: counter(WORK_DUPLICATES),
+            ..StageWork::default()
+        };
+        for depth in 0..WORK_DEPTHS {
+            stage_work
+                .expanded
+                .add(depth, counter(WORK_EXPANDED + 2 * depth));
+        }
+        Ok(TwinBuffers {
+            boards: bytemuck::pod_collect_to_vec(&boards),
+            children: bytemuck::pod_collect_to_vec(&children),
+            counts: bytemuck::pod_collect_to_vec(&counts),
+            hashes: bytemuck::pod_collect_to_vec(&hashes),
+            dedup_set: bytemuck::pod_collect_to_vec(&dedup_set),
+            control: bytemuck::pod_read_unaligned(&control),
+            work: stage_work,
+        })
+    }
+
+    /// The first `bytes` bytes of a device buffer, through a readback buffer of their own.
+    fn download(&self, source: &GpuBuffer, bytes: usize) -> Result<Vec<u8>, GpuError> {
+        let readback = GpuBuffer::new(
+            &self.context.shared,
+            "stage readback",
+            bytes as u64,
+            MemoryLocation::GpuToCpu,
+        )?;
+        self.context.submit_and_wait(|device, cb| {
+            record_copy(device, cb, source, &readback, bytes as u64, 0);
+        })?;
+        Ok(mapped_bytes(&readback)?.to_vec())
     }
 }
 

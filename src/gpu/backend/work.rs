@@ -10,7 +10,8 @@ use crate::gpu::context::record_barrier;
 use crate::gpu::context::SLOTS;
 use crate::gpu::error::GpuError;
 use crate::gpu::layouts::Control;
-use crate::gpu::options::Submissions;
+use crate::gpu::level_work::count_written_levels;
+use crate::gpu::scheduler::ScheduleStats;
 use crate::gpu::shader_layout::{WORK_DEPTHS, WORK_DUPLICATES, WORK_EXPANDED, WORK_LEAF_COUNT_OPS};
 use crate::tt::TtStatsSnapshot;
 use crate::work_counters::{ChunkWork, WorkCounters};
@@ -18,18 +19,20 @@ use ash::vk;
 
 impl VulkanBackend {
     /// Starts the counters of a perft of `depth` whose plan has `items` items `launch_depth`
-    /// plies deep: the device's cleared, and every slot's readback with them.
+    /// plies deep, its chunks `paced` or not: the device's cleared, and every slot's readback
+    /// with them.
     pub(super) fn begin_work(
         &mut self,
         depth: u32,
         items: u64,
         launch_depth: u32,
+        paced: bool,
     ) -> Result<(), GpuError> {
         self.host_work = HostWork {
             chunks: ChunkWork {
                 chunk_positions: u64::from(self.capacity),
                 chunk_bytes: self.layout.chunk_bytes(u64::from(self.capacity)),
-                paced: self.submissions == Submissions::Paced,
+                paced,
                 ..ChunkWork::default()
             },
             items,
@@ -63,8 +66,7 @@ impl VulkanBackend {
     }
 
     /// A chunk of items `remaining` plies deep ended in `slot` with `control` (overflowed or
-    /// not), whose first `levels` levels are known: the positions they hold were written
-    /// (level 0, the items, was uploaded).
+    /// not), whose first `levels` levels are known (see [`count_written_levels`]).
     pub(super) fn count_chunk_work(
         &mut self,
         slot: usize,
@@ -72,38 +74,10 @@ impl VulkanBackend {
         remaining: u32,
         levels: u32,
     ) {
-        // Every level after the items is written; a level before the leaf level has the leaf
-        // level's buffers and its own.
-        let leaf_bytes = u128::from(self.layout.leaf_bytes());
-        let inner_bytes = leaf_bytes + u128::from(self.layout.inner_bytes());
-        let overflowed = control.overflow != 0;
         let work = &mut self.host_work;
         work.slot = slot;
-        let known = levels.min(remaining.saturating_sub(1)) as usize;
-        work.last_chunk_positions = control.levels[..known.max(1)]
-            .iter()
-            .map(|level| u64::from(level.count))
-            .sum();
-        for (level, written) in control.levels.iter().enumerate().take(known).skip(1) {
-            let depth = remaining - level as u32;
-            let positions = u64::from(written.count);
-            work.chunks.positions_written.add(depth, positions);
-            if depth == 2 {
-                let bytes = u128::from(positions) * leaf_bytes;
-                work.chunks.bytes_written += bytes;
-                work.chunks.leaf_level_bytes += bytes;
-            } else {
-                work.chunks.bytes_written += u128::from(positions) * inner_bytes;
-            }
-            if overflowed {
-                work.chunks.wasted_positions += positions;
-            }
-        }
-    }
-
-    /// One item was split on the host into `children` items.
-    pub(super) fn count_split(&mut self, children: usize) {
-        self.host_work.items = self.host_work.items + children as u64 - 1;
+        work.last_chunk_positions =
+            count_written_levels(&mut work.chunks, self.layout, control, remaining, levels);
     }
 
     /// The counters of the last run (or of the one running, the device's as of its newest
@@ -116,6 +90,15 @@ impl VulkanBackend {
     pub(super) fn work_counters_with(
         &self,
         tt: Option<&TtStatsSnapshot>,
+    ) -> Result<WorkCounters, GpuError> {
+        self.work_counters_during(tt, &self.schedule_stats())
+    }
+
+    /// As [`Self::work_counters_with`], while the scheduler that made `stats` runs.
+    pub(super) fn work_counters_during(
+        &self,
+        tt: Option<&TtStatsSnapshot>,
+        stats: &ScheduleStats,
     ) -> Result<WorkCounters, GpuError> {
         let host = &self.host_work;
         let words: Vec<u32> = bytemuck::pod_collect_to_vec(mapped_bytes(
@@ -132,10 +115,10 @@ impl VulkanBackend {
             launch_depth: host.launch_depth,
             chunks: Some(ChunkWork {
                 duplicates: counter(WORK_DUPLICATES),
-                submissions: self.schedule.submissions,
+                submissions: self.executed.submissions,
                 dispatches: self.pipelines.dispatches() - host.dispatches_before,
                 host_waits: self.context.host_waits() - host.waits_before,
-                overflows: self.schedule.overflows,
+                overflows: stats.overflows,
                 ..host.chunks.clone()
             }),
             ..WorkCounters::default()

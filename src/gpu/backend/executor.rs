@@ -1,0 +1,100 @@
+//! The Vulkan backend as the scheduler's executor: chunks recorded and submitted to the device
+//! (`chunk.rs`), whole in the scheduler's slots or in parts the backend paces itself, with the
+//! work counters of what ran.
+
+use super::buffers::ITEMS_SHARE;
+use super::{boards_of, VulkanBackend};
+use crate::backend::plan::{Plan, Tally, WorkItem};
+use crate::backend::run_control::RunControl;
+use crate::backend::RunError;
+use crate::gpu::context::SLOTS;
+use crate::gpu::options::Submissions;
+use crate::gpu::scheduler::{ChunkRun, Executor, ScheduleStats};
+use std::time::Duration;
+
+impl Executor for VulkanBackend {
+    fn capacity(&self) -> u32 {
+        self.capacity
+    }
+
+    /// A share of the capacity: the upload and readback buffers' size.
+    fn max_chunk_items(&self) -> usize {
+        (u64::from(self.capacity) / ITEMS_SHARE) as usize
+    }
+
+    fn begin_run(
+        &mut self,
+        plan: &Plan,
+        depth: u32,
+        submissions: Submissions,
+    ) -> Result<(), RunError> {
+        self.split_table(plan)?;
+        let launch_depth = plan.items.iter().map(|item| item.remaining).max();
+        let paced = submissions == Submissions::Paced;
+        self.begin_work(
+            depth,
+            plan.items.len() as u64,
+            launch_depth.unwrap_or(0),
+            paced,
+        )?;
+        Ok(())
+    }
+
+    fn submit_whole(
+        &mut self,
+        slot: usize,
+        items: &[WorkItem],
+        capacity: u32,
+    ) -> Result<(), RunError> {
+        self.submit_whole_chunk(slot, &boards_of(items), items[0].remaining, capacity)?;
+        Ok(())
+    }
+
+    fn finish_whole(&mut self, slot: usize, items: &[WorkItem]) -> Result<ChunkRun, RunError> {
+        let took = self.context.wait(slot)?;
+        self.executed.longest_submission = self.executed.longest_submission.max(took);
+        let counts = self.chunk_counts(slot, items.len() as u32, items[0].remaining)?;
+        Ok(ChunkRun {
+            counts,
+            took,
+            positions: self.host_work.last_chunk_positions,
+        })
+    }
+
+    fn run_in_parts(
+        &mut self,
+        items: &[WorkItem],
+        control: &RunControl<'_>,
+    ) -> Result<ChunkRun, RunError> {
+        self.chunk_device_time = Duration::ZERO;
+        let counts = self.run_chunk_in_parts(&boards_of(items), items[0].remaining, control)?;
+        Ok(ChunkRun {
+            counts,
+            took: self.chunk_device_time,
+            positions: self.host_work.last_chunk_positions,
+        })
+    }
+
+    fn wait_all(&mut self) {
+        for slot in 0..SLOTS {
+            let _ = self.context.wait(slot);
+        }
+    }
+
+    fn count_split(&mut self, children: usize) {
+        self.host_work.items = self.host_work.items + children as u64 - 1;
+    }
+
+    fn report_progress(
+        &mut self,
+        tally: &Tally,
+        stats: &ScheduleStats,
+        control: &RunControl<'_>,
+    ) -> Result<(), RunError> {
+        let mut sample = tally.progress();
+        sample.tt = self.tt_snapshot()?;
+        sample.work = Some(self.work_counters_during(sample.tt.as_ref(), stats)?);
+        (control.on_progress)(sample);
+        Ok(())
+    }
+}

@@ -1,0 +1,338 @@
+//! The scheduler's executor on the CPU: each chunk runs the twin stages over one set of
+//! [`TwinBuffers`], in the order the Vulkan backend records them (`gpu/backend/chunk.rs`):
+//! whole, every stage dispatched over the workgroups the `Control` block holds; in parts, each
+//! level in parts of a fixed size, stopping at the part that overflowed. Device time is
+//! simulated at a fixed time per position, so the scheduler's timed decisions are tested too.
+
+use crate::backend::plan::{Plan, Tally, WorkItem};
+use crate::backend::run_control::RunControl;
+use crate::backend::RunError;
+use crate::count::Counts;
+use crate::gpu::chunk_shape::ChunkShape;
+use crate::gpu::layouts::{
+    inner_positions, Control, GpuU128, Level, PositionLayout, StepConstants,
+};
+use crate::gpu::level_work::count_written_levels;
+use crate::gpu::options::Submissions;
+use crate::gpu::scheduler::{ChunkRun, Executor, ScheduleStats, SLOTS};
+use crate::gpu::shader_layout::WORKGROUP_SIZE;
+use crate::gpu::twin::buffers::{board_of, TwinBuffers};
+use crate::gpu::twin::expand::expand;
+use crate::gpu::twin::leaf::leaf;
+use crate::gpu::twin::next_level::next_level;
+use crate::gpu::twin::upsweep::upsweep;
+use crate::tt::TtMode;
+use crate::work_counters::{ChunkWork, WorkCounters};
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+/// Chunks hold at most this share (1 / this) of the capacity in items, as on the device.
+const ITEMS_SHARE: u64 = 16;
+/// Workgroups along x of a dispatch (more go along y).
+const MAX_GROUPS_X: u32 = 65_535;
+
+/// One chunk the twin ran, for tests of the scheduler's decisions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChunkRecord {
+    pub items: usize,
+    pub remaining: u32,
+    pub whole: bool,
+    /// The slot a whole chunk went in.
+    pub slot: Option<usize>,
+    /// Its levels fit (its counts were used).
+    pub fit: bool,
+    /// The positions its levels could hold.
+    pub capacity: u32,
+    /// The positions its known levels held, its items included.
+    pub positions: u64,
+}
+
+/// Runs chunks on the CPU with the twin stages, without a table.
+#[derive(Clone, Debug)]
+pub struct TwinExecutor {
+    capacity: u32,
+    inner_capacity: u32,
+    /// Positions of each part of a level run in parts (a multiple of the workgroup size).
+    part_positions: u32,
+    /// Simulated device time per position of a chunk.
+    time_per_position: Duration,
+    buffers: TwinBuffers,
+    /// Each slot's chunk, run when submitted, until it is finished.
+    slots: [Option<ChunkRun>; SLOTS],
+    /// The run's counters beside the stages' own (in `buffers.work`).
+    chunk_work: ChunkWork,
+    items: u64,
+    launch_depth: u32,
+    counted_the_root: bool,
+    /// Every chunk run, in order.
+    pub chunks: Vec<ChunkRecord>,
+}
+
+impl TwinExecutor {
+    /// Chunk buffers of `capacity` positions (as the device's without a table), parts of
+    /// `part_positions` positions (rounded up to workgroups), no device time.
+    pub fn new(capacity: u32, part_positions: u32) -> TwinExecutor {
+        let inner_capacity = inner_positions(u64::from(capacity)) as u32;
+        TwinExecutor {
+            capacity,
+            inner_capacity,
+            part_positions: part_positions.div_ceil(WORKGROUP_SIZE).max(1) * WORKGROUP_SIZE,
+            time_per_position: Duration::ZERO,
+            buffers: TwinBuffers::new(capacity, inner_capacity),
+            slots: [None, None],
+            chunk_work: ChunkWork::default(),
+            items: 0,
+            launch_depth: 0,
+            counted_the_root: false,
+            chunks: Vec::new(),
+        }
+    }
+
+    /// Chunks take `time` of simulated device time per position of their levels.
+    pub fn with_time_per_position(mut self, time: Duration) -> TwinExecutor {
+        self.time_per_position = time;
+        self
+    }
+
+    fn layout() -> PositionLayout {
+        PositionLayout::for_mode(TtMode::Off)
+    }
+
+    /// The work counters of the last run, as the Vulkan backend reports them (submissions and
+    /// dispatches counted as the twin ran its stages).
+    pub fn work_counters(&self) -> WorkCounters {
+        let work = &self.buffers.work;
+        WorkCounters {
+            leaf_count_ops: u128::from(work.leaf_count_ops) + u128::from(self.counted_the_root),
+            positions_expanded: work.expanded.clone(),
+            items: self.items,
+            launch_depth: self.launch_depth,
+            chunks: Some(ChunkWork {
+                duplicates: work.duplicates,
+                ..self.chunk_work.clone()
+            }),
+            ..WorkCounters::default()
+        }
+    }
+
+    /// The chunk's items as its level 0, and a fresh `Control` head, its levels holding at
+    /// most `capacity` positions.
+    fn start_chunk(&mut self, items: &[WorkItem], capacity: u32) {
+        for (board, item) in self.buffers.boards.iter_mut().zip(items) {
+            *board = board_of(&item.position);
+        }
+        let control = &mut self.buffers.control;
+        *control = Control {
+            appended: 0,
+            overflow: 0,
+            capacity,
+            inner_capacity: capacity.min(self.inner_capacity),
+            max_groups_x: MAX_GROUPS_X,
+            unused: [0; 3],
+            levels: control.levels,
+        };
+        control.levels[0] = Level::new(0, items.len() as u32, MAX_GROUPS_X);
+    }
+
+    /// What a chunk of `items` (whole in `slot`, or in parts) that ran with `levels` levels
+    /// known gives back, recorded.
+    fn end_chunk(&mut self, items: &[WorkItem], levels: u32, slot: Option<usize>) -> ChunkRun {
+        let remaining = items[0].remaining;
+        let control = self.buffers.control;
+        let positions = count_written_levels(
+            &mut self.chunk_work,
+            Self::layout(),
+            &control,
+            remaining,
+            levels,
+        );
+        let fit = control.overflow == 0;
+        if !fit {
+            self.chunk_work.overflows += 1;
+        }
+        self.chunks.push(ChunkRecord {
+            items: items.len(),
+            remaining,
+            whole: slot.is_some(),
+            slot,
+            fit,
+            capacity: control.capacity,
+            positions,
+        });
+        let counts = fit.then(|| {
+            self.buffers.counts[..items.len()]
+                .iter()
+                .map(|&count: &GpuU128| Counts::exact(u128::from(count)))
+                .collect()
+        });
+        ChunkRun {
+            counts,
+            took: Duration::from_nanos(
+                (self.time_per_position.as_nanos() as u64).saturating_mul(positions),
+            ),
+            positions,
+        }
+    }
+
+    /// Runs `run` over `positions` positions in parts (at least one, as on the device), each
+    /// a submission; false when a part overflowed.
+    fn in_parts(
+        &mut self,
+        positions: u32,
+        control: &RunControl<'_>,
+        mut run: impl FnMut(&mut TwinBuffers, u32, u32),
+    ) -> Result<bool, RunError> {
+        let mut start = 0;
+        loop {
+            if control.cancel.load(Ordering::Relaxed) {
+                return Err(RunError::Cancelled);
+            }
+            let part = self.part_positions.min(positions - start);
+            run(&mut self.buffers, start, part);
+            self.chunk_work.submissions += 1;
+            self.chunk_work.dispatches += 1;
+            self.chunk_work.host_waits += 1;
+            start += part;
+            if self.buffers.control.overflow != 0 {
+                return Ok(false);
+            }
+            if start >= positions {
+                return Ok(true);
+            }
+        }
+    }
+}
+
+impl Executor for TwinExecutor {
+    fn capacity(&self) -> u32 {
+        self.capacity
+    }
+
+    fn max_chunk_items(&self) -> usize {
+        (u64::from(self.capacity) / ITEMS_SHARE) as usize
+    }
+
+    fn begin_run(
+        &mut self,
+        plan: &Plan,
+        depth: u32,
+        submissions: Submissions,
+    ) -> Result<(), RunError> {
+        self.buffers.work = Default::default();
+        self.chunk_work = ChunkWork {
+            chunk_positions: u64::from(self.capacity),
+            chunk_bytes: Self::layout().chunk_bytes(u64::from(self.capacity)),
+            paced: submissions == Submissions::Paced,
+            ..ChunkWork::default()
+        };
+        self.items = plan.items.len() as u64;
+        self.launch_depth = plan
+            .items
+            .iter()
+            .map(|item| item.remaining)
+            .max()
+            .unwrap_or(0);
+        self.counted_the_root = depth == 1;
+        self.chunks.clear();
+        Ok(())
+    }
+
+    fn submit_whole(
+        &mut self,
+        slot: usize,
+        items: &[WorkItem],
+        capacity: u32,
+    ) -> Result<(), RunError> {
+        let shape = ChunkShape::new(items[0].remaining, false);
+        self.start_chunk(items, capacity);
+        let buffers = &mut self.buffers;
+        let mut dispatches = 0;
+        for level in 0..shape.leaf_level() {
+            let invocations = buffers.indirect_invocations(level);
+            expand(buffers, &shape.expand(level), invocations);
+            next_level(buffers, &shape.step(level, 0));
+            dispatches += 2;
+        }
+        let invocations = buffers.indirect_invocations(shape.leaf_level());
+        leaf(buffers, &shape.leaf(), invocations);
+        for level in (0..shape.leaf_level()).rev() {
+            let invocations = buffers.indirect_invocations(level);
+            upsweep(buffers, &shape.upsweep(level), invocations);
+            dispatches += 1;
+        }
+        self.chunk_work.submissions += 1;
+        self.chunk_work.dispatches += dispatches + 1;
+        let run = self.end_chunk(items, items[0].remaining - 1, Some(slot));
+        self.slots[slot] = Some(run);
+        Ok(())
+    }
+
+    fn finish_whole(&mut self, slot: usize, _items: &[WorkItem]) -> Result<ChunkRun, RunError> {
+        self.chunk_work.host_waits += 1;
+        Ok(self.slots[slot]
+            .take()
+            .expect("a chunk finished in the slot it was submitted to"))
+    }
+
+    fn run_in_parts(
+        &mut self,
+        items: &[WorkItem],
+        control: &RunControl<'_>,
+    ) -> Result<ChunkRun, RunError> {
+        let shape = ChunkShape::new(items[0].remaining, false);
+        self.start_chunk(items, self.capacity);
+        let mut level_count = items.len() as u32;
+        for level in 0..shape.leaf_level() {
+            let step = shape.expand(level);
+            let fits = self.in_parts(level_count, control, |buffers, first, part| {
+                expand(buffers, &from(step, first), part);
+            })?;
+            if !fits {
+                return Ok(self.end_chunk(items, level + 1, None));
+            }
+            next_level(&mut self.buffers, &shape.step(level, 0));
+            level_count = self.buffers.control.levels[level as usize + 1].count;
+        }
+        let step = shape.leaf();
+        self.in_parts(level_count, control, |buffers, first, part| {
+            leaf(buffers, &from(step, first), part);
+        })?;
+        for level in (0..shape.leaf_level()).rev() {
+            let step = shape.upsweep(level);
+            let positions = self.buffers.control.levels[level as usize].count;
+            self.in_parts(positions, control, |buffers, first, part| {
+                upsweep(buffers, &from(step, first), part);
+            })?;
+        }
+        self.chunk_work.host_waits += 1;
+        Ok(self.end_chunk(items, items[0].remaining - 1, None))
+    }
+
+    fn wait_all(&mut self) {
+        self.slots = [None, None];
+    }
+
+    fn count_split(&mut self, children: usize) {
+        self.items = self.items + children as u64 - 1;
+    }
+
+    fn report_progress(
+        &mut self,
+        tally: &Tally,
+        _stats: &ScheduleStats,
+        control: &RunControl<'_>,
+    ) -> Result<(), RunError> {
+        let mut sample = tally.progress();
+        sample.work = Some(self.work_counters());
+        (control.on_progress)(sample);
+        Ok(())
+    }
+}
+
+/// `step` from the level's position `first` on: one part of a level.
+fn from(step: StepConstants, first: u32) -> StepConstants {
+    StepConstants {
+        first_invocation: first,
+        ..step
+    }
+}
