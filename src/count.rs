@@ -1,5 +1,6 @@
 //! Subtree counts as every backend returns them.
 
+use crate::chess::MoveStats;
 use std::iter::Sum;
 use std::ops::{Add, AddAssign};
 
@@ -8,18 +9,36 @@ use std::ops::{Add, AddAssign};
 /// The two differ only in `certify` mode, where false hits of the fast table are caught: `nodes`
 /// is then the exact count and `fast_nodes` the count the fast table alone would have produced.
 /// In every other mode they are equal. Counts are 128-bit: perft(14) already exceeds 2^64.
+///
+/// `stats` and `fast_stats` are the move-type statistics of the subtree's lines (exact, and as
+/// the fast table would have them), counted only by runs that ask for them (`--stats`); zero
+/// otherwise.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Counts {
     pub nodes: u128,
     pub fast_nodes: u128,
+    pub stats: MoveStats,
+    pub fast_stats: MoveStats,
 }
 
 impl Counts {
     #[inline]
-    pub const fn exact(nodes: u128) -> Counts {
+    pub fn exact(nodes: u128) -> Counts {
         Counts {
             nodes,
             fast_nodes: nodes,
+            ..Counts::default()
+        }
+    }
+
+    /// Exact counts with their statistics.
+    #[inline]
+    pub fn with_stats(nodes: u128, stats: MoveStats) -> Counts {
+        Counts {
+            nodes,
+            fast_nodes: nodes,
+            stats,
+            fast_stats: stats,
         }
     }
 
@@ -29,6 +48,8 @@ impl Counts {
         Counts {
             nodes: self.nodes * paths,
             fast_nodes: self.fast_nodes * paths,
+            stats: self.stats.times(paths),
+            fast_stats: self.fast_stats.times(paths),
         }
     }
 }
@@ -40,6 +61,8 @@ impl Add for Counts {
         Counts {
             nodes: self.nodes + rhs.nodes,
             fast_nodes: self.fast_nodes + rhs.fast_nodes,
+            stats: self.stats + rhs.stats,
+            fast_stats: self.fast_stats + rhs.fast_stats,
         }
     }
 }

@@ -15,6 +15,9 @@ pub enum BackendError {
     /// The device failed (out of memory, lost, timed out, unsuitable).
     #[error(transparent)]
     Device(Box<dyn Error + Send + Sync>),
+    /// The backend cannot compute what was asked (what, in words).
+    #[error("{0}")]
+    Unsupported(&'static str),
 }
 
 impl BackendError {
@@ -22,7 +25,7 @@ impl BackendError {
     pub fn device<E: Error + 'static>(&self) -> Option<&E> {
         match self {
             BackendError::Device(error) => error.downcast_ref(),
-            BackendError::Table(_) => None,
+            BackendError::Table(_) | BackendError::Unsupported(_) => None,
         }
     }
 }

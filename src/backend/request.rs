@@ -15,4 +15,7 @@ pub struct RunRequest {
     pub depth: u32,
     /// CPU threads; at least 1.
     pub threads: usize,
+    /// Count the move-type statistics of the lines' last moves too (`--stats`); a backend that
+    /// cannot refuses the run ([`super::BackendError::Unsupported`]).
+    pub move_stats: bool,
 }

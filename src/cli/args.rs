@@ -142,6 +142,10 @@ pub struct RunOptions {
     /// Seed of the 128-bit Zobrist keys (decimal or 0x-hex).
     #[arg(long, value_parser = seed_arg, default_value = DEFAULT_SEED_TEXT)]
     pub zobrist_seed: u64,
+    /// Also count what the last move of every line was: captures, en passant, castles,
+    /// promotions, checks, discovered and double checks, checkmates, stalemates (CPU backend).
+    #[arg(long)]
+    pub stats: bool,
 }
 
 /// The position a command starts from: `--fen` (default: the start position), then `--moves`.
@@ -301,6 +305,9 @@ impl RunOptions {
                 args.extend([flag.to_string(), value.to_string()]);
             }
         }
+        if self.stats {
+            args.push("--stats".to_string());
+        }
         args
     }
 
@@ -319,6 +326,7 @@ impl RunOptions {
             tt_mb: self.tt_mb,
             verifier_bits: self.verifier_bits,
             zobrist_seed: self.zobrist_seed,
+            move_stats: self.stats,
         }
     }
 }

@@ -29,8 +29,9 @@ pub fn perft_text(result: &PerftResult, divide: bool) -> String {
         result.divide_text()
     } else {
         format!(
-            "Nodes searched: {}\n{}",
+            "Nodes searched: {}\n{}{}",
             result.counts.nodes,
+            result.stats_text(),
             result.timing_text()
         )
     }
@@ -50,7 +51,7 @@ pub fn perftree_text(result: &PerftResult) -> String {
 pub fn details_text(result: &PerftResult, cross_check: Option<&PerftResult>) -> String {
     let mut text = result.tt_text() + &result.work.render_text();
     if let Some(second) = cross_check {
-        let verdict = if second.counts.nodes == result.counts.nodes {
+        let verdict = if agrees(result, second) {
             "agrees"
         } else {
             "DIFFERS"
@@ -69,8 +70,14 @@ pub fn perft_json(result: &PerftResult, divide: bool, cross_check: Option<&Perft
         value["cross_check"] = json!({
             "zobrist_seed": format!("{:#x}", second.zobrist_seed),
             "nodes": second.counts.nodes.to_string(),
-            "agrees": second.counts.nodes == result.counts.nodes,
+            "agrees": agrees(result, second),
         });
     }
     value
+}
+
+/// Whether a cross-check's run agrees with the first: the same nodes, and the same statistics
+/// when they were counted.
+pub fn agrees(result: &PerftResult, second: &PerftResult) -> bool {
+    second.counts.nodes == result.counts.nodes && second.counts.stats == result.counts.stats
 }

@@ -37,21 +37,25 @@ pub fn run_perft(args: &PerftArgs) -> CliResult {
         // With --divide, stdout stays exactly Stockfish's format.
         let details = output::details_text(&result, cross_check.as_ref());
         if args.divide {
-            output::write_stderr(&format!("{}{details}", result.timing_text()));
+            output::write_stderr(&format!(
+                "{}{}{}{details}",
+                result.stats_text(),
+                result.stats_divide_text(),
+                result.timing_text()
+            ));
         } else {
             output::write_stdout(&details)?;
         }
     }
     match cross_check {
-        Some(second) if second.counts.nodes != result.counts.nodes => {
-            Err(CliError::Mismatch(anyhow!(
-                "cross-check failed: {} nodes with Zobrist seed {:#x}, {} with seed {:#x}",
-                result.counts.nodes,
-                result.zobrist_seed,
-                second.counts.nodes,
-                second.zobrist_seed
-            )))
-        }
+        Some(second) if !output::agrees(&result, &second) => Err(CliError::Mismatch(anyhow!(
+            "cross-check failed: {} nodes with Zobrist seed {:#x}, {} with seed {:#x} (or \
+                 their move-type statistics differ)",
+            result.counts.nodes,
+            result.zobrist_seed,
+            second.counts.nodes,
+            second.zobrist_seed
+        ))),
         _ => Ok(()),
     }
 }

@@ -1,7 +1,7 @@
 //! The CPU backend: the parallel driver over a table the backend owns.
 
 use super::parallel;
-use super::search::{PlainSearch, TtSearch};
+use super::search::{PlainSearch, PlainStatsSearch, TtSearch};
 use crate::backend::run_control::RunControl;
 use crate::backend::{Backend, BackendError, Device, RunError, RunOutcome, RunRequest};
 use crate::chess::Zobrist;
@@ -37,6 +37,17 @@ impl Backend for CpuBackend {
     ) -> Result<RunOutcome, RunError> {
         let zobrist = &self.zobrist;
         let ((divide, work), tt) = match &self.table {
+            None if request.move_stats => (
+                parallel::divide_with_work(
+                    &request.position,
+                    request.depth,
+                    request.threads,
+                    &PlainStatsSearch,
+                    zobrist,
+                    control,
+                )?,
+                None,
+            ),
             None => (
                 parallel::divide_with_work(
                     &request.position,

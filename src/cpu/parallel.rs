@@ -10,7 +10,7 @@
 use super::search::SubtreeSearch;
 use crate::backend::plan::{Plan, Tally};
 use crate::backend::run_control::{Cancelled, RunControl};
-use crate::chess::{specialized, Move, Position, Zobrist};
+use crate::chess::{specialized, Move, MoveStats, Position, Zobrist};
 use crate::count::Counts;
 use crate::work_counters::WorkCounters;
 use crossbeam_channel::RecvTimeoutError;
@@ -108,13 +108,22 @@ pub fn divide_with_work<S: SubtreeSearch>(
                     };
                     let hash = zobrist.hash(&item.position);
                     let ops_before = specialized::leaf_count_ops();
-                    let Ok(counts) = search.count_until(
-                        &mut worker,
-                        &item.position,
-                        hash,
-                        item.remaining,
-                        control.cancel,
-                    ) else {
+                    let result = match (item.remaining, search.counts_move_stats()) {
+                        // A depth-1 run's items are the root's children: their one line's
+                        // last move is the root move above them.
+                        (0, true) => {
+                            let m = plan.root_moves[item.roots[0].root];
+                            Ok(Counts::with_stats(1, MoveStats::of_move(root, m)))
+                        }
+                        _ => search.count_until(
+                            &mut worker,
+                            &item.position,
+                            hash,
+                            item.remaining,
+                            control.cancel,
+                        ),
+                    };
+                    let Ok(counts) = result else {
                         break;
                     };
                     let ops = specialized::leaf_count_ops().wrapping_sub(ops_before);

@@ -2,10 +2,13 @@
 
 use crate::backend::run_control::Cancelled;
 use crate::chess::movegen::legal_moves;
+use crate::chess::perft::perft_stats;
 use crate::chess::specialized;
 use crate::chess::{Hash128, Move, Position, Zobrist};
 use crate::count::Counts;
-use crate::tt::{Probe, ThreadStats, TranspositionTable, TtStatsSnapshot, MIN_TT_DEPTH};
+use crate::tt::{
+    CountsProbe, Probe, ThreadStats, TranspositionTable, TtStatsSnapshot, MIN_TT_DEPTH,
+};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Subtrees of at most this many plies are counted without looking at the cancel flag: a few
@@ -49,6 +52,22 @@ pub trait SubtreeSearch: Sync {
     fn tt_snapshot(&self) -> Option<TtStatsSnapshot> {
         None
     }
+    /// Whether the counts carry the move-type statistics of the lines' last moves.
+    fn counts_move_stats(&self) -> bool {
+        false
+    }
+}
+
+/// Counts of a subtree of at most [`UNINTERRUPTED_DEPTH`] plies, with the statistics when
+/// `move_stats` asks for them.
+fn bulk_counts(pos: &Position, depth: u32, move_stats: bool) -> Counts {
+    match move_stats {
+        true => {
+            let (nodes, stats) = perft_stats(pos, depth);
+            Counts::with_stats(nodes, stats)
+        }
+        false => Counts::exact(specialized::perft(pos, depth)),
+    }
 }
 
 /// Perft of `pos` to `depth` with bulk counting, or `Cancelled` soon after `cancel` is set.
@@ -64,6 +83,21 @@ fn perft_until(pos: &Position, depth: u32, cancel: &AtomicBool) -> Result<u128, 
         nodes += perft_until(&pos.play(m), depth - 1, cancel)?;
     }
     Ok(nodes)
+}
+
+/// [`perft_until`] with the move-type statistics.
+fn perft_stats_until(pos: &Position, depth: u32, cancel: &AtomicBool) -> Result<Counts, Cancelled> {
+    if depth <= UNINTERRUPTED_DEPTH {
+        return Ok(bulk_counts(pos, depth, true));
+    }
+    let mut counts = Counts::default();
+    for &m in legal_moves(pos).iter() {
+        if cancel.load(Ordering::Relaxed) {
+            return Err(Cancelled);
+        }
+        counts += perft_stats_until(&pos.play(m), depth - 1, cancel)?;
+    }
+    Ok(counts)
 }
 
 /// No transposition table: plain recursion with bulk counting.
@@ -83,6 +117,30 @@ impl SubtreeSearch for PlainSearch {
         cancel: &AtomicBool,
     ) -> Result<Counts, Cancelled> {
         perft_until(pos, depth, cancel).map(Counts::exact)
+    }
+}
+
+/// No transposition table, counting the move-type statistics too (`--stats`).
+pub struct PlainStatsSearch;
+
+impl SubtreeSearch for PlainStatsSearch {
+    type Worker = ();
+
+    fn worker(&self) {}
+
+    fn count_until(
+        &self,
+        _worker: &mut (),
+        pos: &Position,
+        _hash: Hash128,
+        depth: u32,
+        cancel: &AtomicBool,
+    ) -> Result<Counts, Cancelled> {
+        perft_stats_until(pos, depth, cancel)
+    }
+
+    fn counts_move_stats(&self) -> bool {
+        true
     }
 }
 
@@ -113,10 +171,15 @@ impl SubtreeSearch for TtSearch<'_> {
     fn tt_snapshot(&self) -> Option<TtStatsSnapshot> {
         Some(self.table.snapshot())
     }
+
+    fn counts_move_stats(&self) -> bool {
+        self.table.has_move_stats()
+    }
 }
 
 impl TtSearch<'_> {
-    /// A cancelled search stores nothing for the nodes it leaves unfinished.
+    /// A cancelled search stores nothing for the nodes it leaves unfinished. A table with
+    /// statistics makes the search count them.
     fn search(
         &self,
         stats: &ThreadStats,
@@ -125,25 +188,41 @@ impl TtSearch<'_> {
         depth: u32,
         cancel: &AtomicBool,
     ) -> Result<Counts, Cancelled> {
+        let move_stats = self.table.has_move_stats();
         if depth < MIN_TT_DEPTH {
-            return Ok(Counts::exact(specialized::perft(pos, depth)));
+            return Ok(bulk_counts(pos, depth, move_stats));
         }
         let key = hash ^ self.zobrist.depth_key(depth);
-        // On a certify false hit the fast table's answer is kept as this node's fast count,
-        // while the exact count is searched below.
-        let false_hit_fast = match self.table.probe(key, pos, depth, stats) {
-            Probe::Hit { exact, fast } => {
-                return Ok(Counts {
-                    nodes: exact,
+        // On a certify false hit the fast table's answer is kept as this node's fast counts,
+        // while the exact counts are searched below.
+        let false_hit_fast = match move_stats {
+            false => match self.table.probe(key, pos, depth, stats) {
+                Probe::Hit { exact, fast } => {
+                    return Ok(Counts {
+                        nodes: exact,
+                        fast_nodes: fast,
+                        ..Counts::default()
+                    })
+                }
+                Probe::FalseHit { fast } => Some(Counts {
                     fast_nodes: fast,
-                })
-            }
-            Probe::FalseHit { fast } => Some(fast),
-            Probe::Miss => None,
+                    ..Counts::default()
+                }),
+                Probe::Miss => None,
+            },
+            true => match self.table.probe_counts(key, pos, depth, stats) {
+                CountsProbe::Hit(counts) => return Ok(counts),
+                CountsProbe::FalseHit { fast, fast_stats } => Some(Counts {
+                    fast_nodes: fast,
+                    fast_stats,
+                    ..Counts::default()
+                }),
+                CountsProbe::Miss => None,
+            },
         };
         let counts = if depth - 1 < MIN_TT_DEPTH {
             // Children are bulk-counted and never probed: no need for their hashes.
-            Counts::exact(specialized::perft(pos, depth))
+            bulk_counts(pos, depth, move_stats)
         } else {
             let moves = legal_moves(pos);
             let moves = moves.as_slice();
@@ -179,11 +258,12 @@ impl TtSearch<'_> {
             // A fast table would not have searched here, so it would not have stored either.
             Some(fast) => Counts {
                 nodes: counts.nodes,
-                fast_nodes: fast,
+                fast_nodes: fast.fast_nodes,
+                stats: counts.stats,
+                fast_stats: fast.fast_stats,
             },
             None => {
-                self.table
-                    .store(key, pos, depth, counts.nodes, counts.fast_nodes, stats);
+                self.table.store_counts(key, pos, depth, &counts, stats);
                 counts
             }
         })

@@ -124,6 +124,12 @@ impl Backends {
             return Ok((BackendKind::Cpu, None));
         }
         let cpu_because = |reason: String| Some(format!("auto: using the CPU: {reason}"));
+        if job.move_stats {
+            return Ok((
+                BackendKind::Cpu,
+                cpu_because("the Vulkan backend counts no move-type statistics".to_string()),
+            ));
+        }
         if job.depth <= AUTO_CPU_MAX_DEPTH {
             return Ok((
                 BackendKind::Cpu,

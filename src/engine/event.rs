@@ -2,7 +2,7 @@
 
 use super::job::JobId;
 use crate::backend::{BackendError, Device};
-use crate::chess::{Move, Position};
+use crate::chess::{Move, MoveStats, Position, STAT_NAMES};
 use crate::count::Counts;
 use crate::gpu::error::GpuError;
 use crate::tt::{TtError, TtMode, TtStatsSnapshot};
@@ -36,6 +36,7 @@ impl From<BackendError> for EngineError {
                 Ok(error) => EngineError::Gpu(*error),
                 Err(other) => EngineError::Backend(other.to_string()),
             },
+            BackendError::Unsupported(what) => EngineError::Backend(what.to_string()),
         }
     }
 }
@@ -73,6 +74,8 @@ pub struct PerftResult {
     pub tt: Option<TtStatsSnapshot>,
     /// What the run did (positions, probes, submissions).
     pub work: WorkCounters,
+    /// Whether the counts carry the move-type statistics (`--stats`).
+    pub move_stats: bool,
 }
 
 impl PerftResult {
@@ -99,11 +102,24 @@ impl PerftResult {
                 .map(|tt| tt.to_json(self.fast_total(), self.counts.nodes)),
             "work": self.work.to_json(),
         });
+        if self.move_stats {
+            value["stats"] = move_stats_json(&self.counts.stats);
+            if self.tt_mode == TtMode::Certify {
+                value["fast_stats"] = move_stats_json(&self.counts.fast_stats);
+            }
+        }
         if divide {
             value["divide"] = self
                 .divide
                 .iter()
-                .map(|(m, c)| serde_json::json!({"move": m.to_string(), "nodes": c.nodes.to_string()}))
+                .map(|(m, c)| {
+                    let mut line =
+                        serde_json::json!({"move": m.to_string(), "nodes": c.nodes.to_string()});
+                    if self.move_stats {
+                        line["stats"] = move_stats_json(&c.stats);
+                    }
+                    line
+                })
                 .collect();
         }
         value
@@ -113,6 +129,21 @@ impl PerftResult {
     pub fn fast_total(&self) -> Option<u128> {
         (self.tt_mode == TtMode::Certify).then_some(self.counts.fast_nodes)
     }
+}
+
+/// Move-type statistics as JSON: one decimal string per statistic, keyed by its name.
+pub fn move_stats_json(stats: &MoveStats) -> serde_json::Value {
+    STAT_NAMES
+        .iter()
+        .zip(stats.values())
+        .map(|(name, value)| {
+            (
+                name.to_string(),
+                serde_json::Value::String(value.to_string()),
+            )
+        })
+        .collect::<serde_json::Map<_, _>>()
+        .into()
 }
 
 pub fn nodes_per_second(nodes: u128, elapsed: Duration) -> f64 {

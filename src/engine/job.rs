@@ -63,6 +63,8 @@ pub struct Job {
     /// so entries stay true from one position to the next), its statistics going on from that
     /// job's; otherwise start empty.
     pub keep_table: bool,
+    /// Count the move-type statistics too (`--stats`); `tt.move_stats` says the same.
+    pub move_stats: bool,
 }
 
 impl Job {
@@ -72,6 +74,7 @@ impl Job {
             position: self.position,
             depth: self.depth,
             threads: self.threads,
+            move_stats: self.move_stats,
         }
     }
 }
@@ -97,6 +100,8 @@ pub struct JobSpec {
     pub tt_mb: Option<u64>,
     pub verifier_bits: u32,
     pub zobrist_seed: u64,
+    /// Count the move-type statistics of the lines' last moves too (`--stats`).
+    pub move_stats: bool,
 }
 
 /// Why a [`JobSpec`] is not a job.
@@ -106,6 +111,11 @@ pub enum JobSpecError {
     DepthOutOfRange { depth: u32 },
     #[error("0 threads cannot run anything")]
     NoThreads,
+    #[error(
+        "the Vulkan backend counts no move-type statistics: run --stats on the CPU backend \
+         (--backend cpu or auto)"
+    )]
+    StatsOnVulkan,
 }
 
 impl JobSpec {
@@ -125,6 +135,7 @@ impl JobSpec {
             tt_mb: None,
             verifier_bits: DEFAULT_VERIFIER_BITS,
             zobrist_seed: DEFAULT_SEED,
+            move_stats: false,
         }
     }
 
@@ -138,6 +149,7 @@ impl JobSpec {
             mode: self.tt_mode,
             bytes: mib_to_bytes(self.tt_mb.unwrap_or(DEFAULT_TT_MB)),
             verifier_bits: self.verifier_bits,
+            move_stats: self.move_stats,
         }
     }
 
@@ -147,6 +159,9 @@ impl JobSpec {
         }
         if self.threads == Some(0) {
             return Err(JobSpecError::NoThreads);
+        }
+        if self.move_stats && self.backend == BackendChoice::Vulkan {
+            return Err(JobSpecError::StatsOnVulkan);
         }
         Ok(Job {
             id,
@@ -165,6 +180,7 @@ impl JobSpec {
                 ..GpuOptions::default()
             },
             keep_table: false,
+            move_stats: self.move_stats,
         })
     }
 }
@@ -212,5 +228,13 @@ mod tests {
         spec.depth = 1;
         spec.threads = Some(0);
         assert_eq!(spec.job(JobId(1)).err(), Some(JobSpecError::NoThreads));
+        spec.threads = None;
+        spec.move_stats = true;
+        spec.backend = BackendChoice::Vulkan;
+        assert_eq!(spec.job(JobId(1)).err(), Some(JobSpecError::StatsOnVulkan));
+        spec.backend = BackendChoice::Auto;
+        assert!(spec
+            .job(JobId(1))
+            .is_ok_and(|job| job.move_stats && job.tt.move_stats));
     }
 }

@@ -1,7 +1,22 @@
 //! A result as people read it; the CLI prints and the window shows and exports these lines.
 
 use super::event::PerftResult;
+use crate::chess::STAT_COUNT;
 use crate::count::thousands;
+use crate::tt::TtMode;
+
+/// The statistics' headings, in the order of [`crate::chess::STAT_NAMES`], as tables show them.
+pub const STAT_HEADINGS: [&str; STAT_COUNT] = [
+    "Captures",
+    "E.p.",
+    "Castles",
+    "Promotions",
+    "Checks",
+    "Discovered",
+    "Double",
+    "Checkmates",
+    "Stalemates",
+];
 
 impl PerftResult {
     /// What ran the job: `cpu (16 thread(s))`, `vulkan (NVIDIA H200)`.
@@ -33,6 +48,50 @@ impl PerftResult {
         )
     }
 
+    /// The move-type statistics, one per line, with the fast table's beside them in `certify`
+    /// (nothing without `--stats`).
+    pub fn stats_text(&self) -> String {
+        if !self.move_stats {
+            return String::new();
+        }
+        let certify = self.tt_mode == TtMode::Certify;
+        let mut text = String::from(
+            "Move-type statistics of the last ply (checks include checkmates; discovered and \
+             double checks too):\n",
+        );
+        let exact = self.counts.stats.values();
+        let fast = self.counts.fast_stats.values();
+        for (i, heading) in STAT_HEADINGS.iter().enumerate() {
+            text += &format!("  {heading:<11} {:>20}", thousands(exact[i]));
+            if certify {
+                text += &format!("   fast table: {}", thousands(fast[i]));
+            }
+            text += "\n";
+        }
+        text
+    }
+
+    /// The statistics per root move, one row each under a heading row (nothing without
+    /// `--stats`).
+    pub fn stats_divide_text(&self) -> String {
+        if !self.move_stats {
+            return String::new();
+        }
+        let mut text = format!("{:<7} {:>14}", "move", "nodes");
+        for heading in STAT_HEADINGS {
+            text += &format!(" {heading:>12}");
+        }
+        text += "\n";
+        for (m, counts) in &self.divide {
+            text += &format!("{:<7} {:>14}", m.to_string(), counts.nodes);
+            for value in counts.stats.values() {
+                text += &format!(" {value:>12}");
+            }
+            text += "\n";
+        }
+        text
+    }
+
     /// The transposition table's statistics and risk (nothing for `off`).
     pub fn tt_text(&self) -> String {
         self.tt.as_ref().map_or_else(String::new, |tt| {
@@ -44,10 +103,12 @@ impl PerftResult {
     /// work counters.
     pub fn report_text(&self) -> String {
         format!(
-            "Position: {}\nDepth: {}\n\n{}{}Run: {}, TT {}\n{}{}",
+            "Position: {}\nDepth: {}\n\n{}{}{}{}Run: {}, TT {}\n{}{}",
             self.position.to_fen(),
             self.depth,
             self.divide_text(),
+            self.stats_text(),
+            self.stats_divide_text(),
             self.timing_text(),
             self.ran_on(),
             self.tt_mode,
@@ -86,6 +147,7 @@ pub(crate) mod tests {
             tt_mode: TtMode::Off,
             tt: None,
             work: Default::default(),
+            move_stats: false,
         }
     }
 

@@ -144,6 +144,7 @@ fn run(
                     tt_mode: job.tt.mode,
                     tt,
                     work,
+                    move_stats: job.move_stats,
                 }),
             });
         }

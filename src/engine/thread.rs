@@ -241,6 +241,7 @@ mod tests {
             tt_size_chosen: true,
             gpu: Default::default(),
             keep_table: false,
+            move_stats: false,
         }
     }
 

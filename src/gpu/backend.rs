@@ -419,6 +419,11 @@ impl Backend for VulkanBackend {
         request: &RunRequest,
         control: &RunControl<'_>,
     ) -> Result<RunOutcome, RunError> {
+        if request.move_stats {
+            return Err(RunError::Failed(BackendError::Unsupported(
+                "the Vulkan backend counts no move-type statistics",
+            )));
+        }
         let outcome = self
             .divide(&request.position, request.depth, control)
             .and_then(|divide| {

@@ -2,6 +2,7 @@
 
 use super::layout::{bucket_bytes, ways};
 use super::mode::TtMode;
+use super::move_stats_slots::stats_bytes_per_slot;
 use thiserror::Error;
 
 /// The verifier width used unless `--verifier-bits` narrows it.
@@ -17,6 +18,9 @@ pub struct TtConfig {
     /// How many low bits of the fast verifier a probe compares (8..=64); a debug knob that
     /// makes false hits frequent enough to watch.
     pub verifier_bits: u32,
+    /// Whether every entry carries the move-type statistics of its subtree beside its count
+    /// (runs with `--stats`; see [`super::move_stats_slots`]).
+    pub move_stats: bool,
 }
 
 impl TtConfig {
@@ -25,14 +29,25 @@ impl TtConfig {
             mode,
             bytes,
             verifier_bits: DEFAULT_VERIFIER_BITS,
+            move_stats: false,
         }
+    }
+
+    /// Bytes one bucket takes, with its statistics when the table carries them; `None` for
+    /// `off`.
+    pub fn bucket_bytes(&self) -> Option<usize> {
+        let stats = match self.move_stats {
+            true => ways(self.mode)? * stats_bytes_per_slot(self.mode == TtMode::Certify),
+            false => 0,
+        };
+        Some(bucket_bytes(self.mode)? + stats)
     }
 
     /// How many whole buckets of [`bucket_bytes`] the budget holds, after checking every knob;
     /// the CPU and the GPU table size themselves alike.
     pub fn buckets(&self) -> Result<usize, TtError> {
         let mode = self.mode;
-        let bucket_bytes = bucket_bytes(mode).ok_or(TtError::ModeOff)?;
+        let bucket_bytes = self.bucket_bytes().ok_or(TtError::ModeOff)?;
         if !(MIN_VERIFIER_BITS..=MAX_VERIFIER_BITS).contains(&self.verifier_bits) {
             return Err(TtError::VerifierBits {
                 bits: self.verifier_bits,
@@ -57,9 +72,10 @@ impl TtConfig {
         Ok(self.buckets()? * ways)
     }
 
-    /// Bytes the table's buckets take: [`Self::buckets`] whole buckets of the mode.
+    /// Bytes the table's buckets take: [`Self::buckets`] whole buckets of the mode, with their
+    /// statistics.
     pub fn table_bytes(&self) -> Result<usize, TtError> {
-        let bucket_bytes = bucket_bytes(self.mode).ok_or(TtError::ModeOff)?;
+        let bucket_bytes = self.bucket_bytes().ok_or(TtError::ModeOff)?;
         Ok(self.buckets()? * bucket_bytes)
     }
 }

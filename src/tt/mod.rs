@@ -24,6 +24,7 @@ mod config;
 mod layout;
 mod memory;
 mod mode;
+pub mod move_stats_slots;
 // The table's only unsafe code: the prefetch hint (one intrinsic call) and its lazily backed
 // arrays; src/lib.rs allows unsafe code in src/gpu/ too, and nowhere else (Cargo.toml,
 // tests/integration/source_layout.rs).
@@ -53,4 +54,4 @@ pub use shader_shared::MIN_TT_DEPTH;
 pub use shape::TableShape;
 pub use split::{TableSplit, LINE_BYTES};
 pub use stats::{DepthStats, ThreadStats, TtCounters, DEPTH_COUNTER_WORDS, MAX_TABLE_DEPTH};
-pub use table::{BucketRef, Probe, TranspositionTable};
+pub use table::{BucketRef, CountsProbe, Probe, TranspositionTable};

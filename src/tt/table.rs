@@ -28,19 +28,28 @@
 //!   per fast entry, holding the exact key, depth and true count of that entry's writer. An
 //!   entry and its shadow are written under the shadow's seqlock and read under it, so the two
 //!   always belong to the same store; the victim is chosen from the fast bucket.
+//!
+//! A table for runs with `--stats` carries each entry's move-type statistics in a parallel
+//! array ([`super::move_stats_slots`]: 80 bytes per entry, 160 in `certify`); it answers
+//! [`TranspositionTable::probe_counts`] with them and stores them with
+//! [`TranspositionTable::store_counts`].
 
 use super::config::{TtConfig, TtError};
-use super::exact::{tag_depth, tag_of, ExactContents, ExactEntry, Occupant, VerifiedBucket};
+use super::exact::{
+    tag_depth, tag_of, ExactContents, ExactEntry, Occupant, VerifiedBucket, VERIFIED_WAYS,
+};
 use super::fast::{fast_check, fast_payload, verifier_mask, FastBucket, FastContents, FAST_WAYS};
 use super::memory::check_available;
 use super::mode::TtMode;
+use super::move_stats_slots::{stats_of_words, stats_words, StatsSlot, StatsWords};
 use super::prefetch::prefetch;
 use super::replace::{tie_start, victim, Way};
 use super::report::TtStatsSnapshot;
 use super::shape::TableShape;
 use super::stats::{StatsRegistry, ThreadStats, MAX_TABLE_DEPTH};
 use super::zeroed_array::ZeroedArray;
-use crate::chess::{Hash128, NybbleBoard, Position};
+use crate::chess::{Hash128, MoveStats, NybbleBoard, Position};
+use crate::count::Counts;
 
 /// The outcome of a probe.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,6 +67,24 @@ pub enum Probe {
         fast: u128,
     },
 }
+
+/// The outcome of a probe of a table with statistics ([`TranspositionTable::probe_counts`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CountsProbe {
+    Miss,
+    /// The entry is this position's: its counts and statistics, exact and as the fast table
+    /// holds them.
+    Hit(Counts),
+    /// `certify` only: the fast table accepted another position's entry, which would have
+    /// answered `fast` and `fast_stats`.
+    FalseHit {
+        fast: u128,
+        fast_stats: MoveStats,
+    },
+}
+
+/// The statistics a probe read beside the entry it answered with: exact, and the fast count's.
+type StatsRead = Option<(StatsWords, StatsWords)>;
 
 /// One bucket of a table, as its probe reads it.
 #[derive(Clone, Copy)]
@@ -105,6 +132,8 @@ impl Storage {
 
 pub struct TranspositionTable {
     storage: Storage,
+    /// Each entry's statistics, in tables built for `--stats`.
+    stats_slots: Option<ZeroedArray<StatsSlot>>,
     mode: TtMode,
     buckets: usize,
     slots: usize,
@@ -132,8 +161,15 @@ impl TranspositionTable {
         let bytes = config.table_bytes()?;
         check_available(bytes)?;
         let storage = Storage::allocate(mode, buckets)?;
+        let stats_slots = match config.move_stats {
+            true => Some(ZeroedArray::new(
+                slots * if mode == TtMode::Certify { 2 } else { 1 },
+            )?),
+            false => None,
+        };
         Ok(TranspositionTable {
             storage,
+            stats_slots,
             mode,
             buckets,
             slots,
@@ -164,6 +200,11 @@ impl TranspositionTable {
 
     pub fn verifier_bits(&self) -> u32 {
         self.verifier_bits
+    }
+
+    /// Whether the entries carry move-type statistics (a table for `--stats`).
+    pub fn has_move_stats(&self) -> bool {
+        self.stats_slots.is_some()
     }
 
     /// A fresh counter block for one worker thread; call once per thread and pass it to every
@@ -229,39 +270,88 @@ impl TranspositionTable {
     /// Looks up `pos` at `depth` remaining plies; `hash` already includes the depth key.
     /// Depths above [`MAX_TABLE_DEPTH`] are not kept: a miss, not counted.
     pub fn probe(&self, hash: Hash128, pos: &Position, depth: u32, stats: &ThreadStats) -> Probe {
+        self.probe_reading(hash, pos, depth, stats, false).0
+    }
+
+    /// [`Self::probe`] with the entry's statistics, for a table built for `--stats`; an entry
+    /// whose statistics cannot be read with it (a `fast` slot torn between writers) is a miss.
+    pub fn probe_counts(
+        &self,
+        hash: Hash128,
+        pos: &Position,
+        depth: u32,
+        stats: &ThreadStats,
+    ) -> CountsProbe {
+        match self.probe_reading(hash, pos, depth, stats, true) {
+            (Probe::Hit { exact, fast }, Some((exact_stats, fast_stats))) => {
+                CountsProbe::Hit(Counts {
+                    nodes: exact,
+                    fast_nodes: fast,
+                    stats: stats_of_words(&exact_stats),
+                    fast_stats: stats_of_words(&fast_stats),
+                })
+            }
+            (Probe::FalseHit { fast }, Some((_, fast_stats))) => CountsProbe::FalseHit {
+                fast,
+                fast_stats: stats_of_words(&fast_stats),
+            },
+            _ => CountsProbe::Miss,
+        }
+    }
+
+    fn probe_reading(
+        &self,
+        hash: Hash128,
+        pos: &Position,
+        depth: u32,
+        stats: &ThreadStats,
+        read_stats: bool,
+    ) -> (Probe, StatsRead) {
         if depth > MAX_TABLE_DEPTH {
-            return Probe::Miss;
+            return (Probe::Miss, None);
         }
         let index = self.index(hash);
-        let probe = match &self.storage {
-            Storage::Fast { buckets } => self.probe_fast(&buckets[index], hash, depth, stats),
+        let slots = self.stats_slots.as_ref().filter(|_| read_stats);
+        let (probe, read) = match &self.storage {
+            Storage::Fast { buckets } => {
+                let slots = slots.map(|slots| &slots[index * FAST_WAYS..][..FAST_WAYS]);
+                self.probe_fast(&buckets[index], slots, hash, depth, stats)
+            }
             Storage::Verified { buckets } => {
-                probe_verified(&buckets[index], hash, pos, depth, stats)
+                let slots = slots.map(|slots| &slots[index * VERIFIED_WAYS..][..VERIFIED_WAYS]);
+                probe_verified(&buckets[index], slots, hash, pos, depth, stats)
             }
             Storage::Certify { fast, shadow } => self.probe_certify(
                 &fast[index],
                 &shadow[index * FAST_WAYS..][..FAST_WAYS],
+                slots.map(|slots| &slots[2 * index * FAST_WAYS..][..2 * FAST_WAYS]),
                 hash,
                 pos,
                 depth,
                 stats,
             ),
         };
+        // A hit whose statistics were asked for and could not be read is searched again.
+        let probe = match (probe, read_stats && read.is_none()) {
+            (Probe::Hit { .. } | Probe::FalseHit { .. }, true) => Probe::Miss,
+            (probe, _) => probe,
+        };
         match probe {
             Probe::Hit { .. } => stats.hit(depth),
             Probe::Miss => stats.miss(depth),
             Probe::FalseHit { .. } => stats.false_hit(depth),
         }
-        probe
+        (probe, read)
     }
 
     fn probe_fast(
         &self,
         bucket: &FastBucket,
+        slots: Option<&[StatsSlot]>,
         hash: Hash128,
         depth: u32,
         stats: &ThreadStats,
-    ) -> Probe {
+    ) -> (Probe, StatsRead) {
         let check = fast_check(hash);
         let entries = bucket.load();
         // Judged by the full 64 bits, whatever the verifier width.
@@ -272,36 +362,51 @@ impl TranspositionTable {
         stats.wrong_occupied_probes(depth, wrong as u64);
         match entries
             .iter()
-            .find(|entry| entry.accepts(check, self.verifier_mask))
+            .position(|entry| entry.accepts(check, self.verifier_mask))
         {
-            Some(entry) => {
+            Some(way) => {
+                let entry = entries[way];
                 let count = u128::from(entry.count());
-                Probe::Hit {
-                    exact: count,
-                    fast: count,
-                }
+                // Sealed with the check of the entry's writer, which a narrowed verifier may
+                // accept for another position.
+                let read = slots
+                    .and_then(|slots| slots[way].read_sealed(entry.stored_check(), entry.data))
+                    .map(|words| (words, words));
+                (
+                    Probe::Hit {
+                        exact: count,
+                        fast: count,
+                    },
+                    read,
+                )
             }
-            None => Probe::Miss,
+            None => (Probe::Miss, None),
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn probe_certify(
         &self,
         fast: &FastBucket,
         shadows: &[ExactEntry],
+        slots: Option<&[StatsSlot]>,
         hash: Hash128,
         pos: &Position,
         depth: u32,
         stats: &ThreadStats,
-    ) -> Probe {
+    ) -> (Probe, StatsRead) {
         let check = fast_check(hash);
         let tag = tag_of(hash, depth);
         let mut key = None;
         let mut wrong = 0;
         let mut probe = Probe::Miss;
-        for (entry, shadow) in fast.entries.iter().zip(shadows) {
+        let mut read = None;
+        for (way, (entry, shadow)) in fast.entries.iter().zip(shadows).enumerate() {
             // A writer busy on this entry: it is passed over.
-            let Some((shadow, fast)) = shadow.read(|| entry.load()) else {
+            let Some((shadow, (fast, beside))) = shadow.read(|| {
+                let beside = slots.map(|slots| (slots[2 * way].read(), slots[2 * way + 1].read()));
+                (entry.load(), beside)
+            }) else {
                 continue;
             };
             let occupant = shadow.occupant(tag, || {
@@ -320,10 +425,11 @@ impl TranspositionTable {
                 } else {
                     Probe::FalseHit { fast: payload }
                 };
+                read = beside;
             }
         }
         stats.wrong_occupied_probes(depth, wrong);
-        probe
+        (probe, read)
     }
 
     /// Records the subtree counts of `pos` at `depth` remaining plies (`hash` includes the
@@ -331,7 +437,8 @@ impl TranspositionTable {
     /// `fast`, `verified` keeps `exact`, `certify` keeps `fast` in the fast entry and `exact` in
     /// the shadow. A `fast` count above [`super::fast::MAX_FAST_COUNT`] does not fit the fast
     /// payload and is not stored (a payload skip). A store finding the entry's writer lock busy
-    /// is dropped. Depths above [`MAX_TABLE_DEPTH`] are not kept.
+    /// is dropped. Depths above [`MAX_TABLE_DEPTH`] are not kept. A table with statistics
+    /// stores only through [`Self::store_counts`], which has them.
     pub fn store(
         &self,
         hash: Hash128,
@@ -341,10 +448,60 @@ impl TranspositionTable {
         fast: u128,
         stats: &ThreadStats,
     ) {
+        if self.stats_slots.is_none() {
+            self.store_with(hash, pos, depth, exact, fast, None, stats);
+        }
+    }
+
+    /// [`Self::store`] of `counts`, with their statistics where the table carries them.
+    /// Statistics past 64 bits are not stored (a payload skip).
+    pub fn store_counts(
+        &self,
+        hash: Hash128,
+        pos: &Position,
+        depth: u32,
+        counts: &Counts,
+        stats: &ThreadStats,
+    ) {
+        let (exact, fast) = (counts.nodes, counts.fast_nodes);
+        if self.stats_slots.is_none() {
+            return self.store_with(hash, pos, depth, exact, fast, None, stats);
+        }
+        match (stats_words(&counts.stats), stats_words(&counts.fast_stats)) {
+            (Some(exact_stats), Some(fast_stats)) => self.store_with(
+                hash,
+                pos,
+                depth,
+                exact,
+                fast,
+                Some((exact_stats, fast_stats)),
+                stats,
+            ),
+            _ => stats.payload_skip(depth),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn store_with(
+        &self,
+        hash: Hash128,
+        pos: &Position,
+        depth: u32,
+        exact: u128,
+        fast: u128,
+        move_stats: StatsRead,
+        stats: &ThreadStats,
+    ) {
         if depth > MAX_TABLE_DEPTH {
             return;
         }
         let index = self.index(hash);
+        let slot_of = |way: usize, ways: usize| {
+            self.stats_slots
+                .as_ref()
+                .zip(move_stats)
+                .map(|(slots, words)| (&slots[index * ways + way], words))
+        };
         match &self.storage {
             Storage::Fast { buckets } => {
                 let Some(payload) = fast_payload(fast) else {
@@ -355,8 +512,11 @@ impl TranspositionTable {
                 let bucket = &buckets[index];
                 let entries = bucket.load();
                 let way = victim(&fast_ways(&entries, check), tie_start(check));
-                let replaced =
-                    bucket.entries[way].store(FastContents::written(check, payload, depth));
+                let written = FastContents::written(check, payload, depth);
+                if let Some((slot, (_, fast_stats))) = slot_of(way, FAST_WAYS) {
+                    slot.write_sealed(check, written.data, &fast_stats);
+                }
+                let replaced = bucket.entries[way].store(written);
                 // The data word the swap returned is exact; the verification read before is
                 // the same store's unless another writer raced this one.
                 let previous = FastContents {
@@ -376,7 +536,8 @@ impl TranspositionTable {
                     .entries
                     .each_ref()
                     .map(|entry| exact_way(entry.peek_tag(), tag));
-                let entry = &bucket.entries[victim(&ways, tie_start(fast_check(hash)))];
+                let way = victim(&ways, tie_start(fast_check(hash)));
+                let entry = &bucket.entries[way];
                 let contents =
                     ExactContents::new(hash, depth, NybbleBoard::from_position(pos), exact);
                 let Some(guard) = entry.try_lock() else {
@@ -384,6 +545,9 @@ impl TranspositionTable {
                 };
                 let previous = guard.contents();
                 guard.write(&contents);
+                if let Some((slot, (exact_stats, _))) = slot_of(way, VERIFIED_WAYS) {
+                    slot.write(&exact_stats);
+                }
                 drop(guard);
                 record_exact_store(&previous, &contents, depth, stats);
             }
@@ -406,6 +570,14 @@ impl TranspositionTable {
                 let previous = guard.contents();
                 bucket.entries[way].store(FastContents::written(check, payload, depth));
                 guard.write(&contents);
+                if let Some((exact_slot, (exact_stats, fast_stats))) =
+                    slot_of(2 * way, 2 * FAST_WAYS)
+                {
+                    exact_slot.write(&exact_stats);
+                    if let Some((fast_slot, _)) = slot_of(2 * way + 1, 2 * FAST_WAYS) {
+                        fast_slot.write(&fast_stats);
+                    }
+                }
                 drop(guard);
                 record_exact_store(&previous, &contents, depth, stats);
             }
@@ -437,18 +609,20 @@ fn exact_way(stored: u64, tag: u64) -> Way {
 
 fn probe_verified(
     bucket: &VerifiedBucket,
+    slots: Option<&[StatsSlot]>,
     hash: Hash128,
     pos: &Position,
     depth: u32,
     stats: &ThreadStats,
-) -> Probe {
+) -> (Probe, StatsRead) {
     let tag = tag_of(hash, depth);
     let mut key = None;
     let mut wrong = 0;
     let mut probe = Probe::Miss;
-    for entry in &bucket.entries {
+    let mut read = None;
+    for (way, entry) in bucket.entries.iter().enumerate() {
         // A writer busy on this entry: it is passed over.
-        let Some((contents, ())) = entry.read(|| ()) else {
+        let Some((contents, beside)) = entry.read(|| slots.map(|slots| slots[way].read())) else {
             continue;
         };
         match contents.occupant(tag, || {
@@ -458,14 +632,15 @@ fn probe_verified(
                 probe = Probe::Hit {
                     exact: contents.count,
                     fast: contents.count,
-                }
+                };
+                read = beside.map(|words| (words, words));
             }
             Occupant::Same | Occupant::Empty => {}
             Occupant::Other => wrong += 1,
         }
     }
     stats.wrong_occupied_probes(depth, wrong);
-    probe
+    (probe, read)
 }
 
 fn record_exact_store(

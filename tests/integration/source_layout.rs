@@ -370,7 +370,8 @@ fn no_source_files_import_each_other_in_a_circle() {
 /// it back. `backend` is the contract between a run and where it runs: below both backends,
 /// which it never names, and below the engine that picks one.
 const LAYERS: &[&[&str]] = &[
-    &["chess", "count", "child_lines"],
+    &["chess", "child_lines"],
+    &["count"],
     &["reference", "tt"],
     &["work_counters"],
     &["backend"],

@@ -235,6 +235,7 @@ fn counts_add_past_64_bits() {
         Counts {
             nodes: 2,
             fast_nodes: 3,
+            ..Counts::default()
         },
     ]
     .into_iter()

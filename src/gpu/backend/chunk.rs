@@ -222,6 +222,7 @@ impl VulkanBackend {
                 .map(|(exact, fast)| Counts {
                     nodes: exact.into(),
                     fast_nodes: fast.into(),
+                    ..Counts::default()
                 })
                 .collect(),
         ))

@@ -19,6 +19,7 @@ pub(crate) fn table(mode: TtMode, bytes: usize, verifier_bits: u32) -> Transposi
         mode,
         bytes,
         verifier_bits,
+        move_stats: false,
     })
     .expect("a small table fits")
 }
@@ -130,6 +131,7 @@ fn sizing_errors() {
         mode,
         bytes,
         verifier_bits,
+        move_stats: false,
     };
     let error = |config: TtConfig| TranspositionTable::new(&config).err();
 

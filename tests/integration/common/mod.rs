@@ -248,6 +248,7 @@ pub fn config(mode: TtMode, bytes: usize, verifier_bits: u32) -> TtConfig {
         mode,
         bytes,
         verifier_bits,
+        move_stats: false,
     }
 }
 
