@@ -2,6 +2,7 @@
 //! Chess960 start positions ([`chess960`]).
 
 pub mod chess960;
+pub mod move_stats;
 
 use crate::chess::fen::position_key;
 use std::sync::OnceLock;

@@ -18,9 +18,10 @@ pub mod runner;
 pub mod thread;
 
 pub use backends::Backends;
-pub use event::{EngineError, Event, PerftResult, Progress};
+pub use event::{move_stats_json, EngineError, Event, PerftResult, Progress};
 pub use job::{
     all_cores, mib_to_bytes, BackendChoice, Job, JobId, JobSpec, JobSpecError, DEFAULT_TT_MB,
 };
 pub use provider::{BackendProvider, Resolved};
+pub use result_text::STAT_HEADINGS;
 pub use thread::{Command, Engine};
