@@ -31,6 +31,8 @@ mod shader_stats_cli;
 mod slurm_cli;
 mod source_layout;
 mod specialized;
+mod stats_cli;
+mod stats_modes;
 mod suite_cli;
 mod tricky;
 mod tt_cli;
