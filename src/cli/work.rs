@@ -107,6 +107,7 @@ fn unit_outcome(
         device: result.device.clone(),
         table,
         seconds: result.elapsed.as_secs_f64(),
+        move_stats: result.move_stats.then_some(result.counts.stats),
     }
 }
 

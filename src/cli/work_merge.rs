@@ -4,6 +4,7 @@ use super::error::{CliError, CliResult};
 use super::output;
 use anyhow::anyhow;
 use serde_json::json;
+use vkperft::engine::{move_stats_json, move_stats_text};
 use std::path::PathBuf;
 use vkperft::work::{
     certificate, merge, read_journals, JournalScan, Merged, PlanFolder, Requirement, Total,
@@ -89,6 +90,15 @@ pub(super) fn merge_report(plan: &PlanFolder, options: &MergeOptions) -> CliResu
             }
             return Err(CliError::Mismatch(anyhow!(text)));
         }
+        Merged::StatsDisagreeing(units) => {
+            let listed: Vec<String> = units.iter().take(LISTED_UNITS).map(u64::to_string).collect();
+            return Err(CliError::Mismatch(anyhow!(
+                "{} units have results that agree on the count but not on the move-type \
+                 statistics: {}",
+                units.len(),
+                listed.join(", ")
+            )));
+        }
         Merged::Missing(missing) => {
             let shards: std::collections::BTreeSet<usize> = missing
                 .iter()
@@ -163,6 +173,9 @@ fn print_total(
             "torn_lines": scan.torn,
             "damaged_lines": scan.damaged.len(),
         });
+        if let Some(stats) = &total.move_stats {
+            value["stats"] = move_stats_json(stats);
+        }
         if options.divide {
             value["divide"] = total
                 .divide
@@ -178,8 +191,11 @@ fn print_total(
         .iter()
         .map(|m| format!("{} {}", m.records, m.mode))
         .collect();
+    let stats = total
+        .move_stats
+        .map_or_else(String::new, |stats| move_stats_text(&stats, None));
     let details = format!(
-        "Units: {} (records: {}; seeds {})\nTrust: {} (units: {})\n{}",
+        "{stats}Units: {} (records: {}; seeds {})\nTrust: {} (units: {})\n{}",
         total.units,
         modes.join(", "),
         seeds.join(", "),

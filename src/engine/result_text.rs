@@ -1,9 +1,25 @@
 //! A result as people read it; the CLI prints and the window shows and exports these lines.
 
 use super::event::PerftResult;
-use crate::chess::STAT_COUNT;
+use crate::chess::{MoveStats, STAT_COUNT};
 use crate::count::thousands;
 use crate::tt::TtMode;
+
+/// Move-type statistics, one per line, with the fast table's beside them when given.
+pub fn move_stats_text(stats: &MoveStats, fast: Option<&MoveStats>) -> String {
+    let mut text = String::from(
+        "Move-type statistics of the last ply (checks include checkmates; discovered and double \
+         checks too):\n",
+    );
+    for (i, (heading, value)) in STAT_HEADINGS.iter().zip(stats.values()).enumerate() {
+        text += &format!("  {heading:<11} {:>20}", thousands(value));
+        if let Some(fast) = fast {
+            text += &format!("   fast table: {}", thousands(fast.values()[i]));
+        }
+        text += "\n";
+    }
+    text
+}
 
 /// The statistics' headings, in the order of [`crate::chess::STAT_NAMES`], as tables show them.
 pub const STAT_HEADINGS: [&str; STAT_COUNT] = [
@@ -55,20 +71,7 @@ impl PerftResult {
             return String::new();
         }
         let certify = self.tt_mode == TtMode::Certify;
-        let mut text = String::from(
-            "Move-type statistics of the last ply (checks include checkmates; discovered and \
-             double checks too):\n",
-        );
-        let exact = self.counts.stats.values();
-        let fast = self.counts.fast_stats.values();
-        for (i, heading) in STAT_HEADINGS.iter().enumerate() {
-            text += &format!("  {heading:<11} {:>20}", thousands(exact[i]));
-            if certify {
-                text += &format!("   fast table: {}", thousands(fast[i]));
-            }
-            text += "\n";
-        }
-        text
+        move_stats_text(&self.counts.stats, certify.then_some(&self.counts.fast_stats))
     }
 
     /// The statistics per root move, one row each under a heading row (nothing without

@@ -191,6 +191,7 @@ mod tests {
             device: Device::Cpu { threads: 1 },
             table: TableStats::default(),
             seconds: 0.0,
+            move_stats: None,
         };
         let error = journal.append(&record).expect_err("no space");
         let text = error.to_string();

@@ -9,6 +9,7 @@ use super::risk::PlanRisk;
 use super::trust::{Requirement, Trust};
 use super::unit::Unit;
 use crate::backend::Device;
+use crate::chess::{MoveStats, STAT_COUNT};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The results of each unit, by unit id.
@@ -57,6 +58,9 @@ pub struct Computation {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Total {
     pub nodes: u128,
+    /// The move-type statistics, paths times each unit's, when every unit has a result
+    /// counted with `--stats`.
+    pub move_stats: Option<MoveStats>,
     /// Per root move (UCI), sorted as perft's divide is.
     pub divide: Vec<(String, u128)>,
     pub units: u64,
@@ -102,6 +106,8 @@ pub enum Merged {
     Disagreeing(Vec<(u64, Vec<u128>)>),
     /// Units without a result.
     Missing(Vec<u64>),
+    /// Units whose results agree on the count but not on the move-type statistics.
+    StatsDisagreeing(Vec<u64>),
 }
 
 /// Sums `units` (every unit of `plan`, by id) with the results of `scan`, in checked 128-bit
@@ -115,6 +121,19 @@ pub fn merge(plan: &PlanFolder, units: &[Unit], scan: &JournalScan) -> Result<Me
         .collect();
     if !disagreeing.is_empty() {
         return Ok(Merged::Disagreeing(disagreeing));
+    }
+    let stats_disagreeing: Vec<u64> = results
+        .iter()
+        .filter(|(_, records)| {
+            let mut counted = records.iter().filter_map(|record| record.move_stats);
+            counted
+                .next()
+                .is_some_and(|first| counted.any(|other| other != first))
+        })
+        .map(|(&unit, _)| unit)
+        .collect();
+    if !stats_disagreeing.is_empty() {
+        return Ok(Merged::StatsDisagreeing(stats_disagreeing));
     }
     let missing: Vec<u64> = units
         .iter()
@@ -135,6 +154,7 @@ pub fn merge(plan: &PlanFolder, units: &[Unit], scan: &JournalScan) -> Result<Me
     let mut computations: BTreeMap<(String, u64, Device), u64> = BTreeMap::new();
     let mut unit_trust = Vec::with_capacity(units.len());
     let (mut repeated_units, mut independent_units) = (0, 0);
+    let mut move_stats = Some([0u128; STAT_COUNT]);
     for unit in units {
         let records = &results[&unit.id];
         if let Some(record) = records.iter().find(|r| r.paths != unit.paths) {
@@ -148,6 +168,14 @@ pub fn merge(plan: &PlanFolder, units: &[Unit], scan: &JournalScan) -> Result<Me
         }
         let count = records[0].nodes;
         nodes = add_product(nodes, unit.paths, count, unit.id, "paths x nodes")?;
+        let unit_stats = records.iter().find_map(|record| record.move_stats);
+        if let Some((sums, stats)) = move_stats.as_mut().zip(unit_stats) {
+            for (sum, value) in sums.iter_mut().zip(stats.values()) {
+                *sum = add_product(*sum, unit.paths, value, unit.id, "paths x a statistic")?;
+            }
+        } else {
+            move_stats = None;
+        }
         for (mv, paths) in &unit.roots {
             let sum = divide.entry(mv.clone()).or_default();
             *sum = add_product(*sum, *paths, count, unit.id, "a root move's paths x nodes")?;
@@ -167,6 +195,7 @@ pub fn merge(plan: &PlanFolder, units: &[Unit], scan: &JournalScan) -> Result<Me
     }
     Ok(Merged::Total(Box::new(Total {
         nodes,
+        move_stats: move_stats.map(MoveStats::from_values),
         divide: divide.into_iter().collect(),
         units: units.len() as u64,
         trust: unit_trust.iter().copied().min().unwrap_or(Trust::Exact),

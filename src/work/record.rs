@@ -7,15 +7,18 @@
 //! "mode":"fast","verifier_bits":64,"seed":"0x766b7065726674","backend":"cpu","threads":2,
 //! "probes":10,"wrong_occupied_probes":1,"false_hits":0,"payload_skips":0,"seconds":0.25,
 //! "crc32":"..."}`; a Vulkan record has `"device":"<name>"` instead of `threads`. Counts that
-//! can pass 2^53 are decimal strings. Lines of format 1 (mode as text such as `"fast/12"`, no
+//! can pass 2^53 are decimal strings. A unit run with `--stats` adds its move-type statistics,
+//! `"stats":{"captures":"34",...}` (every name of `chess::STAT_NAMES`, decimal strings). Lines of format 1 (mode as text such as `"fast/12"`, no
 //! plan seal, no statistics) are refused: they cannot say which plan they belong to.
 
 use super::checksum::seal;
 use super::seal::PlanSeal;
 use super::trust::Method;
 use crate::backend::{BackendKind, Device};
+use crate::chess::{MoveStats, STAT_NAMES};
 use crate::tt::{TtMode, MAX_VERIFIER_BITS, MIN_VERIFIER_BITS};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// The record format this version writes and reads.
 pub const RECORD_FORMAT: u32 = 2;
@@ -69,6 +72,8 @@ pub struct JournalRecord {
     pub device: Device,
     pub table: TableStats,
     pub seconds: f64,
+    /// The unit's move-type statistics, when it was run with `--stats`.
+    pub move_stats: Option<MoveStats>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -93,6 +98,8 @@ struct RecordLine {
     false_hits: u64,
     payload_skips: u64,
     seconds: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    stats: Option<BTreeMap<String, String>>,
 }
 
 fn is_zero(value: &u64) -> bool {
@@ -135,6 +142,13 @@ impl JournalRecord {
             false_hits: self.table.false_hits,
             payload_skips: self.table.payload_skips,
             seconds: self.seconds,
+            stats: self.move_stats.map(|stats| {
+                STAT_NAMES
+                    .iter()
+                    .zip(stats.values())
+                    .map(|(name, value)| (name.to_string(), value.to_string()))
+                    .collect()
+            }),
         };
         let json = serde_json::to_string(&line).expect("a record always serializes");
         format!("{}\n", seal(&json))
@@ -163,6 +177,17 @@ impl JournalRecord {
             _ => return Err(RecordProblem::Malformed),
         };
         let number = |text: &str| text.parse::<u128>().map_err(|_| RecordProblem::Malformed);
+        let move_stats = match &line.stats {
+            Some(stats) if stats.len() == STAT_NAMES.len() => {
+                let mut values = [0; STAT_NAMES.len()];
+                for (value, name) in values.iter_mut().zip(STAT_NAMES) {
+                    *value = number(stats.get(name).ok_or(RecordProblem::Malformed)?)?;
+                }
+                Some(MoveStats::from_values(values))
+            }
+            Some(_) => return Err(RecordProblem::Malformed),
+            None => None,
+        };
         Ok(JournalRecord {
             plan: PlanSeal::parse(&line.plan).ok_or(RecordProblem::Malformed)?,
             unit: line.unit,
@@ -185,6 +210,7 @@ impl JournalRecord {
                 payload_skips: line.payload_skips,
             },
             seconds: line.seconds,
+            move_stats,
         })
     }
 }
@@ -214,7 +240,27 @@ mod tests {
                 payload_skips: 1,
             },
             seconds: 0.25,
+            move_stats: None,
         }
+    }
+
+    #[test]
+    fn a_record_with_statistics_round_trips_and_a_missing_one_is_malformed() {
+        let mut with_stats = record(3, Device::Cpu { threads: 1 });
+        with_stats.move_stats = Some(MoveStats::from_values(std::array::from_fn(|i| {
+            u128::from(u64::MAX) + i as u128
+        })));
+        let line = with_stats.to_line();
+        assert!(line.contains(r#""checkmates":"18446744073709551622""#), "{line}");
+        assert_eq!(JournalRecord::parse(line.trim_end()), Ok(with_stats));
+        let damaged = line
+            .trim_end()
+            .replace(r#","stalemates":"18446744073709551623""#, "");
+        assert_eq!(
+            JournalRecord::parse(&damaged),
+            Err(RecordProblem::Malformed),
+            "{damaged}"
+        );
     }
 
     #[test]

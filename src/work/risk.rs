@@ -208,6 +208,7 @@ mod tests {
                 payload_skips: 0,
             },
             seconds: 0.0,
+            move_stats: None,
         }
     }
 

@@ -10,6 +10,7 @@ use super::record::{JournalRecord, TableStats};
 use super::trust::Method;
 use super::unit::Unit;
 use crate::backend::Device;
+use crate::chess::MoveStats;
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
@@ -22,6 +23,8 @@ pub struct UnitOutcome {
     pub device: Device,
     pub table: TableStats,
     pub seconds: f64,
+    /// The unit's move-type statistics, when it was run with `--stats`.
+    pub move_stats: Option<MoveStats>,
 }
 
 /// Where a run stands, for a progress display.
@@ -115,6 +118,7 @@ pub fn run_units<E: From<WorkError>>(
             device: outcome.device,
             table: outcome.table,
             seconds: outcome.seconds,
+            move_stats: outcome.move_stats,
         })?;
         report.computed += 1;
         report.recomputed += u64::from(journaled.contains_key(&unit.id));

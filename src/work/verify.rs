@@ -83,6 +83,14 @@ pub fn check_certificate(
             ));
             return Ok(check);
         }
+        Merged::StatsDisagreeing(units) => {
+            check.failures.push(format!(
+                "the journals disagree on the move-type statistics of {} units (unit {} first)",
+                units.len(),
+                units[0]
+            ));
+            return Ok(check);
+        }
         Merged::Missing(missing) => {
             check.failures.push(format!(
                 "{} units have no result in the journals named (unit {} first)",

@@ -321,6 +321,7 @@ fn the_plan_window_follows_a_run() {
             device: vkperft::backend::Device::Cpu { threads: 1 },
             table: TableStats::default(),
             seconds: 0.01,
+            move_stats: None,
         })
     })
     .expect("shard 0 runs");
