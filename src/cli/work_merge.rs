@@ -4,8 +4,8 @@ use super::error::{CliError, CliResult};
 use super::output;
 use anyhow::anyhow;
 use serde_json::json;
-use vkperft::engine::{move_stats_json, move_stats_text};
 use std::path::PathBuf;
+use vkperft::engine::{move_stats_json, move_stats_text};
 use vkperft::work::{
     certificate, merge, read_journals, JournalScan, Merged, PlanFolder, Requirement, Total,
     WorkError,
@@ -91,7 +91,11 @@ pub(super) fn merge_report(plan: &PlanFolder, options: &MergeOptions) -> CliResu
             return Err(CliError::Mismatch(anyhow!(text)));
         }
         Merged::StatsDisagreeing(units) => {
-            let listed: Vec<String> = units.iter().take(LISTED_UNITS).map(u64::to_string).collect();
+            let listed: Vec<String> = units
+                .iter()
+                .take(LISTED_UNITS)
+                .map(u64::to_string)
+                .collect();
             return Err(CliError::Mismatch(anyhow!(
                 "{} units have results that agree on the count but not on the move-type \
                  statistics: {}",

@@ -71,7 +71,10 @@ impl PerftResult {
             return String::new();
         }
         let certify = self.tt_mode == TtMode::Certify;
-        move_stats_text(&self.counts.stats, certify.then_some(&self.counts.fast_stats))
+        move_stats_text(
+            &self.counts.stats,
+            certify.then_some(&self.counts.fast_stats),
+        )
     }
 
     /// The statistics per root move, one row each under a heading row (nothing without

@@ -251,7 +251,10 @@ mod tests {
             u128::from(u64::MAX) + i as u128
         })));
         let line = with_stats.to_line();
-        assert!(line.contains(r#""checkmates":"18446744073709551622""#), "{line}");
+        assert!(
+            line.contains(r#""checkmates":"18446744073709551622""#),
+            "{line}"
+        );
         assert_eq!(JournalRecord::parse(line.trim_end()), Ok(with_stats));
         let damaged = line
             .trim_end()

@@ -267,3 +267,54 @@ fn unique_positions_to_ply_7() {
     assert_eq!(value["plies"][6]["unique"], "96400068");
     assert_eq!(value["plies"][6]["paths"], "3195901860");
 }
+
+/// A plan run with `--stats` merges to the statistics of one perft; a unit run without them
+/// leaves the total without statistics.
+#[test]
+fn a_plan_with_stats_merges_to_the_statistics_of_one_run() {
+    let folder = Folder::new("stats");
+    let (all, mixed) = (folder.plan("all"), folder.plan("mixed"));
+    for plan in [&all, &mixed] {
+        split(plan, KIWIPETE, 4, 2, &["--shards", "2"]);
+    }
+    let run = |plan: &str, extra: &[&str]| {
+        let args = [
+            "work",
+            "run",
+            plan,
+            "--backend",
+            "cpu",
+            "--threads",
+            "2",
+            "--tt-mb",
+            "16",
+        ];
+        ok(&[&args[..], extra].concat())
+    };
+    run(&all, &["--stats"]);
+    let journal = journal_lines(&all).concat().join("\n");
+    assert!(journal.contains(r#""stats":{"captures":"#), "{journal}");
+    let merged = json(&["work", "merge", &all, "--json"]);
+    let perft = json(&[
+        "perft",
+        "--fen",
+        KIWIPETE,
+        "--depth",
+        "4",
+        "--backend",
+        "cpu",
+        "--stats",
+        "--json",
+    ]);
+    assert_eq!(big(&merged["nodes"]), 4_085_603);
+    assert_eq!(merged["stats"], perft["stats"]);
+    assert_eq!(merged["stats"]["double_checks"], "6");
+    let text = ok(&["work", "merge", &all]).stdout;
+    assert!(text.contains("Checkmates"), "{text}");
+
+    run(&mixed, &["--stats", "--shard", "0"]);
+    run(&mixed, &["--shard", "1"]);
+    let merged = json(&["work", "merge", &mixed, "--json"]);
+    assert_eq!(big(&merged["nodes"]), 4_085_603);
+    assert!(merged.get("stats").is_none(), "shard 1 counted none");
+}
