@@ -166,3 +166,30 @@ fn without_stats_no_statistics_are_reported() {
     assert!(json.get("stats").is_none());
     assert!(json["divide"][0].get("stats").is_none());
 }
+
+/// Every published figure up to 20 million leaves, on the four positions the wiki tabulates:
+/// equal, or a known dispute whose vkperft value is the one counted.
+#[test]
+fn the_published_tables_agree_but_for_the_documented_disputes() {
+    use vkperft::reference::move_stats::{dispute_for, published_stats};
+    let mut compared = 0;
+    for row in published_stats().iter().filter(|row| row.nodes <= 20_000_000) {
+        let depth = row.depth.to_string();
+        let json = json_of(&[
+            "perft", "--fen", row.fen, "--depth", &depth, "--backend", "cpu", "--stats", "--json",
+        ]);
+        assert_eq!(json["nodes"].as_str(), Some(row.nodes.to_string().as_str()));
+        for (i, name) in STAT_NAMES.iter().enumerate() {
+            let Some(published) = row.stats[i] else {
+                continue;
+            };
+            let ours = stat(&json["stats"], name);
+            match dispute_for(row.fen, row.depth, i) {
+                Some(dispute) => assert_eq!(ours, dispute.vkperft, "{} {depth} {name}", row.name),
+                None => assert_eq!(ours, published, "{} depth {depth} {name}", row.name),
+            }
+            compared += 1;
+        }
+    }
+    assert_eq!(compared, 150, "figures compared");
+}
