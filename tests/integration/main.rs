@@ -33,6 +33,7 @@ mod source_layout;
 mod specialized;
 mod stats_cli;
 mod stats_modes;
+mod stats_python_chess;
 mod suite_cli;
 mod tricky;
 mod tt_cli;

@@ -173,10 +173,21 @@ fn without_stats_no_statistics_are_reported() {
 fn the_published_tables_agree_but_for_the_documented_disputes() {
     use vkperft::reference::move_stats::{dispute_for, published_stats};
     let mut compared = 0;
-    for row in published_stats().iter().filter(|row| row.nodes <= 20_000_000) {
+    for row in published_stats()
+        .iter()
+        .filter(|row| row.nodes <= 20_000_000)
+    {
         let depth = row.depth.to_string();
         let json = json_of(&[
-            "perft", "--fen", row.fen, "--depth", &depth, "--backend", "cpu", "--stats", "--json",
+            "perft",
+            "--fen",
+            row.fen,
+            "--depth",
+            &depth,
+            "--backend",
+            "cpu",
+            "--stats",
+            "--json",
         ]);
         assert_eq!(json["nodes"].as_str(), Some(row.nodes.to_string().as_str()));
         for (i, name) in STAT_NAMES.iter().enumerate() {
