@@ -1,6 +1,8 @@
 //! `vkperft bench`: a fixed set of positions, each run without a transposition table and with
 //! the chosen TT modes beside it, and optionally with peer programs, all in the same run; with
-//! `--runs N` every program runs N times per position and its fastest run counts.
+//! `--runs N` every program runs N times per position and its fastest run counts. With
+//! `--stats`, `off` and every mode run a second time counting the move-type statistics, and
+//! the cost is their time over the plain run's.
 
 use super::args::{BenchArgs, TtArg};
 use super::error::{CliError, CliResult};
@@ -92,11 +94,20 @@ struct Row {
     peer_tables: Vec<Option<Timing>>,
     /// The work counters (`--json`'s `work`) of `off`, then of each mode; none in the total.
     work: Vec<Value>,
+    /// With `--stats`: `off`, then each mode, counting the move-type statistics.
+    stats: Vec<Timing>,
 }
 
 struct Bench {
     modes: Vec<TtArg>,
     peers: Vec<Peer>,
+    /// Whether every run is repeated with `--stats`.
+    stats: bool,
+}
+
+/// `with_stats`'s time over `plain`'s: what counting the statistics costs.
+fn stats_cost(with_stats: Timing, plain: Timing) -> f64 {
+    with_stats.elapsed.as_secs_f64() / plain.elapsed.as_secs_f64()
 }
 
 /// A right-aligned column at least `width` wide, wider for a longer title.
@@ -138,12 +149,20 @@ impl Bench {
         if let Some(work) = row.work.first() {
             value["off"]["work"] = work.clone();
         }
+        if let Some(&with_stats) = row.stats.first() {
+            value["off"]["stats"] = with_stats.json();
+            value["off"]["stats"]["cost"] = json!(stats_cost(with_stats, row.off));
+        }
         for (index, (mode, timing)) in self.modes.iter().zip(&row.modes).enumerate() {
             let mut entry = timing.json();
             entry["vs_off"] = json!(timing.nps() / row.off.nps());
             entry["leaf_ops_vs_off"] = json!(timing.leaf_ops_vs(row.off));
             if let Some(work) = row.work.get(index + 1) {
                 entry["work"] = work.clone();
+            }
+            if let Some(&with_stats) = row.stats.get(index + 1) {
+                entry["stats"] = with_stats.json();
+                entry["stats"]["cost"] = json!(stats_cost(with_stats, *timing));
             }
             if !self.peers.is_empty() {
                 entry["vs_peers"] = vs_peers(*timing, &self.peers, &Self::mode_baselines(row));
@@ -206,6 +225,14 @@ impl Bench {
                 "leaf ops"
             );
         }
+        if self.stats {
+            let names = std::iter::once("off").chain(self.modes.iter().map(|m| m.0.name()));
+            for name in names {
+                for title in [format!("{name}+stats s"), format!("{name} cost")] {
+                    text += &column(&title, 8, &title);
+                }
+            }
+        }
         for peer in &self.peers {
             let name = peer.name();
             let mut titles = vec![
@@ -246,6 +273,20 @@ impl Bench {
                 timing.elapsed.as_secs_f64(),
                 timing.nps() / 1e6,
                 timing.nps() / row.off.nps()
+            );
+        }
+        let names = std::iter::once("off").chain(self.modes.iter().map(|m| m.0.name()));
+        let plain = std::iter::once(&row.off).chain(&row.modes);
+        for ((name, with_stats), plain) in names.zip(&row.stats).zip(plain) {
+            line += &column(
+                &format!("{name}+stats s"),
+                8,
+                &format!("{:.3}", with_stats.elapsed.as_secs_f64()),
+            );
+            line += &column(
+                &format!("{name} cost"),
+                8,
+                &format!("{:.2}x", stats_cost(*with_stats, *plain)),
             );
         }
         let baselines = Self::mode_baselines(row);
@@ -390,6 +431,7 @@ pub fn run(args: &BenchArgs) -> CliResult {
     let mut bench = Bench {
         modes: modes.into_iter().filter(|m| m.0 != TtMode::Off).collect(),
         peers: start_peers(args)?,
+        stats: args.run.stats,
     };
     if !args.json {
         output::write_stdout(&bench.header(args))?;
@@ -415,28 +457,37 @@ pub fn run(args: &BenchArgs) -> CliResult {
         let mut work = Vec::new();
         // The modes' table size, which a peer with a table gets too.
         let mut table_mib = None;
-        let mut time = |tt_mode: TtMode, work: &mut Value| -> Result<Timing, CliError> {
-            let spec = JobSpec {
-                tt_mode,
-                ..args.run.spec(position, depth)
+        let mut time =
+            |tt_mode: TtMode, move_stats: bool, work: &mut Value| -> Result<Timing, CliError> {
+                let spec = JobSpec {
+                    tt_mode,
+                    move_stats,
+                    ..args.run.spec(position, depth)
+                };
+                let result = runner.run(&spec, false)?;
+                *work = result.work.to_json();
+                if let Some(tt) = &result.tt {
+                    table_mib = Some((tt.bytes >> 20).max(1));
+                }
+                Ok(Timing {
+                    nodes: result.counts.nodes,
+                    elapsed: result.elapsed,
+                    leaf_count_ops: Some(result.work.leaf_count_ops),
+                })
             };
-            let result = runner.run(&spec, false)?;
-            *work = result.work.to_json();
-            if let Some(tt) = &result.tt {
-                table_mib = Some((tt.bytes >> 20).max(1));
-            }
-            Ok(Timing {
-                nodes: result.counts.nodes,
-                elapsed: result.elapsed,
-                leaf_count_ops: Some(result.work.leaf_count_ops),
-            })
-        };
         let what = |mode: TtMode| move || format!("{name} depth {depth} --tt {}", mode.name());
+        let mut stats = Vec::new();
         let mut counted = |mode: TtMode| {
             let mut mode_work = Value::Null;
-            let timing = fastest(args.runs, &what(mode), || time(mode, &mut mode_work));
+            let timing = fastest(args.runs, &what(mode), || time(mode, false, &mut mode_work))?;
             work.push(mode_work);
-            timing
+            if bench.stats {
+                let mut stats_work = Value::Null;
+                let with_stats =
+                    fastest(args.runs, &what(mode), || time(mode, true, &mut stats_work))?;
+                stats.push(with_stats);
+            }
+            Ok::<_, CliError>(timing)
         };
         let off = counted(TtMode::Off)?;
         let mode_timings = bench
@@ -444,13 +495,18 @@ pub fn run(args: &BenchArgs) -> CliResult {
             .iter()
             .map(|mode| counted(mode.0))
             .collect::<Result<Vec<_>, _>>()?;
-        for (mode, timing) in bench.modes.iter().zip(&mode_timings) {
+        // Every run, plain or with statistics, counts what `off` counted.
+        let modes = bench.modes.iter().map(|mode| mode.0);
+        let with_stats = std::iter::once(TtMode::Off)
+            .chain(modes.clone())
+            .zip(&stats);
+        for (mode, timing) in modes.zip(&mode_timings).chain(with_stats) {
             if timing.nodes != off.nodes {
                 return Err(CliError::runtime(anyhow!(
                     "{name} depth {depth}: {} nodes without a table but {} with --tt {}",
                     off.nodes,
                     timing.nodes,
-                    mode.0.name()
+                    mode.name()
                 )));
             }
         }
@@ -490,6 +546,7 @@ pub fn run(args: &BenchArgs) -> CliResult {
             peers: peer_timings,
             peer_tables,
             work,
+            stats,
         };
         if !args.json {
             output::write_stdout(&bench.row_text(&row))?;
@@ -523,6 +580,12 @@ pub fn run(args: &BenchArgs) -> CliResult {
             })
             .collect(),
         work: Vec::new(),
+        stats: (0..rows.first().map_or(0, |row| row.stats.len()))
+            .map(|i| {
+                rows.iter()
+                    .fold(Timing::COUNTED_ZERO, |sum, row| sum.plus(row.stats[i]))
+            })
+            .collect(),
     };
     for (peer, skip) in bench.peers.iter().zip(&skipped) {
         if let Some(skip) = skip {
