@@ -90,6 +90,11 @@ fn seed_arg(text: &str) -> Result<u64, String> {
 }
 
 pub fn run(args: &SuiteArgs) -> CliResult {
+    if args.run.stats {
+        return Err(CliError::input(anyhow!(
+            "--stats: a suite compares leaf counts only; run perft --stats on a position instead"
+        )));
+    }
     if let Some(depth) = args.depth {
         if depth == 0 || depth > MAX_DEPTH {
             return Err(CliError::input(anyhow!("--depth must be 1 to {MAX_DEPTH}")));
