@@ -8,6 +8,7 @@ use super::error::WorkError;
 use super::folder::PlanFolder;
 use super::journal::JournalScan;
 use super::merge::Total;
+use crate::engine::move_stats_json;
 use serde::Deserialize;
 use serde_json::json;
 use std::path::Path;
@@ -25,7 +26,7 @@ pub const COMMIT: &str = env!("VKPERFT_GIT_COMMIT");
 pub fn certificate(plan: &PlanFolder, total: &Total, scan: &JournalScan) -> serde_json::Value {
     let manifest = &plan.manifest;
     let folder = std::fs::canonicalize(&plan.dir).unwrap_or_else(|_| plan.dir.clone());
-    json!({
+    let mut document = json!({
         "certificate": KIND,
         "format": CERTIFICATE_FORMAT,
         "tool": {"name": "vkperft", "version": VERSION, "commit": COMMIT},
@@ -74,7 +75,12 @@ pub fn certificate(plan: &PlanFolder, total: &Total, scan: &JournalScan) -> serd
             .iter()
             .map(|(file, digest)| json!({"file": file, "sha256": digest.to_string()}))
             .collect::<Vec<_>>(),
-    })
+    });
+    // A plan run with --stats certifies its move-type statistics too.
+    if let Some(stats) = &total.move_stats {
+        document["stats"] = move_stats_json(stats);
+    }
+    document
 }
 
 /// What a certificate claims that a reader checks.
@@ -90,6 +96,9 @@ pub struct CertificateClaims {
     pub trust: TrustClaim,
     pub computations: Vec<ComputationClaim>,
     pub journals: Vec<JournalClaim>,
+    /// The move-type statistics, by name, of a plan run with `--stats`.
+    #[serde(default)]
+    pub stats: Option<serde_json::Value>,
 }
 
 #[derive(Clone, Debug, PartialEq, Deserialize)]

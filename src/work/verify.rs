@@ -10,6 +10,7 @@ use super::merge::{merge, Merged};
 use super::seal::Sha256Digest;
 use super::unit::Unit;
 use crate::chess::rng::SplitMix64;
+use crate::engine::move_stats_json;
 use std::collections::BTreeSet;
 
 /// What the check of a certificate found.
@@ -105,6 +106,11 @@ pub fn check_certificate(
             "the certificate's total is {}, the journals sum to {}",
             claims.total, total.nodes
         ));
+    }
+    if claims.stats != total.move_stats.as_ref().map(move_stats_json) {
+        check.failures.push(
+            "the certificate's move-type statistics are not what the journals sum to".to_string(),
+        );
     }
     let divide_sum = claims.divide.iter().try_fold(0u128, |sum, claim| {
         claim

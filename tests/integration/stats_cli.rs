@@ -207,7 +207,14 @@ fn the_published_tables_agree_but_for_the_documented_disputes() {
 
 #[test]
 fn a_suite_refuses_statistics() {
-    let run = run_vkperft(&["suite", "--generate", "2", "--depth", "2", "--stats"], &[]);
+    let run = run_vkperft(
+        &["suite", "--generate", "2", "--depth", "2", "--stats"],
+        &[],
+    );
     assert_eq!(run.code, 2, "{}", run.stderr);
-    assert!(run.stderr.contains("a suite compares leaf counts only"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("a suite compares leaf counts only"),
+        "{}",
+        run.stderr
+    );
 }

@@ -311,6 +311,42 @@ fn a_plan_with_stats_merges_to_the_statistics_of_one_run() {
     assert_eq!(merged["stats"]["double_checks"], "6");
     let text = ok(&["work", "merge", &all]).stdout;
     assert!(text.contains("Checkmates"), "{text}");
+    let certificate = folder.0.join("stats-certificate.json");
+    let certificate = certificate.to_string_lossy().into_owned();
+    ok(&["work", "merge", &all, "--certificate", &certificate]);
+    let document: Value =
+        serde_json::from_str(&std::fs::read_to_string(&certificate).expect("written"))
+            .expect("JSON");
+    assert_eq!(document["stats"], perft["stats"]);
+    let verify = || {
+        vkperft(&[
+            "work",
+            "verify-certificate",
+            &certificate,
+            "--sample",
+            "3",
+            "--backend",
+            "cpu",
+            "--threads",
+            "1",
+            "--tt-mb",
+            "4",
+        ])
+    };
+    let checked = verify();
+    assert_eq!(checked.code, 0, "{}{}", checked.stdout, checked.stderr);
+    let mut edited = document.clone();
+    edited["stats"]["checkmates"] = "44".into();
+    std::fs::write(&certificate, edited.to_string()).expect("edited");
+    let refused = verify();
+    assert_eq!(refused.code, 3, "{}", refused.stderr);
+    assert!(
+        refused
+            .stderr
+            .contains("move-type statistics are not what the journals sum to"),
+        "{}",
+        refused.stderr
+    );
 
     run(&mixed, &["--stats", "--shard", "0"]);
     run(&mixed, &["--shard", "1"]);
