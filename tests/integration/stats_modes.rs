@@ -128,3 +128,73 @@ fn a_table_with_statistics_costs_its_slots_in_the_budget() {
     let certify = stats_config(TtMode::Certify, 1 << 20, 64);
     assert_eq!(certify.bucket_bytes(), Some(4 * (80 + 160)));
 }
+
+/// The reference classification of one last move, on crafted positions.
+mod classification {
+    use vkperft::chess::{uci, MoveStats, Position, STAT_NAMES};
+
+    fn stats_of(fen: &str, uci: &str) -> MoveStats {
+        let pos = Position::from_fen(fen).expect("a legal FEN");
+        let m = uci::parse_move(&pos, uci).expect("a legal move");
+        MoveStats::of_move(&pos, m)
+    }
+
+    #[test]
+    fn a_capture_that_mates() {
+        // Scholar's mate: Qxf7#.
+        let s = stats_of(
+            "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+            "h5f7",
+        );
+        assert_eq!((s.captures, s.checks, s.checkmates), (1, 1, 1));
+        assert_eq!(
+            (s.discovered_checks, s.double_checks, s.stalemates),
+            (0, 0, 0)
+        );
+    }
+
+    #[test]
+    fn a_castle_that_checks_with_its_rook_is_direct() {
+        let s = stats_of("5k2/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1");
+        assert_eq!((s.castles, s.captures, s.checks), (1, 0, 1));
+        assert_eq!(s.discovered_checks, 0);
+    }
+
+    #[test]
+    fn en_passant_discovers_a_check_through_the_captured_pawn() {
+        // The c5 pawn shielded the king from the bishop on a3.
+        let s = stats_of("8/4k3/8/2pP4/8/B7/8/4K3 w - c6 0 1", "d5c6");
+        assert_eq!((s.captures, s.en_passant), (1, 1));
+        assert_eq!((s.checks, s.discovered_checks, s.double_checks), (1, 1, 0));
+        let s = stats_of("6k1/8/8/2pP4/8/B7/8/4K3 w - c6 0 1", "d5c6");
+        assert_eq!((s.en_passant, s.checks), (1, 0));
+    }
+
+    #[test]
+    fn a_promotion_checks_with_the_new_piece_and_a_double_check_is_not_discovered() {
+        let s = stats_of("8/3kP3/8/8/8/8/8/4K3 w - - 0 1", "e7e8q");
+        assert_eq!((s.promotions, s.checks, s.discovered_checks), (1, 1, 0));
+        let s = stats_of("8/3kP3/8/8/8/8/8/4K3 w - - 0 1", "e7e8n");
+        assert_eq!((s.promotions, s.checks), (1, 0));
+        // Nf6 uncovers the rook's file and checks itself.
+        let s = stats_of("4k3/8/8/8/4N3/8/8/4RK2 w - - 0 1", "e4f6");
+        assert_eq!((s.checks, s.discovered_checks, s.double_checks), (1, 0, 1));
+        let s = stats_of("4k3/8/8/8/4N3/8/8/4RK2 w - - 0 1", "e4c5");
+        assert_eq!((s.checks, s.discovered_checks, s.double_checks), (1, 1, 0));
+    }
+
+    #[test]
+    fn a_stalemate() {
+        let s = stats_of("7k/8/6Q1/8/8/8/8/K7 w - - 0 1", "g6f7");
+        assert_eq!((s.checks, s.stalemates, s.checkmates), (0, 1, 0));
+    }
+
+    #[test]
+    fn values_and_names_agree_in_order() {
+        let s = MoveStats::from_values(std::array::from_fn(|i| i as u128 + 1));
+        assert_eq!(s.values()[4], s.checks);
+        assert_eq!(STAT_NAMES[4], "checks");
+        assert_eq!(s.times(2).stalemates, 18);
+        assert_eq!((s + s).captures, 2);
+    }
+}
