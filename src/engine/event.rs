@@ -170,7 +170,8 @@ pub enum Event {
     RootMoveDone {
         job: JobId,
         mv: Move,
-        counts: Counts,
+        /// Boxed: with their statistics, counts are larger than every other event.
+        counts: Box<Counts>,
     },
     Finished {
         job: JobId,

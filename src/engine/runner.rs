@@ -106,7 +106,7 @@ fn run(
         emit(Event::RootMoveDone {
             job: id,
             mv,
-            counts,
+            counts: Box::new(counts),
         })
     };
     let control = RunControl {

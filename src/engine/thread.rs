@@ -273,7 +273,7 @@ mod tests {
         let roots: Vec<(String, Counts)> = events
             .iter()
             .filter_map(|e| match e {
-                Event::RootMoveDone { mv, counts, .. } => Some((mv.to_string(), *counts)),
+                Event::RootMoveDone { mv, counts, .. } => Some((mv.to_string(), **counts)),
                 _ => None,
             })
             .collect();
