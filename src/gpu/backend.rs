@@ -31,7 +31,7 @@
 //! so a run cancelled between any two submissions leaves only exact entries behind.
 
 use super::buffer::{record_copy, GpuBuffer};
-use super::chunk_arrays::{SegmentLayout, FIRST_POSITION_VARIABLE};
+use super::chunk_arrays::{SegmentLayout, FIRST_POSITION_VARIABLE, SEGMENT_BYTES_VARIABLE};
 use super::context::Context;
 use super::context::SLOTS;
 use super::device::DeviceInfo;
@@ -148,8 +148,15 @@ impl VulkanBackend {
         let budget = options
             .memory_budget
             .unwrap_or_else(|| default_budget(&info));
+        // The options' knobs, else the environment's.
         let segments = SegmentLayout::with_overrides(info.max_memory_allocation_size, |name| {
-            std::env::var(name).ok()
+            let asked = match name {
+                SEGMENT_BYTES_VARIABLE => {
+                    options.chunk_segment_bytes.map(|bytes| bytes.to_string())
+                }
+                _ => options.chunk_first_position.map(|first| first.to_string()),
+            };
+            asked.or_else(|| std::env::var(name).ok())
         })?;
         // A chunk's first position past what its segments reach leaves no room.
         if segments.max_capacity(MIN_CAPACITY, PositionLayout::FULL) < MIN_CAPACITY {
