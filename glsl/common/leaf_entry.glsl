@@ -34,7 +34,7 @@ Pos leaf_entry_position(uvec2 entry, bool hashed, out u64vec2 hash) {
     return child;
 }
 
-// Adds a leaf-level position's counts into its parent's low words (see CountWords). A certify
+// Adds a leaf-level position's counts into its parent's low words (see CountWordsRef). A certify
 // false hit's fast count is final already (its expand set it): it gets no fast counts.
 void leaf_entry_add_to_parent(uint parent, uint exact, uint fast) {
     atomicAdd(count_low_word(parent), exact);

@@ -407,6 +407,7 @@ impl ChunkArrays {
 
     /// Records a copy of `bytes` from `source` (from `source_offset`) into `array` from
     /// element `first` on.
+    #[allow(clippy::too_many_arguments)]
     pub fn record_copy_in(
         &self,
         device: &ash::Device,
