@@ -26,18 +26,18 @@ layout(local_size_x = WORKGROUP_SIZE) in;
 // The key of the level's position at `index`, and its hash in `hash` if `hashed`.
 GpuBoard level_key(uint index, bool hashed, out u64vec2 hash) {
     if (has_flag(uint(COMPACT_LEAF))) {
-        return encode_board(leaf_entry_position(children[index], hashed, hash));
+        return encode_board(leaf_entry_position(child_at(index), hashed, hash));
     }
-    hash = hashed ? hashes[index] : u64vec2(0);
-    return boards[index];
+    hash = hashed ? hash_at(index) : u64vec2(0);
+    return board_at(index);
 }
 
 void mark_duplicate(uint index, uint first, uint first_in_level) {
     if (has_flag(uint(COMPACT_LEAF))) {
         // The entry keeps its parent, to add the first occurrence's counts into.
-        children[index].y = uint(LEAF_ENTRY_DUPLICATE) | first_in_level;
+        child_at(index).y = uint(LEAF_ENTRY_DUPLICATE) | first_in_level;
     } else {
-        children[index] = uvec2(first, uint(CHILD_FLAG_DUPLICATE));
+        child_at(index) = uvec2(first, uint(CHILD_FLAG_DUPLICATE));
     }
     work_count(WORK_FIELD_DUPLICATES, 1u);
 }
@@ -49,10 +49,10 @@ void dedup_position(uint i, uint input_offset, uint input_count) {
     uint size = DEDUP_SLOTS_PER_POSITION * input_count;
     uint slot = uint(mul_high64(hash.x, uint64_t(size)));
     if (!has_flag(uint(COMPACT_LEAF))) {
-        children[index] = uvec2(0u, 0u);
+        child_at(index) = uvec2(0u, 0u);
     }
     for (uint probe = 0u; probe < DEDUP_MAX_PROBES; probe++) {
-        uint claimed = atomicCompSwap(dedup_set[slot], 0u, i + 1u);
+        uint claimed = atomicCompSwap(dedup_slot(slot), 0u, i + 1u);
         if (claimed == 0u) {
             return;
         }
@@ -69,10 +69,10 @@ void dedup_position(uint i, uint input_offset, uint input_count) {
 }
 
 void resolve_duplicate(uint index, uint input_offset) {
-    uvec2 entry = children[index];
+    uvec2 entry = child_at(index);
     if (leaf_entry_is_duplicate(entry)) {
         // The first occurrence's entry holds (fast count, count) since the leaf.
-        uvec2 counted = children[input_offset + (entry.y & ~uint(LEAF_ENTRY_DUPLICATE))];
+        uvec2 counted = child_at(input_offset + (entry.y & ~uint(LEAF_ENTRY_DUPLICATE)));
         leaf_entry_add_to_parent(entry.x, counted.y, counted.x);
     }
 }
@@ -86,7 +86,7 @@ void main() {
     if (i < input_count) {
         if (has_flag(uint(DEDUP_CLEAR))) {
             for (uint k = 0u; k < DEDUP_SLOTS_PER_POSITION; k++) {
-                dedup_set[i * DEDUP_SLOTS_PER_POSITION + k] = 0u;
+                dedup_slot(i * DEDUP_SLOTS_PER_POSITION + k) = 0u;
             }
         } else if (has_flag(uint(DEDUP_RESOLVE))) {
             resolve_duplicate(level_offset() + i, level_offset());

@@ -32,16 +32,16 @@ u64vec2 parent_hash;
 
 void on_move(Pos parent, uint from, uint to, uint kind) {
     if (has_flag(uint(COMPACT_LEAF))) {
-        children[next_child_slot] = uvec2(parent_index, leaf_entry_move(from, to, kind));
+        child_at(next_child_slot) = uvec2(parent_index, leaf_entry_move(from, to, kind));
         next_child_slot++;
         return;
     }
     bool hashed = has_flag(uint(DEDUP_OUTPUT));
     u64vec2 move_hash = hashed ? tt_move_hash(parent_hash, parent, from, to, kind, step.remaining) : u64vec2(0);
     Pos child = play_move(parent, from, to, kind);
-    boards[next_child_slot] = encode_board(child);
+    board_at(next_child_slot) = encode_board(child);
     if (hashed) {
-        hashes[next_child_slot] = tt_child_hash(move_hash, child);
+        hash_at(next_child_slot) = tt_child_hash(move_hash, child);
     }
     next_child_slot++;
 }
@@ -57,21 +57,21 @@ uint children_needed(uint index, out bool expands, out uint flags) {
     if (is_duplicate(index)) {
         return 0u;
     }
-    GpuBoard board = boards[index];
+    GpuBoard board = board_at(index);
     Pos p = decode_board(board);
     if (tt_enabled(step.remaining)) {
         u64vec2 hash;
         if (has_flag(uint(DEDUP_INPUT))) {
-            hash = hashes[index];
+            hash = hash_at(index);
         } else {
             hash = tt_hash(p, step.remaining);
-            hashes[index] = hash;
+            hash_at(index) = hash;
         }
         Probe probe = tt_probe(hash, board, step.remaining);
         if (probe.kind == PROBE_HIT) {
-            counts[index] = probe.exact;
+            count_at(index) = probe.exact;
             set_fast_count(index, u64vec2(probe.fast, uint64_t(0)));
-            children[index] = uvec2(0u, uint(CHILD_FLAG_RESOLVED));
+            child_at(index) = uvec2(0u, uint(CHILD_FLAG_RESOLVED));
             return 0u;
         }
         if (probe.kind == PROBE_FALSE_HIT) {
@@ -90,21 +90,21 @@ void write_children(uint index, uint output_offset, uint first, uint moves, uint
     uint capacity = compact ? control.capacity : control.inner_capacity;
     if (first + moves > capacity - output_offset) {
         atomicOr(control.overflow, 1u);
-        children[index] = uvec2(0u, 0u);
+        child_at(index) = uvec2(0u, 0u);
         return;
     }
-    children[index] = uvec2(output_offset + first, moves | flags);
+    child_at(index) = uvec2(output_offset + first, moves | flags);
     next_child_slot = output_offset + first;
     if (compact) {
         parent_index = index;
-        counts[index] = u64vec2(0);
+        count_at(index) = u64vec2(0);
         if ((flags & uint(CHILD_FLAG_FAST_FINAL)) == 0u) {
             set_fast_count(index, u64vec2(0));
         }
     } else if (has_flag(uint(DEDUP_OUTPUT))) {
         // children_needed left the hash in `hashes` whenever this level uses the table.
         bool hashed = has_flag(uint(DEDUP_INPUT)) || tt_enabled(step.remaining);
-        parent_hash = hashed ? hashes[index] : tt_hash(decode_board(boards[index]), step.remaining);
+        parent_hash = hashed ? hash_at(index) : tt_hash(decode_board(board_at(index)), step.remaining);
     }
     generate_moves(index);
 }

@@ -14,6 +14,6 @@ void main() {
     uint i = level_invocation();
     if (i < level_count()) {
         uint index = level_offset() + i;
-        hashes[index] = tt_hash(decode_board(boards[index]), step.remaining);
+        hash_at(index) = tt_hash(decode_board(board_at(index)), step.remaining);
     }
 }

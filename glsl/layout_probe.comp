@@ -1,6 +1,6 @@
 // Layout probe: writes back, field by field, what the shader sees in the first board, the
-// first children entry, the control block (its last level), the push constants and the TT parameters, so a test
-// can check that the Rust twins in src/gpu/layouts.rs have the offsets the shaders use. Each
+// first children entry (both at the chunk's first position), the control block (its last
+// level), the push constants and the TT parameters, so a test can check that the Rust twins in src/gpu/layouts.rs have the offsets the shaders use. Each
 // value v goes out as the 128-bit count (v, ~v), which checks the `u64vec2` layout as well.
 #version 450
 #extension GL_ARB_gpu_shader_int64 : require
@@ -15,17 +15,18 @@ layout(local_size_x = 1) in;
 uint probed = 0u;
 
 void write_back(uint64_t value) {
-    counts[probed] = u64vec2(value, ~value);
+    count_at(chunk_arrays.first_position + probed) = u64vec2(value, ~value);
     probed++;
 }
 
 void main() {
-    GpuBoard board = boards[0];
+    uint first = chunk_arrays.first_position;
+    GpuBoard board = board_at(first);
     for (uint k = 0u; k < 4u; k++) {
         write_back(board.planes[k]);
     }
-    write_back(uint64_t(children[0].x));
-    write_back(uint64_t(children[0].y));
+    write_back(uint64_t(child_at(first).x));
+    write_back(uint64_t(child_at(first).y));
     write_back(uint64_t(control.appended));
     write_back(uint64_t(control.overflow));
     write_back(uint64_t(control.capacity));

@@ -21,10 +21,10 @@ layout(local_size_x = WORKGROUP_SIZE) in;
 // its TT hash if `hashed`.
 Pos level_position(uint index, bool hashed, out u64vec2 hash) {
     if (has_flag(uint(COMPACT_LEAF))) {
-        return leaf_entry_position(children[index], hashed, hash);
+        return leaf_entry_position(child_at(index), hashed, hash);
     }
     hash = u64vec2(0);
-    Pos p = decode_board(boards[index]);
+    Pos p = decode_board(board_at(index));
     if (hashed) {
         hash = tt_hash(p, step.remaining);
     }
@@ -90,21 +90,21 @@ uint64_t count_two_plies(uint index, out uint64_t fast) {
 // A position of the chunk's own level.
 void count_item(uint index) {
     if (step.remaining == 1u) {
-        u64vec2 count = u64vec2(uint64_t(count_legal(decode_board(boards[index]))), uint64_t(0));
-        counts[index] = count;
+        u64vec2 count = u64vec2(uint64_t(count_legal(decode_board(board_at(index)))), uint64_t(0));
+        count_at(index) = count;
         set_fast_count(index, count);
         work_count(WORK_FIELD_LEAF_COUNT_OPS, 1u);
         return;
     }
     uint64_t fast;
     uint64_t count = count_two_plies(index, fast);
-    counts[index] = u64vec2(count, uint64_t(0));
+    count_at(index) = u64vec2(count, uint64_t(0));
     set_fast_count(index, u64vec2(fast, uint64_t(0)));
 }
 
 // A position of a compact leaf level; a duplicate is counted by dedup's DEDUP_RESOLVE.
 void count_entry(uint index) {
-    uvec2 entry = children[index];
+    uvec2 entry = child_at(index);
     if (leaf_entry_is_duplicate(entry)) {
         return;
     }
@@ -112,7 +112,7 @@ void count_entry(uint index) {
     // Two plies count at most 218^2 leaves: every count below fits a word.
     uint count = uint(count_two_plies(index, fast));
     leaf_entry_add_to_parent(entry.x, count, uint(fast));
-    children[index] = uvec2(uint(fast), count);
+    child_at(index) = uvec2(uint(fast), count);
 }
 
 void main() {

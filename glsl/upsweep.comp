@@ -17,7 +17,7 @@ layout(local_size_x = WORKGROUP_SIZE) in;
 // Where the counts of child `c` are: its own, or its first occurrence's.
 uint counted_child(uint c) {
     if (has_flag(uint(DEDUP_CHILDREN))) {
-        uvec2 child = children[c];
+        uvec2 child = child_at(c);
         if ((child.y & uint(CHILD_FLAG_DUPLICATE)) != 0u) {
             return child.x;
         }
@@ -29,7 +29,7 @@ void sum_children(uint index) {
     if (is_duplicate(index)) {
         return;
     }
-    uvec2 range = children[index];
+    uvec2 range = child_at(index);
     uint flags = range.y & ~uint(CHILD_COUNT_MASK);
     if ((flags & uint(CHILD_FLAG_RESOLVED)) != 0u) {
         return;
@@ -38,26 +38,26 @@ void sum_children(uint index) {
     u64vec2 exact = u64vec2(0);
     u64vec2 fast = u64vec2(0);
     if (has_flag(uint(COMPACT_LEAF))) {
-        exact = counts[index];
-        fast = certify ? fast_counts[index] : exact;
+        exact = count_at(index);
+        fast = certify ? fast_count_at(index) : exact;
     } else {
         uint end = range.x + (range.y & uint(CHILD_COUNT_MASK));
         for (uint c = range.x; c < end; c++) {
             uint counted = counted_child(c);
-            exact = add128(exact, counts[counted]);
+            exact = add128(exact, count_at(counted));
             if (certify) {
-                fast = add128(fast, fast_counts[counted]);
+                fast = add128(fast, fast_count_at(counted));
             }
         }
-        counts[index] = exact;
+        count_at(index) = exact;
         if (certify && (flags & uint(CHILD_FLAG_FAST_FINAL)) == 0u) {
-            fast_counts[index] = fast;
+            fast_count_at(index) = fast;
         }
     }
     // A false hit's subtree is searched for the exact count, but the fast table would not
     // have stored it: nothing is stored (as on the CPU).
     if (tt_enabled(step.remaining) && flags == 0u) {
-        tt_store(hashes[index], boards[index], step.remaining, exact, certify ? fast : exact);
+        tt_store(hash_at(index), board_at(index), step.remaining, exact, certify ? fast : exact);
     }
 }
 

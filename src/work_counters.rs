@@ -90,6 +90,8 @@ pub struct ChunkWork {
     /// a watchdog may reset) or only by the buffers (`whole`).
     pub chunk_positions: u64,
     pub chunk_bytes: u64,
+    /// The segments the chunk arrays take, all arrays together (`gpu/chunk_arrays.rs`).
+    pub chunk_segments: u64,
     pub paced: bool,
 }
 
@@ -111,7 +113,7 @@ impl ChunkWork {
 }
 
 /// The keys of [`WorkCounters::to_json`]'s object, every one always present.
-pub const JSON_KEYS: [&str; 18] = [
+pub const JSON_KEYS: [&str; 19] = [
     "leaf_count_ops",
     "positions_written",
     "positions_expanded",
@@ -129,6 +131,7 @@ pub const JSON_KEYS: [&str; 18] = [
     "leaf_bytes_per_position",
     "chunk_positions",
     "chunk_bytes",
+    "chunk_segments",
     "submission_policy",
 ];
 
@@ -187,6 +190,7 @@ impl WorkCounters {
             "leaf_bytes_per_position": chunk(|c| json!(c.leaf_bytes_per_position())),
             "chunk_positions": chunk(|c| json!(c.chunk_positions)),
             "chunk_bytes": chunk(|c| json!(c.chunk_bytes)),
+            "chunk_segments": chunk(|c| json!(c.chunk_segments)),
             "submission_policy": chunk(|c| json!(c.submission_policy())),
         })
     }
@@ -208,9 +212,10 @@ impl WorkCounters {
                     format!(" ({bytes:.1} B per leaf-level position)")
                 });
             text += &format!(
-                "GPU chunks: {} positions in {:.1} MiB, {} submissions\n",
+                "GPU chunks: {} positions in {:.1} MiB ({} segments), {} submissions\n",
                 chunks.chunk_positions,
                 chunks.chunk_bytes as f64 / f64::from(1 << 20),
+                chunks.chunk_segments,
                 chunks.submission_policy(),
             );
             text += &format!(
@@ -265,6 +270,7 @@ mod tests {
             leaf_level_bytes: 160,
             chunk_positions: 1 << 20,
             chunk_bytes: 32 << 20,
+            chunk_segments: 6,
             paced: true,
             ..ChunkWork::default()
         });
@@ -272,6 +278,7 @@ mod tests {
         let gpu = work.to_json();
         assert_eq!(gpu["leaf_bytes_per_position"], 16.0);
         assert_eq!(gpu["chunk_positions"], 1 << 20);
+        assert_eq!(gpu["chunk_segments"], 6);
         assert_eq!(gpu["submission_policy"], "paced");
         assert_eq!(gpu["positions_written"], json!({"2": 10}));
         for key in JSON_KEYS {
@@ -284,7 +291,9 @@ mod tests {
         let text = work.render_text();
         assert!(text.contains("16.0 B per leaf-level position"), "{text}");
         assert!(
-            text.contains("GPU chunks: 1048576 positions in 32.0 MiB, paced submissions"),
+            text.contains(
+                "GPU chunks: 1048576 positions in 32.0 MiB (6 segments), paced submissions"
+            ),
             "{text}"
         );
     }

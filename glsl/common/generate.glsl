@@ -1,6 +1,6 @@
 // The move generator: calls `void on_move(Pos parent, uint from, uint to, uint kind)`, which
 // the including shader defines after including movegen.glsl, for every legal move of the
-// position `GENERATOR_POSITION(board_index)` (by default the board `boards[board_index]`).
+// position `GENERATOR_POSITION(board_index)` (by default the board `board_at(board_index)`).
 //
 // It is one loop that visits one move per turn, so on_move has a single call site: invocations
 // running in lockstep (on lavapipe, 8 per SIMD register) make their moves together however
@@ -27,7 +27,7 @@ const uint GROUP_COUNT = GROUP_PAWNS + 4u;
 // The generator's position `index`: from `boards` unless the including shader defines
 // GENERATOR_POSITION itself.
 #ifndef GENERATOR_POSITION
-#define GENERATOR_POSITION(index) decode_board(boards[index])
+#define GENERATOR_POSITION(index) decode_board(board_at(index))
 #endif
 
 // The position, read again where it is needed rather than held in registers. `salt` is 0, but

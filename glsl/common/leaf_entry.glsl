@@ -19,13 +19,13 @@ bool leaf_entry_is_duplicate(uvec2 entry) {
 // The position of `entry` (not a duplicate's), at step.remaining plies, and, if `hashed`, its
 // TT hash (from the parent's, which the parent's expand left in `hashes`).
 Pos leaf_entry_position(uvec2 entry, bool hashed, out u64vec2 hash) {
-    Pos parent = decode_board(boards[entry.x]);
+    Pos parent = decode_board(board_at(entry.x));
     uint from = entry.y & 63u;
     uint to = (entry.y >> 6u) & 63u;
     uint kind = entry.y >> 12u;
     hash = u64vec2(0);
     if (hashed) {
-        hash = tt_move_hash(hashes[entry.x], parent, from, to, kind, step.remaining + 1u);
+        hash = tt_move_hash(hash_at(entry.x), parent, from, to, kind, step.remaining + 1u);
     }
     Pos child = play_move(parent, from, to, kind);
     if (hashed) {
@@ -34,13 +34,13 @@ Pos leaf_entry_position(uvec2 entry, bool hashed, out u64vec2 hash) {
     return child;
 }
 
-// Adds a leaf-level position's counts into its parent's low words (see CountWords). A certify
+// Adds a leaf-level position's counts into its parent's low words (see CountWordsRef). A certify
 // false hit's fast count is final already (its expand set it): it gets no fast counts.
 void leaf_entry_add_to_parent(uint parent, uint exact, uint fast) {
-    atomicAdd(count_words[4u * parent], exact);
+    atomicAdd(count_low_word(parent), exact);
     if (tt.mode == TT_MODE_CERTIFY
-            && (children[parent].y & uint(CHILD_FLAG_FAST_FINAL)) == 0u) {
-        atomicAdd(fast_count_words[4u * parent], fast);
+            && (child_at(parent).y & uint(CHILD_FLAG_FAST_FINAL)) == 0u) {
+        atomicAdd(fast_count_low_word(parent), fast);
     }
 }
 

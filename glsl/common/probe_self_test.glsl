@@ -13,9 +13,9 @@ void main() {
     uint i = level_invocation();
     if (i < level_count()) {
         uint index = level_offset() + i;
-        Probe probe = tt_probe(hashes[index], boards[index], step.remaining);
-        counts[index] = probe.exact;
-        fast_counts[index] = u64vec2(probe.fast, uint64_t(probe.kind));
+        Probe probe = tt_probe(hash_at(index), board_at(index), step.remaining);
+        count_at(index) = probe.exact;
+        fast_count_at(index) = u64vec2(probe.fast, uint64_t(probe.kind));
     }
     tt_stats_flush(step.remaining);
 }

@@ -60,7 +60,7 @@
 // mode where it can differ from the count (the host reads it only then).
 void set_fast_count(uint index, u64vec2 count) {
     if (tt.mode == TT_MODE_CERTIFY) {
-        fast_counts[index] = count;
+        fast_count_at(index) = count;
     }
 }
 

@@ -78,10 +78,12 @@ fn device_text(device: &DeviceInfo, chosen: bool) -> String {
     format!(
         "{marker} device {index}: {name} ({kind})\n    driver: {driver}, Vulkan {api}\n    \
          memory heaps: {heaps}; free: {free}\n    defaults: chunk buffers {chunks} \
-         ({positions} positions), table {table}, submissions {submissions} ({display})\n    \
+         ({positions} positions in {chunk_segments} segments of {segment_mb} MiB), table {table}, \
+         submissions {submissions} ({display})\n    \
          shaderInt64: {int64}, 64-bit buffer atomics: {atomics}, \
          buffer device address: {address}, memory model: {memory_model}, subgroup size: {subgroup} (arithmetic: {arithmetic}), \
-         max storage buffer range: {range} MiB, max workgroups per dispatch: {workgroups}, \
+         max storage buffer range: {range} MiB, max memory allocation: {allocation} MiB, \
+         max workgroups per dispatch: {workgroups}, \
          slider attacks: {sliders}\n    {status}\n",
         marker = if chosen { "*" } else { " " },
         index = device.index,
@@ -99,6 +101,9 @@ fn device_text(device: &DeviceInfo, chosen: bool) -> String {
         },
         chunks = gib(defaults.chunk_bytes),
         positions = defaults.chunk_positions,
+        chunk_segments = defaults.chunk_segments,
+        segment_mb = defaults.chunk_segment_bytes >> 20,
+        allocation = device.max_memory_allocation_size >> 20,
         int64 = yes_no(device.shader_int64),
         atomics = yes_no(device.buffer_int64_atomics),
         address = yes_no(device.buffer_device_address),
@@ -123,6 +128,8 @@ fn device_json(device: &DeviceInfo) -> serde_json::Value {
         "free_memory": defaults.free,
         "default_chunk_bytes": defaults.chunk_bytes,
         "default_chunk_positions": defaults.chunk_positions,
+        "default_chunk_segments": defaults.chunk_segments,
+        "chunk_segment_bytes": defaults.chunk_segment_bytes,
         "default_table_bytes": defaults.table_bytes,
         "headless": device.headless,
         "default_submissions": Submissions::Auto.resolve(device).name(),
@@ -133,6 +140,7 @@ fn device_json(device: &DeviceInfo) -> serde_json::Value {
         "subgroup_size": device.subgroup_size,
         "subgroup_arithmetic": device.subgroup_arithmetic,
         "max_storage_buffer_range": device.max_storage_buffer_range,
+        "max_memory_allocation_size": device.max_memory_allocation_size,
         "max_workgroups": device.max_workgroups,
         "slider_attacks": SliderAttacks::for_device(device).name(),
         "usable": device.usable(),

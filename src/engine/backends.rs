@@ -238,6 +238,7 @@ mod tests {
     use super::*;
     use crate::chess::moves::MAX_MOVES;
     use crate::gpu::backend::memory_defaults;
+    use crate::gpu::chunk_arrays::MAX_POSITION_INDEX;
     use crate::gpu::device::{DeviceKind, MemoryHeap};
     use crate::gpu::layouts::{inner_positions, MAX_INNER_POSITIONS};
 
@@ -256,6 +257,7 @@ mod tests {
             subgroup_arithmetic: usable,
             subgroup_size: 32,
             max_storage_buffer_range: 1 << 27,
+            max_memory_allocation_size: 1 << 31,
             max_workgroups: 65_535,
             headless: false,
             has_compute_queue: true,
@@ -268,13 +270,15 @@ mod tests {
         }
     }
 
-    /// A 139 GiB GPU gets a table of most of its free memory beside chunk buffers that one
-    /// binding of boards caps; Vulkan on the CPU keeps the job's table size.
+    /// A 139 GiB GPU gets a table of most of its free memory beside chunk buffers of a quarter
+    /// of it, which no binding caps (their arrays are segments reached by device address);
+    /// Vulkan on the CPU keeps the job's table size.
     #[test]
     fn memory_defaults_follow_the_free_memory() {
         const GIB: u64 = 1 << 30;
         let mut gpu = device(0, "big GPU", DeviceKind::Discrete, true);
         gpu.max_storage_buffer_range = u32::MAX;
+        gpu.max_memory_allocation_size = 4 * GIB;
         gpu.heaps = vec![MemoryHeap {
             bytes: 139 * GIB,
             device_local: true,
@@ -282,10 +286,10 @@ mod tests {
         }];
         let defaults = memory_defaults(&gpu);
         assert_eq!(defaults.free, 138 * GIB);
-        // 4 GiB of 32-byte boards for a quarter of the positions: the binding, not the
-        // budget, bounds a chunk. Its levels above the leaf level hold at most 16.7 M
-        // positions (80 bytes each), whose children number below 2^32.
-        assert_eq!(defaults.chunk_positions, u64::from(u32::MAX) / 32 * 4);
+        // The budget would hold more positions than indices below 2^31 - 1 reach. The levels
+        // above the leaf level hold at most 16.7 M positions (80 bytes each), whose children
+        // number below 2^32.
+        assert_eq!(defaults.chunk_positions, MAX_POSITION_INDEX);
         assert_eq!(
             inner_positions(defaults.chunk_positions),
             MAX_INNER_POSITIONS
@@ -295,9 +299,14 @@ mod tests {
             defaults.chunk_bytes,
             defaults.chunk_positions * 16 + MAX_INNER_POSITIONS * 80
         );
+        assert!(defaults.chunk_bytes > 32 * GIB, "{}", defaults.chunk_bytes);
+        // 2 GiB segments: 8 each of children and dedup slots, one of every inner array.
+        assert_eq!(defaults.chunk_segment_bytes, 2 * GIB);
+        assert_eq!(defaults.chunk_segments, 8 + 8 + 4);
+        // The table: free memory less the chunk buffers and a 5% reserve.
         let table = defaults.table_bytes.expect("a GPU gets a default table");
         assert!(
-            table > 110 * GIB && table < 138 * GIB - defaults.chunk_bytes,
+            table > 95 * GIB && table < 138 * GIB - defaults.chunk_bytes,
             "{table}"
         );
 

@@ -31,6 +31,7 @@
 //! so a run cancelled between any two submissions leaves only exact entries behind.
 
 use super::buffer::{record_copy, GpuBuffer};
+use super::chunk_arrays::{SegmentLayout, FIRST_POSITION_VARIABLE, SEGMENT_BYTES_VARIABLE};
 use super::context::Context;
 use super::context::SLOTS;
 use super::device::DeviceInfo;
@@ -147,8 +148,26 @@ impl VulkanBackend {
         let budget = options
             .memory_budget
             .unwrap_or_else(|| default_budget(&info));
+        // The options' knobs, else the environment's.
+        let segments = SegmentLayout::with_overrides(info.max_memory_allocation_size, |name| {
+            let asked = match name {
+                SEGMENT_BYTES_VARIABLE => {
+                    options.chunk_segment_bytes.map(|bytes| bytes.to_string())
+                }
+                _ => options.chunk_first_position.map(|first| first.to_string()),
+            };
+            asked.or_else(|| std::env::var(name).ok())
+        })?;
+        // A chunk's first position past what its segments reach leaves no room.
+        if segments.max_capacity(MIN_CAPACITY, PositionLayout::FULL) < MIN_CAPACITY {
+            return Err(GpuError::BadOverride {
+                variable: FIRST_POSITION_VARIABLE,
+                expected: "a first position that leaves room for a chunk in 512 segments per array",
+                value: segments.first_position.to_string(),
+            });
+        }
         // Every table mode must fit: the budget is checked with every buffer.
-        if capacity_for(&info, budget, PositionLayout::FULL) < MIN_CAPACITY {
+        if capacity_for(budget, PositionLayout::FULL, segments) < MIN_CAPACITY {
             return Err(GpuError::BudgetTooSmall {
                 mb: budget >> 20,
                 needed_mb: (MIN_CAPACITY * PositionLayout::FULL.bytes()).div_ceil(1 << 20),
@@ -156,7 +175,7 @@ impl VulkanBackend {
         }
         // No table until a run asks for one.
         let layout = PositionLayout::for_mode(TtMode::Off);
-        let capacity = capacity_for(&info, budget, layout);
+        let capacity = capacity_for(budget, layout, segments);
         let shared = &context.shared;
         let words = table_words();
         let table_bytes = (words.len() * size_of::<u64>()) as u64;
@@ -173,7 +192,7 @@ impl VulkanBackend {
         })?;
         drop(tables_upload);
 
-        let buffers = ChunkBuffers::new(shared, capacity, layout)?;
+        let buffers = ChunkBuffers::new(shared, segments, capacity, layout)?;
         let tt = TtBuffers::new(shared)?;
         let max_workgroups = requested_max_workgroups(options)?
             .map_or(info.max_workgroups, |limit| limit.min(info.max_workgroups));
@@ -205,6 +224,7 @@ impl VulkanBackend {
             healthy: true,
             table_distrust: None,
         };
+        backend.upload_chunk_arrays()?;
         backend.bind_buffers();
         // No table until a run asks for one (`prepare_table` also clears the statistics).
         backend.upload_no_table()?;
@@ -295,6 +315,22 @@ impl VulkanBackend {
         inner_positions(u64::from(self.capacity)) as u32
     }
 
+    /// The index of a chunk's first position (0 unless [`FIRST_POSITION_VARIABLE`] moves it).
+    pub fn first_position(&self) -> u32 {
+        self.buffers.arrays.layout().first_position
+    }
+
+    /// Segments the chunk arrays have, all arrays together.
+    pub fn chunk_segments(&self) -> usize {
+        self.buffers.arrays.segments()
+    }
+
+    /// Uploads the `ChunkArrays` block of the current chunk buffers.
+    fn upload_chunk_arrays(&self) -> Result<(), GpuError> {
+        let arrays = &self.buffers.arrays;
+        self.upload(&arrays.block, &arrays.block_bytes())
+    }
+
     /// How the last run was scheduled.
     pub fn schedule_stats(&self) -> ScheduleStats {
         ScheduleStats {
@@ -312,16 +348,11 @@ impl VulkanBackend {
         let tt = &self.tt;
         self.pipelines.bind(&Bindings {
             tables: self.tables.buffer,
-            boards: buffers.boards.buffer,
-            children: buffers.children.buffer,
-            counts: buffers.counts.buffer,
+            chunk_arrays: buffers.arrays.block.buffer,
             control: buffers.control.buffer,
-            fast_counts: buffers.fast_counts.buffer,
-            hashes: buffers.hashes.buffer,
             tt_params: tt.params.buffer,
             zobrist: tt.zobrist.buffer,
             tt_stats: tt.stats.buffer,
-            dedup: buffers.dedup.buffer,
             work: buffers.work.buffer,
         });
     }
@@ -336,9 +367,11 @@ impl VulkanBackend {
         for slot in 0..SLOTS {
             self.context.wait(slot)?;
         }
-        let capacity = capacity_for(self.context.info(), self.budget, layout);
-        let buffers = ChunkBuffers::new(&self.context.shared, capacity, layout)?;
+        let segments = self.buffers.arrays.layout();
+        let capacity = capacity_for(self.budget, layout, segments);
+        let buffers = ChunkBuffers::new(&self.context.shared, segments, capacity, layout)?;
         self.buffers = buffers;
+        self.upload_chunk_arrays()?;
         self.bind_buffers();
         self.layout = layout;
         self.capacity = capacity as u32;

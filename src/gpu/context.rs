@@ -51,12 +51,13 @@ impl DeviceShared {
         let queue_info = [vk::DeviceQueueCreateInfo::default()
             .queue_family_index(family)
             .queue_priorities(&priorities)];
-        // The TT build of the shaders needs 64-bit buffer atomics, device addresses and the
-        // Vulkan memory model at device scope; enable them wherever the device has them.
+        // Every stage reaches the chunk's arrays by device address; the TT build of the
+        // shaders also needs 64-bit buffer atomics and the Vulkan memory model at device scope.
+        // Enable them wherever the device has them.
         let with_tt = info.tt_missing.is_empty();
         let mut vulkan12 = vk::PhysicalDeviceVulkan12Features::default()
             .shader_buffer_int64_atomics(with_tt)
-            .buffer_device_address(with_tt)
+            .buffer_device_address(info.buffer_device_address)
             .vulkan_memory_model(with_tt)
             .vulkan_memory_model_device_scope(with_tt);
         let statistics = purpose == Purpose::PipelineStatistics;
@@ -65,7 +66,7 @@ impl DeviceShared {
                 .pipeline_executable_info(true);
         let mut features = vk::PhysicalDeviceFeatures2::default()
             .features(vk::PhysicalDeviceFeatures::default().shader_int64(true));
-        if with_tt {
+        if info.buffer_device_address {
             features = features.push_next(&mut vulkan12);
         }
         if statistics {
@@ -98,7 +99,7 @@ impl DeviceShared {
                 device: device.clone(),
                 physical_device: physical,
                 debug_settings: Default::default(),
-                buffer_device_address: with_tt,
+                buffer_device_address: info.buffer_device_address,
                 allocation_sizes: Default::default(),
             });
             match created {

@@ -73,6 +73,9 @@ pub struct DeviceInfo {
     pub subgroup_arithmetic: bool,
     pub subgroup_size: u32,
     pub max_storage_buffer_range: u32,
+    /// `maxMemoryAllocationSize` (Vulkan 1.1): the largest allocation, which bounds a chunk
+    /// array's segments.
+    pub max_memory_allocation_size: u64,
     /// `maxComputeWorkGroupCount[0]`: workgroups one dispatch may have.
     pub max_workgroups: u32,
     /// A GPU that drives no display (see `Instance::drives_no_display`): no watchdog limits
@@ -236,7 +239,10 @@ impl Instance {
         let instance = &self.instance;
         let mut subgroup = vk::PhysicalDeviceSubgroupProperties::default();
         let mut driver = vk::PhysicalDeviceDriverProperties::default();
-        let mut properties2 = vk::PhysicalDeviceProperties2::default().push_next(&mut subgroup);
+        let mut maintenance3 = vk::PhysicalDeviceMaintenance3Properties::default();
+        let mut properties2 = vk::PhysicalDeviceProperties2::default()
+            .push_next(&mut subgroup)
+            .push_next(&mut maintenance3);
         // SAFETY: `physical` came from this instance.
         let api_version = unsafe { instance.get_physical_device_properties(physical) }.api_version;
         // Driver properties are core in Vulkan 1.2; older devices may not fill them.
@@ -323,15 +329,16 @@ impl Instance {
         if !heaps.iter().any(|heap| heap.device_local && heap.bytes > 0) {
             missing.push("a device-local memory heap".to_string());
         }
-        let mut tt_missing = Vec::new();
+        // Every stage reaches the chunk's arrays by device address (`gpu/chunk_arrays.rs`).
         if !has_driver_properties {
-            tt_missing.push("Vulkan 1.2".to_string());
-        }
-        if !buffer_int64_atomics {
-            tt_missing.push("shaderBufferInt64Atomics (64-bit buffer atomics)".to_string());
+            missing.push("Vulkan 1.2".to_string());
         }
         if !buffer_device_address {
-            tt_missing.push("bufferDeviceAddress".to_string());
+            missing.push("bufferDeviceAddress".to_string());
+        }
+        let mut tt_missing = Vec::new();
+        if !buffer_int64_atomics {
+            tt_missing.push("shaderBufferInt64Atomics (64-bit buffer atomics)".to_string());
         }
         if !vulkan_memory_model {
             tt_missing.push("vulkanMemoryModel with device scope".to_string());
@@ -355,6 +362,7 @@ impl Instance {
             subgroup_arithmetic,
             subgroup_size: subgroup.subgroup_size,
             max_storage_buffer_range: properties.limits.max_storage_buffer_range,
+            max_memory_allocation_size: maintenance3.max_memory_allocation_size,
             max_workgroups: properties.limits.max_compute_work_group_count[0],
             headless: DeviceKind::from_vk(properties.device_type).is_gpu()
                 && self.drives_no_display(physical),

@@ -8,6 +8,7 @@
 //! - [`layouts`]: Rust twins of the structs the shaders see;
 //! - [`tables`]: the ray tables uploaded for the shaders;
 //! - [`tt_table`]: the transposition table in device memory;
+//! - [`chunk_arrays`]: a chunk's level arrays in segments reached by device address;
 //! - [`shader_stats`]: the driver's compiler statistics of the stages (`vkperft shader-stats`);
 //! - [`scheduler`]: which items go to the device together, whole or in parts, and what
 //!   follows an overflow, behind an executor trait;
@@ -19,6 +20,7 @@
 
 pub mod backend;
 pub mod buffer;
+pub mod chunk_arrays;
 pub mod chunk_shape;
 pub mod context;
 pub mod device;

@@ -8,8 +8,7 @@ use super::context::{DeviceShared, Purpose};
 use super::error::{vk_error, GpuError};
 use super::layouts::{Control, StepConstants};
 use super::shader_layout::{
-    BINDING_BOARDS, BINDING_CHILDREN, BINDING_CONTROL, BINDING_COUNT, BINDING_COUNTS,
-    BINDING_DEDUP, BINDING_FAST_COUNTS, BINDING_HASHES, BINDING_TABLES, BINDING_TT_PARAMS,
+    BINDING_CHUNK_ARRAYS, BINDING_CONTROL, BINDING_COUNT, BINDING_TABLES, BINDING_TT_PARAMS,
     BINDING_TT_STATS, BINDING_WORK, BINDING_ZOBRIST, SPEC_SLIDER_ATTACKS, WORKGROUP_SIZE,
 };
 use super::slider_attacks::SliderAttacks;
@@ -101,16 +100,12 @@ impl Stage {
 /// The buffers bound to the descriptor set, by binding.
 pub struct Bindings {
     pub tables: vk::Buffer,
-    pub boards: vk::Buffer,
-    pub children: vk::Buffer,
-    pub counts: vk::Buffer,
+    /// The `ChunkArrays` block: the addresses of the level arrays' segments.
+    pub chunk_arrays: vk::Buffer,
     pub control: vk::Buffer,
-    pub fast_counts: vk::Buffer,
-    pub hashes: vk::Buffer,
     pub tt_params: vk::Buffer,
     pub zobrist: vk::Buffer,
     pub tt_stats: vk::Buffer,
-    pub dedup: vk::Buffer,
     pub work: vk::Buffer,
 }
 
@@ -317,16 +312,11 @@ impl Pipelines {
     pub fn bind(&self, bindings: &Bindings) {
         let buffers = [
             (BINDING_TABLES, bindings.tables),
-            (BINDING_BOARDS, bindings.boards),
-            (BINDING_CHILDREN, bindings.children),
-            (BINDING_COUNTS, bindings.counts),
+            (BINDING_CHUNK_ARRAYS, bindings.chunk_arrays),
             (BINDING_CONTROL, bindings.control),
-            (BINDING_FAST_COUNTS, bindings.fast_counts),
-            (BINDING_HASHES, bindings.hashes),
             (BINDING_TT_PARAMS, bindings.tt_params),
             (BINDING_ZOBRIST, bindings.zobrist),
             (BINDING_TT_STATS, bindings.tt_stats),
-            (BINDING_DEDUP, bindings.dedup),
             (BINDING_WORK, bindings.work),
         ];
         let infos: Vec<[vk::DescriptorBufferInfo; 1]> = buffers

@@ -6,20 +6,28 @@
 /// Invocations per workgroup of every compute stage.
 pub const WORKGROUP_SIZE: u32 = 64;
 
-/// Descriptor bindings of set 0.
+/// Descriptor bindings of set 0. A chunk's level arrays have no binding of their own: the
+/// shaders reach them by device address through the `ChunkArrays` block
+/// (`src/gpu/chunk_arrays.rs`).
 pub const BINDING_TABLES: u32 = 0;
-pub const BINDING_BOARDS: u32 = 1;
-pub const BINDING_CHILDREN: u32 = 2;
-pub const BINDING_COUNTS: u32 = 3;
-pub const BINDING_CONTROL: u32 = 4;
-pub const BINDING_FAST_COUNTS: u32 = 5;
-pub const BINDING_HASHES: u32 = 6;
-pub const BINDING_TT_PARAMS: u32 = 7;
-pub const BINDING_ZOBRIST: u32 = 8;
-pub const BINDING_TT_STATS: u32 = 9;
-pub const BINDING_DEDUP: u32 = 10;
-pub const BINDING_WORK: u32 = 11;
-pub const BINDING_COUNT: u32 = 12;
+pub const BINDING_CHUNK_ARRAYS: u32 = 1;
+pub const BINDING_CONTROL: u32 = 2;
+pub const BINDING_TT_PARAMS: u32 = 3;
+pub const BINDING_ZOBRIST: u32 = 4;
+pub const BINDING_TT_STATS: u32 = 5;
+pub const BINDING_WORK: u32 = 6;
+pub const BINDING_COUNT: u32 = 7;
+
+/// A chunk's level arrays, as indices of the `ChunkArrays` block's address rows, and the
+/// segments each may have (the block holds `CHUNK_ARRAYS * CHUNK_MAX_SEGMENTS` addresses).
+pub const CHUNK_BOARDS: u32 = 0;
+pub const CHUNK_CHILDREN: u32 = 1;
+pub const CHUNK_COUNTS: u32 = 2;
+pub const CHUNK_FAST_COUNTS: u32 = 3;
+pub const CHUNK_HASHES: u32 = 4;
+pub const CHUNK_DEDUP: u32 = 5;
+pub const CHUNK_ARRAYS: u32 = 6;
+pub const CHUNK_MAX_SEGMENTS: u32 = 512;
 
 /// Layout of the tables buffer, in 64-bit words: the line through two squares (edge to edge)
 /// and the squares strictly between them, `[64][64]` each; then, for the slider lookups, three
@@ -107,21 +115,24 @@ pub const WORK_WORDS: u32 = WORK_EXPANDED + 2 * WORK_DEPTHS;
 /// `r - 1` levels: the items, then one per expand).
 pub const MAX_LEVELS: u32 = 32;
 
-pub const SHADER_DEFINES: [(&str, u32); 53] = [
+pub const SHADER_DEFINES: [(&str, u32); 56] = [
     ("WORKGROUP_SIZE", WORKGROUP_SIZE),
     ("BINDING_TABLES", BINDING_TABLES),
-    ("BINDING_BOARDS", BINDING_BOARDS),
-    ("BINDING_CHILDREN", BINDING_CHILDREN),
-    ("BINDING_COUNTS", BINDING_COUNTS),
+    ("BINDING_CHUNK_ARRAYS", BINDING_CHUNK_ARRAYS),
     ("BINDING_CONTROL", BINDING_CONTROL),
-    ("BINDING_FAST_COUNTS", BINDING_FAST_COUNTS),
-    ("BINDING_HASHES", BINDING_HASHES),
     ("BINDING_TT_PARAMS", BINDING_TT_PARAMS),
     ("BINDING_ZOBRIST", BINDING_ZOBRIST),
     ("BINDING_TT_STATS", BINDING_TT_STATS),
-    ("BINDING_DEDUP", BINDING_DEDUP),
     ("BINDING_WORK", BINDING_WORK),
     ("BINDING_COUNT", BINDING_COUNT),
+    ("CHUNK_BOARDS", CHUNK_BOARDS),
+    ("CHUNK_CHILDREN", CHUNK_CHILDREN),
+    ("CHUNK_COUNTS", CHUNK_COUNTS),
+    ("CHUNK_FAST_COUNTS", CHUNK_FAST_COUNTS),
+    ("CHUNK_HASHES", CHUNK_HASHES),
+    ("CHUNK_DEDUP", CHUNK_DEDUP),
+    ("CHUNK_ARRAYS", CHUNK_ARRAYS),
+    ("CHUNK_MAX_SEGMENTS", CHUNK_MAX_SEGMENTS),
     ("TABLE_LINE", TABLE_LINE),
     ("TABLE_BETWEEN", TABLE_BETWEEN),
     ("TABLE_ROOK_MAGICS", TABLE_ROOK_MAGICS),

@@ -96,12 +96,17 @@ pub fn shader_stats(requested: Option<usize>) -> Result<ShaderStats, GpuError> {
     };
     let info = infos[index].clone();
     let physical = physical_devices[index];
-    if !info.shader_int64 {
-        return Err(GpuError::DeviceUnsuitable {
-            index,
-            name: info.name,
-            reason: "it lacks shaderInt64, which every stage needs".into(),
-        });
+    for (has, feature) in [
+        (info.shader_int64, "shaderInt64"),
+        (info.buffer_device_address, "bufferDeviceAddress"),
+    ] {
+        if !has {
+            return Err(GpuError::DeviceUnsuitable {
+                index,
+                name: info.name,
+                reason: format!("it lacks {feature}, which every stage needs"),
+            });
+        }
     }
     let family = compute_queue_family(&instance.instance, physical).ok_or_else(|| {
         GpuError::DeviceUnsuitable {

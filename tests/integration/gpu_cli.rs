@@ -61,6 +61,9 @@ fn devices_lists_a_usable_device_and_the_choice() {
         "buffer_int64_atomics",
         "subgroup_size",
         "max_storage_buffer_range",
+        "max_memory_allocation_size",
+        "default_chunk_segments",
+        "chunk_segment_bytes",
         "missing",
         "slider_attacks",
     ] {
@@ -235,6 +238,55 @@ fn the_slider_override_keeps_counts_exact() {
         }
     }
     override_is_refused("VKPERFT_SLIDERS", "magic");
+}
+
+/// `VKPERFT_CHUNK_SEGMENT_BYTES` and `VKPERFT_CHUNK_FIRST_POSITION` move the chunk arrays into
+/// tiny segments and past 4 GiB of byte offsets: counts stay exact in every mode and the
+/// result says how many segments the arrays take; bad values are refused (exit 2) with what
+/// is expected.
+#[test]
+fn the_chunk_segment_overrides_keep_counts_exact() {
+    const SEGMENTS: &str = "VKPERFT_CHUNK_SEGMENT_BYTES";
+    const FIRST: &str = "VKPERFT_CHUNK_FIRST_POSITION";
+    for mode in ["off", "fast", "verified", "certify"] {
+        perft_with_override(SEGMENTS, "256", mode, "", "4", "197281");
+    }
+    for mode in ["off", "certify"] {
+        perft_with_override(FIRST, "1342176824", mode, "", "4", "197281");
+    }
+    let run = run_vkperft(
+        &["perft", "--backend", "vulkan", "--depth", "3", "--json"],
+        &[(SEGMENTS, "4096")],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let value: Value = serde_json::from_str(&run.stdout).expect("one JSON object");
+    let segments = value["work"]["chunk_segments"].as_u64().expect("segments");
+    assert!(segments > 6, "{}", run.stdout);
+    let text = run_vkperft(
+        &["perft", "--backend", "vulkan", "--depth", "2"],
+        &[(SEGMENTS, "4096")],
+    );
+    assert!(text.stdout.contains(" segments), "), "{}", text.stdout);
+    for (variable, bad, expected) in [
+        (SEGMENTS, "300", "a power of two from 256 to 2147483648"),
+        (SEGMENTS, "128", "a power of two from 256 to 2147483648"),
+        (SEGMENTS, "big", "a power of two from 256 to 2147483648"),
+        (FIRST, "-5", "a whole number below 2147483647"),
+        (FIRST, "2147483647", "a whole number below 2147483647"),
+        // Room for no chunk below index 2^31 - 1.
+        (FIRST, "2147483000", "leaves room for a chunk"),
+    ] {
+        let run = run_vkperft(
+            &["perft", "--backend", "vulkan", "--depth", "2"],
+            &[(variable, bad)],
+        );
+        assert_eq!(run.code, 2, "{variable}={bad}: {}", run.stderr);
+        assert!(
+            run.stderr.contains(&format!("{variable}={bad}")) && run.stderr.contains(expected),
+            "{variable}={bad}: {}",
+            run.stderr
+        );
+    }
 }
 
 /// RADV's null device (`RADV_FORCE_FAMILY`: an AMD GPU without hardware, from Debian's

@@ -6,6 +6,7 @@
 mod hashes;
 mod modes;
 mod schedule;
+mod segments;
 mod self_test;
 mod tables;
 

@@ -2,12 +2,13 @@
 //! statistics, and helpers for their host-visible memory.
 
 use crate::gpu::buffer::GpuBuffer;
+use crate::gpu::chunk_arrays::{ChunkArrays, SegmentLayout};
 use crate::gpu::context::{DeviceShared, SLOTS};
 use crate::gpu::error::GpuError;
-use crate::gpu::layouts::{
-    inner_positions, ChildRange, Control, GpuBoard, GpuU128, PositionLayout, TT_PARAMS_BYTES,
-};
-use crate::gpu::shader_layout::{DEDUP_SLOTS_PER_POSITION, WORK_WORDS, ZOBRIST_KEYS};
+#[cfg(doc)]
+use crate::gpu::layouts::inner_positions;
+use crate::gpu::layouts::{Control, GpuBoard, GpuU128, PositionLayout, TT_PARAMS_BYTES};
+use crate::gpu::shader_layout::{WORK_WORDS, ZOBRIST_KEYS};
 use crate::gpu::tt_table::GpuTable;
 use crate::tt::shader_shared::{COUNTERS_PER_DEPTH, MAX_TABLE_DEPTH};
 use gpu_allocator::MemoryLocation;
@@ -18,15 +19,12 @@ use std::sync::Arc;
 pub const ITEMS_SHARE: u64 = 16;
 
 /// Buffers of one chunk's levels, sized for `capacity` positions of `layout`, of which
-/// [`inner_positions`] outside the compact leaf level (the buffers the layout leaves out hold
-/// one position, to have something to bind), and the host-visible ones of each submission slot.
+/// [`inner_positions`] outside the compact leaf level (the arrays the layout leaves out hold
+/// one position, to have something to point at), and the host-visible ones of each submission
+/// slot.
 pub struct ChunkBuffers {
-    pub boards: GpuBuffer,
-    pub children: GpuBuffer,
-    pub counts: GpuBuffer,
-    pub fast_counts: GpuBuffer,
-    pub hashes: GpuBuffer,
-    pub dedup: GpuBuffer,
+    /// The level arrays, in segments (`gpu/chunk_arrays.rs`).
+    pub arrays: ChunkArrays,
     /// The `Control` block (append counter, overflow flag, the chunk's levels), in device
     /// memory: every expand subgroup does an atomic on it.
     pub control: GpuBuffer,
@@ -51,31 +49,16 @@ pub struct SlotBuffers {
 }
 
 impl ChunkBuffers {
+    /// The buffers of a chunk of `capacity` positions with `layout`, its arrays in `segments`
+    /// (which `capacity` must fit). The `ChunkArrays` block is still to be uploaded.
     pub fn new(
         shared: &Arc<DeviceShared>,
+        segments: SegmentLayout,
         capacity: u64,
         layout: PositionLayout,
     ) -> Result<ChunkBuffers, GpuError> {
-        // Every level has a `children` slot per position (a leaf entry in the compact leaf
-        // level) and may be deduplicated; the other buffers hold the levels before it.
-        let inner = inner_positions(capacity);
-        let local = |positions: u64, kept: bool, name: &str, per_position: usize| {
-            GpuBuffer::new(
-                shared,
-                name,
-                if kept { positions } else { 1 } * per_position as u64,
-                MemoryLocation::GpuOnly,
-            )
-        };
-        let dedup_slot_bytes = DEDUP_SLOTS_PER_POSITION as usize * size_of::<u32>();
-        let value_bytes = size_of::<GpuU128>();
         Ok(ChunkBuffers {
-            boards: local(inner, true, "boards", size_of::<GpuBoard>())?,
-            children: local(capacity, true, "children", size_of::<ChildRange>())?,
-            counts: local(inner, true, "counts", value_bytes)?,
-            fast_counts: local(inner, layout.fast_counts, "fast counts", value_bytes)?,
-            hashes: local(inner, layout.table, "hashes", value_bytes)?,
-            dedup: local(capacity, layout.table, "dedup set", dedup_slot_bytes)?,
+            arrays: ChunkArrays::new(shared, segments, capacity, layout)?,
             control: GpuBuffer::new(
                 shared,
                 "control",

@@ -16,7 +16,8 @@ use super::VulkanBackend;
 use crate::backend::run_control::RunControl;
 use crate::backend::RunError;
 use crate::count::Counts;
-use crate::gpu::buffer::{record_copy, GpuBuffer};
+use crate::gpu::buffer::record_copy;
+use crate::gpu::chunk_arrays::ChunkArray;
 use crate::gpu::chunk_shape::ChunkShape;
 use crate::gpu::context::record_barrier;
 use crate::gpu::error::GpuError;
@@ -250,14 +251,16 @@ impl VulkanBackend {
             // the upload orders it after the last chunk's copy of the statistics.
             unsafe { device.cmd_fill_buffer(cb, self.tt.stats.buffer, 0, vk::WHOLE_SIZE, 0) };
         }
+        // Levels are position indices from the chunk's first position on.
+        let first = self.first_position();
         let head = ControlHead {
             appended: 0,
             overflow: 0,
-            capacity,
-            inner_capacity: capacity.min(self.inner_capacity()),
+            capacity: first + capacity,
+            inner_capacity: first + capacity.min(self.inner_capacity()),
             max_groups_x: self.max_groups_x,
             unused: [0; 3],
-            first_level: Level::new(0, count, self.max_groups_x),
+            first_level: Level::new(first, count, self.max_groups_x),
         };
         // SAFETY: the control buffer is live and larger than the head; the data is a multiple
         // of 4 bytes and under 64 KiB; the command buffer is recording.
@@ -281,9 +284,9 @@ impl VulkanBackend {
         slot: usize,
         count: u32,
     ) {
-        self.record_readback(device, cb, slot, &self.buffers.counts, count, 0);
+        self.record_readback(device, cb, slot, ChunkArray::Counts, count, 0);
         if self.certifies() {
-            self.record_readback(device, cb, slot, &self.buffers.fast_counts, count, count);
+            self.record_readback(device, cb, slot, ChunkArray::FastCounts, count, count);
         }
         if self.tt.table.is_some() {
             self.record_stats_readback(device, cb, slot);
@@ -363,9 +366,9 @@ impl VulkanBackend {
             if let Some(items) = start.take() {
                 backend.record_chunk_start(device, cb, 0, items, backend.capacity);
             }
-            // SAFETY: the dedup buffer is live and holds this many slots (it is sized for the
-            // capacity); the command buffer is recording.
-            unsafe { device.cmd_fill_buffer(cb, backend.buffers.dedup.buffer, 0, set_bytes, 0) };
+            let arrays = &backend.buffers.arrays;
+            let first_slot = arrays.layout().first_element(ChunkArray::Dedup);
+            arrays.record_clear(device, cb, ChunkArray::Dedup, first_slot, set_bytes);
             record_barrier(device, cb);
         };
         self.submit_level(
@@ -397,24 +400,26 @@ impl VulkanBackend {
         record_copy(device, cb, &self.buffers.control, readback, bytes, 0);
     }
 
-    /// Records a copy of the first `values` 128-bit values of `source` to `slot`'s readback
-    /// buffer, from its value `at` on.
+    /// Records a copy of the first `values` 128-bit values of `array` (counts, fast counts or
+    /// hashes, from the chunk's first position) to `slot`'s readback buffer, from its value
+    /// `at` on.
     pub(super) fn record_readback(
         &self,
         device: &ash::Device,
         cb: vk::CommandBuffer,
         slot: usize,
-        source: &GpuBuffer,
+        array: ChunkArray,
         values: u32,
         at: u32,
     ) {
         let value_bytes = size_of::<GpuU128>() as u64;
-        record_copy(
+        self.buffers.arrays.record_copy_out(
             device,
             cb,
-            source,
-            &self.buffers.slots[slot].readback,
+            array,
+            u64::from(self.first_position()),
             u64::from(values) * value_bytes,
+            &self.buffers.slots[slot].readback,
             u64::from(at) * value_bytes,
         );
     }
@@ -434,8 +439,8 @@ impl VulkanBackend {
         ))
     }
 
-    /// Records the copy of `bytes` of boards uploaded to `slot` to the start of the boards
-    /// buffer.
+    /// Records the copy of `bytes` of boards uploaded to `slot` to the boards from the chunk's
+    /// first position on.
     pub(super) fn record_upload(
         &self,
         device: &ash::Device,
@@ -444,7 +449,9 @@ impl VulkanBackend {
         bytes: u64,
     ) {
         let upload = &self.buffers.slots[slot].upload;
-        record_copy(device, cb, upload, &self.buffers.boards, bytes, 0);
+        let first = u64::from(self.first_position());
+        let arrays = &self.buffers.arrays;
+        arrays.record_copy_in(device, cb, upload, 0, ChunkArray::Boards, first, bytes);
         record_barrier(device, cb);
     }
 }

@@ -7,6 +7,7 @@ use super::buffers::{mapped_bytes, write_mapped};
 use super::VulkanBackend;
 use crate::chess::{Hash128, Zobrist};
 use crate::gpu::buffer::{record_copy, GpuBuffer};
+use crate::gpu::chunk_arrays::ChunkArray;
 use crate::gpu::context::record_barrier;
 use crate::gpu::error::GpuError;
 use crate::gpu::layouts::{
@@ -38,7 +39,8 @@ impl VulkanBackend {
             &mut self.buffers.slots[0].upload,
             bytemuck::bytes_of(&board),
         )?;
-        self.upload(&self.buffers.children, bytemuck::bytes_of(&range))?;
+        let first = u64::from(self.first_position());
+        self.upload_array(ChunkArray::Children, first, bytemuck::bytes_of(&range))?;
         self.upload(&self.buffers.control, bytemuck::bytes_of(&control_block))?;
         self.upload(&self.tt.params, &tt_params_bytes(&tt_head, segments))?;
         const PROBED_VALUES: u32 = 30;
@@ -47,7 +49,7 @@ impl VulkanBackend {
             self.pipelines
                 .record_dispatch(cb, Stage::LayoutProbe, &step, 1);
             record_barrier(device, cb);
-            self.record_readback(device, cb, 0, &self.buffers.counts, PROBED_VALUES, 0);
+            self.record_readback(device, cb, 0, ChunkArray::Counts, PROBED_VALUES, 0);
         });
         // Back to "no table" whatever happened.
         let restored = self.upload_no_table();
@@ -80,7 +82,7 @@ impl VulkanBackend {
             self.pipelines
                 .record_dispatch(cb, Stage::KeyProbe, &step, count);
             record_barrier(device, cb);
-            self.record_readback(device, cb, 0, &self.buffers.hashes, count, 0);
+            self.record_readback(device, cb, 0, ChunkArray::Hashes, count, 0);
         })?;
         Ok(self
             .read_back(0, count, 0)?
@@ -122,15 +124,26 @@ impl VulkanBackend {
         self.context.submit_and_wait(|device, cb| {
             let buffers = &self.buffers;
             let readback = &buffers.slots[0].readback;
+            let first = u64::from(self.first_position());
             let board_bytes = u64::from(board_values) * value_bytes;
-            record_copy(device, cb, &buffers.boards, readback, board_bytes, 0);
-            let hash_bytes = u64::from(positions) * value_bytes;
-            record_copy(
+            let arrays = &buffers.arrays;
+            arrays.record_copy_out(
                 device,
                 cb,
-                &buffers.hashes,
+                ChunkArray::Boards,
+                first,
+                board_bytes,
                 readback,
+                0,
+            );
+            let hash_bytes = u64::from(positions) * value_bytes;
+            arrays.record_copy_out(
+                device,
+                cb,
+                ChunkArray::Hashes,
+                first,
                 hash_bytes,
+                readback,
                 board_bytes,
             );
         })?;
@@ -215,27 +228,27 @@ impl VulkanBackend {
     ) -> Result<TwinBuffers, GpuError> {
         self.use_layout(PositionLayout::FULL)?;
         self.upload_zobrist(zobrist)?;
+        // The twin's buffers index positions from 0.
+        if self.first_position() != 0 {
+            return Err(GpuError::Vulkan {
+                call: "run a stage",
+                result: "the chunk's first position is not 0".to_string(),
+            });
+        }
+        let arrays: [(ChunkArray, &[u8]); 5] = [
+            (ChunkArray::Boards, bytemuck::cast_slice(&buffers.boards)),
+            (
+                ChunkArray::Children,
+                bytemuck::cast_slice(&buffers.children),
+            ),
+            (ChunkArray::Counts, bytemuck::cast_slice(&buffers.counts)),
+            (ChunkArray::Hashes, bytemuck::cast_slice(&buffers.hashes)),
+            (ChunkArray::Dedup, bytemuck::cast_slice(&buffers.dedup_set)),
+        ];
+        for (array, bytes) in arrays {
+            self.upload_array(array, 0, bytes)?;
+        }
         let device_buffers = &self.buffers;
-        self.upload(
-            &device_buffers.boards,
-            bytemuck::cast_slice(&buffers.boards),
-        )?;
-        self.upload(
-            &device_buffers.children,
-            bytemuck::cast_slice(&buffers.children),
-        )?;
-        self.upload(
-            &device_buffers.counts,
-            bytemuck::cast_slice(&buffers.counts),
-        )?;
-        self.upload(
-            &device_buffers.hashes,
-            bytemuck::cast_slice(&buffers.hashes),
-        )?;
-        self.upload(
-            &device_buffers.dedup,
-            bytemuck::cast_slice(&buffers.dedup_set),
-        )?;
         self.upload(
             &device_buffers.control,
             bytemuck::bytes_of(&buffers.control),
@@ -246,26 +259,8 @@ impl VulkanBackend {
             record_barrier(device, cb);
             self.pipelines.record_dispatch(cb, stage, step, invocations);
         })?;
-        let boards = self.download(
-            &device_buffers.boards,
-            buffers.boards.len() * size_of::<GpuBoard>(),
-        )?;
-        let children = self.download(
-            &device_buffers.children,
-            buffers.children.len() * size_of::<ChildRange>(),
-        )?;
-        let counts = self.download(
-            &device_buffers.counts,
-            buffers.counts.len() * size_of::<GpuU128>(),
-        )?;
-        let hashes = self.download(
-            &device_buffers.hashes,
-            buffers.hashes.len() * size_of::<GpuU128>(),
-        )?;
-        let dedup_set = self.download(
-            &device_buffers.dedup,
-            buffers.dedup_set.len() * size_of::<u32>(),
-        )?;
+        let [boards, children, counts, hashes, dedup_set] =
+            arrays.map(|(array, bytes)| self.download_array(array, 0, bytes.len()));
         let control = self.download(&device_buffers.control, size_of::<Control>())?;
         let work = self.download(&device_buffers.work, device_buffers.work.size as usize)?;
         let words: Vec<u32> = bytemuck::pod_collect_to_vec(&work);
@@ -284,14 +279,56 @@ impl VulkanBackend {
                 .add(depth, counter(WORK_EXPANDED + 2 * depth));
         }
         Ok(TwinBuffers {
-            boards: bytemuck::pod_collect_to_vec(&boards),
-            children: bytemuck::pod_collect_to_vec(&children),
-            counts: bytemuck::pod_collect_to_vec(&counts),
-            hashes: bytemuck::pod_collect_to_vec(&hashes),
-            dedup_set: bytemuck::pod_collect_to_vec(&dedup_set),
+            boards: bytemuck::pod_collect_to_vec(&boards?),
+            children: bytemuck::pod_collect_to_vec(&children?),
+            counts: bytemuck::pod_collect_to_vec(&counts?),
+            hashes: bytemuck::pod_collect_to_vec(&hashes?),
+            dedup_set: bytemuck::pod_collect_to_vec(&dedup_set?),
             control: bytemuck::pod_read_unaligned(&control),
             work: stage_work,
         })
+    }
+
+    /// Writes `bytes` into `array` from element `first` on, through a staging buffer.
+    pub(super) fn upload_array(
+        &self,
+        array: ChunkArray,
+        first: u64,
+        bytes: &[u8],
+    ) -> Result<(), GpuError> {
+        let mut staging = GpuBuffer::new(
+            &self.context.shared,
+            "array staging",
+            bytes.len() as u64,
+            MemoryLocation::CpuToGpu,
+        )?;
+        write_mapped(&mut staging, bytes)?;
+        self.context.submit_and_wait(|device, cb| {
+            let arrays = &self.buffers.arrays;
+            arrays.record_copy_in(device, cb, &staging, 0, array, first, bytes.len() as u64);
+        })?;
+        Ok(())
+    }
+
+    /// `bytes` bytes of `array` from element `first` on, through a readback buffer of their
+    /// own.
+    fn download_array(
+        &self,
+        array: ChunkArray,
+        first: u64,
+        bytes: usize,
+    ) -> Result<Vec<u8>, GpuError> {
+        let readback = GpuBuffer::new(
+            &self.context.shared,
+            "array readback",
+            bytes as u64,
+            MemoryLocation::GpuToCpu,
+        )?;
+        self.context.submit_and_wait(|device, cb| {
+            let arrays = &self.buffers.arrays;
+            arrays.record_copy_out(device, cb, array, first, bytes as u64, &readback, 0);
+        })?;
+        Ok(mapped_bytes(&readback)?.to_vec())
     }
 
     /// The first `bytes` bytes of a device buffer, through a readback buffer of their own.

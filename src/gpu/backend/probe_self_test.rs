@@ -15,11 +15,12 @@ use super::VulkanBackend;
 use crate::chess::movegen::legal_moves;
 use crate::chess::{Hash128, NybbleBoard, Position};
 use crate::gpu::buffer::GpuBuffer;
+use crate::gpu::chunk_arrays::ChunkArray;
 use crate::gpu::context::record_barrier;
 use crate::gpu::error::GpuError;
-use crate::gpu::layouts::{tt_params_bytes, GpuBoard, GpuU128, StepConstants};
+use crate::gpu::layouts::{tt_params_bytes, GpuBoard, GpuU128, PositionLayout, StepConstants};
 use crate::gpu::options::SelfTestProbe;
-use crate::gpu::pipelines::{Bindings, Stage};
+use crate::gpu::pipelines::Stage;
 use crate::gpu::tt_table::GpuTable;
 use crate::tt::compact::{
     compact_check, compact_entry, compact_probe, compact_verifier_mask, CompactBucket,
@@ -31,7 +32,6 @@ use crate::tt::split::COMPACT_BUCKETS_PER_LINE;
 use crate::tt::{
     bucket_bytes, ways, BucketRef, Probe, TranspositionTable, TtConfig, TtCounters, TtMode,
 };
-use gpu_allocator::MemoryLocation;
 
 /// The remaining depth of every probe.
 const DEPTH: u32 = 5;
@@ -434,15 +434,18 @@ impl VulkanBackend {
             cases.push(expected(mode)?);
         }
         cases.push(compact_expected());
+        // The probes read hashes and write fast counts, which only the full layout keeps.
+        let layout = self.layout;
+        self.use_layout(PositionLayout::FULL)?;
         for expected in cases {
             let tested = self.probe_crafted(stage, &expected);
-            // The stages' own buffers and no table again, whatever happened.
-            self.bind_buffers();
+            // No table again, whatever happened.
             let restored = self.upload_no_table();
             let (answers, counters) = tested?;
             restored?;
             found.extend(differences(&expected, &answers, &counters));
         }
+        self.use_layout(layout)?;
         if found.is_empty() {
             Ok(())
         } else {
@@ -485,41 +488,17 @@ impl VulkanBackend {
             &mut self.buffers.slots[0].upload,
             bytemuck::cast_slice(&boards),
         )?;
-        // The stages keep hashes and fast counts only while a table is in use: the test brings
-        // its own.
-        let value_bytes = u64::from(count) * size_of::<GpuU128>() as u64;
-        let hashes = GpuBuffer::new(
-            shared,
-            "self-test hashes",
-            value_bytes,
-            MemoryLocation::GpuOnly,
-        )?;
-        let fast_counts = GpuBuffer::new(
-            shared,
-            "self-test fast counts",
-            value_bytes,
-            MemoryLocation::GpuOnly,
-        )?;
         let hash_values: Vec<GpuU128> = expected
             .requests
             .iter()
             .map(|request| GpuU128::from(request.hash))
             .collect();
-        self.upload(&hashes, bytemuck::cast_slice(&hash_values))?;
-        self.pipelines.bind(&Bindings {
-            tables: self.tables.buffer,
-            boards: self.buffers.boards.buffer,
-            children: self.buffers.children.buffer,
-            counts: self.buffers.counts.buffer,
-            control: self.buffers.control.buffer,
-            fast_counts: fast_counts.buffer,
-            hashes: hashes.buffer,
-            tt_params: self.tt.params.buffer,
-            zobrist: self.tt.zobrist.buffer,
-            tt_stats: self.tt.stats.buffer,
-            dedup: self.buffers.dedup.buffer,
-            work: self.buffers.work.buffer,
-        });
+        let first = u64::from(self.first_position());
+        self.upload_array(
+            ChunkArray::Hashes,
+            first,
+            bytemuck::cast_slice(&hash_values),
+        )?;
         let step = StepConstants {
             remaining: expected.depth,
             ..StepConstants::default()
@@ -528,8 +507,8 @@ impl VulkanBackend {
             self.record_chunk_start(device, cb, 0, count, self.capacity);
             self.pipelines.record_dispatch(cb, stage, &step, count);
             record_barrier(device, cb);
-            self.record_readback(device, cb, 0, &self.buffers.counts, count, 0);
-            self.record_readback(device, cb, 0, &fast_counts, count, count);
+            self.record_readback(device, cb, 0, ChunkArray::Counts, count, 0);
+            self.record_readback(device, cb, 0, ChunkArray::FastCounts, count, count);
             self.record_stats_readback(device, cb, 0);
         })?;
         self.upload(&self.tt.stats, &zeros)?;

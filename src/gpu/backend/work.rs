@@ -32,6 +32,7 @@ impl VulkanBackend {
             chunks: ChunkWork {
                 chunk_positions: u64::from(self.capacity),
                 chunk_bytes: self.layout.chunk_bytes(u64::from(self.capacity)),
+                chunk_segments: self.chunk_segments() as u64,
                 paced,
                 ..ChunkWork::default()
             },
