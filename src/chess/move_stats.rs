@@ -157,7 +157,10 @@ mod tests {
             "h5f7",
         );
         assert_eq!((s.captures, s.checks, s.checkmates), (1, 1, 1));
-        assert_eq!((s.discovered_checks, s.double_checks, s.stalemates), (0, 0, 0));
+        assert_eq!(
+            (s.discovered_checks, s.double_checks, s.stalemates),
+            (0, 0, 0)
+        );
     }
 
     #[test]
@@ -172,7 +175,10 @@ mod tests {
         // bxa6 e.p. removes the b5 pawn... here the captured pawn shields the king on the file.
         let s = stats_of("8/8/8/KPp4r/8/8/8/4k3 w - c6 0 1", "b5c6");
         assert_eq!((s.captures, s.en_passant), (1, 1));
-        assert_eq!(s.checks, 0, "the rook on h5 sees a5 only if the move is illegal");
+        assert_eq!(
+            s.checks, 0,
+            "the rook on h5 sees a5 only if the move is illegal"
+        );
         let s = stats_of("4k3/8/8/2pP4/8/8/8/2R1K3 w - c6 0 1", "d5c6");
         assert_eq!((s.en_passant, s.checks), (1, 0));
         let s = stats_of("2k5/8/8/2pP4/8/8/8/2R1K3 w - c6 0 1", "d5c6");

@@ -41,6 +41,8 @@ pub fn perft_stats(pos: &Position, depth: u32) -> (u128, MoveStats) {
         _ => legal_moves(pos)
             .iter()
             .map(|&m| perft_stats(&pos.play(m), depth - 1))
-            .fold((0, MoveStats::default()), |(n, s), (cn, cs)| (n + cn, s + cs)),
+            .fold((0, MoveStats::default()), |(n, s), (cn, cs)| {
+                (n + cn, s + cs)
+            }),
     }
 }
