@@ -31,6 +31,7 @@ mod shader_stats_cli;
 mod slurm_cli;
 mod source_layout;
 mod specialized;
+mod specialized_stats;
 mod stats_cli;
 mod stats_modes;
 mod stats_python_chess;

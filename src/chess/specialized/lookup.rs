@@ -3,6 +3,7 @@
 
 use super::board::Board;
 use super::flags::{Flag, Side};
+use super::leaf_stats::LeafStats;
 use super::tables::{Leapers, SliderSquare};
 use crate::chess::bitboard::Bitboard;
 use crate::chess::square::Square;
@@ -16,6 +17,12 @@ pub trait Sliders: Copy {
     /// Perft of `board` to `depth >= 1`, by [`perft`](super::node::perft) compiled for these
     /// lookups.
     fn perft<S: Side, E: Flag, C: Flag>(self, board: &Board, depth: u32) -> u64;
+    /// Perft of `board` to `depth >= 1` with the statistics of the last moves, by
+    /// [`perft_stats`](super::stats::perft_stats) compiled for these lookups.
+    fn perft_stats<S: Side, E: Flag, C: Flag>(self, board: &Board, depth: u32) -> LeafStats;
+    /// Whether the side to move on `board` has a legal move, by
+    /// [`any_legal_move`](super::stats::any_legal_move) compiled for these lookups.
+    fn any_legal_move<S: Side, E: Flag, C: Flag>(self, board: &Board) -> bool;
     /// The squares a rook on `sq` attacks with `occupied`.
     fn rook(self, sq: Square, occupied: Bitboard) -> Bitboard;
     /// The squares a bishop on `sq` attacks with `occupied`.

@@ -2,7 +2,8 @@
 //! its side to move, for whether an en passant capture may exist and for whether any castling
 //! right is left ([`flags`]), and for the slider lookup chosen at run time ([`sliders`]: PEXT
 //! where the CPU has fast BMI2, magic bitboards elsewhere). Moves are made on a copy of a small
-//! board ([`board`]) and the last ply is counted with popcounts ([`node`]).
+//! board ([`board`]) and the last ply is counted with popcounts ([`node`]). The same
+//! recursion counts the move-type statistics of the last ply in bulk ([`stats`]).
 //!
 //! [`crate::chess::movegen`] stays the reference: the tests compare the two on random
 //! positions for every combination of the compile-time parameters.
@@ -10,14 +11,18 @@
 mod board;
 mod flags;
 mod leaf_count;
+mod leaf_stats;
 mod lookup;
 mod node;
 // Calls into the BMI2 build of the generator, and attack-set loads without a bounds check
 // (see the module's safety arguments).
 #[allow(unsafe_code)]
 mod sliders;
+mod stats;
 mod tables;
+mod witnesses;
 
+use super::move_stats::MoveStats;
 use super::movegen::legal_moves;
 use super::position::Position;
 use super::types::Color;
@@ -25,7 +30,9 @@ use board::Board;
 use flags::{Black, No, Side, White, Yes};
 use leaf_count::add_leaf_count_ops;
 pub use leaf_count::leaf_count_ops;
+use leaf_stats::LeafStats;
 use lookup::Sliders;
+use node::Subtree;
 
 /// How the specialised generator looks up slider attacks on this CPU.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,38 +93,65 @@ pub fn perft_with(pos: &Position, depth: u32, lookup: SliderLookup) -> u128 {
             .map(|&m| perft_with(&pos.play(m), depth - 1, lookup))
             .sum();
     }
+    u128::from(root_with::<u64>(pos, depth, lookup))
+}
+
+/// Perft of `pos` to `depth` with the move-type statistics of its lines' last moves, equal to
+/// [`crate::chess::perft::perft_stats`], using the fastest slider lookup this CPU has.
+pub fn perft_stats(pos: &Position, depth: u32) -> (u128, MoveStats) {
+    perft_stats_with(pos, depth, SliderLookup::detect())
+}
+
+/// [`perft_stats`] with the given slider lookup, as [`perft_with`].
+pub fn perft_stats_with(pos: &Position, depth: u32, lookup: SliderLookup) -> (u128, MoveStats) {
+    if depth == 0 {
+        return (1, MoveStats::default());
+    }
+    if depth > MAX_U64_DEPTH {
+        return legal_moves(pos)
+            .iter()
+            .map(|&m| perft_stats_with(&pos.play(m), depth - 1, lookup))
+            .fold((0, MoveStats::default()), |(n, s), (cn, cs)| {
+                (n + cn, s + cs)
+            });
+    }
+    root_with::<LeafStats>(pos, depth, lookup).into_totals()
+}
+
+/// The subtree of `pos`, `1..=MAX_U64_DEPTH` plies deep, with the given slider lookup.
+fn root_with<T: Subtree>(pos: &Position, depth: u32, lookup: SliderLookup) -> T {
     #[cfg(target_arch = "x86_64")]
     if lookup == SliderLookup::Pext {
         if let Some(pext) = sliders::Pext::detect() {
-            return u128::from(root(pext, pos, depth));
+            return root(pext, pos, depth);
         }
     }
-    u128::from(root(sliders::Magic::new(), pos, depth))
+    root(sliders::Magic::new(), pos, depth)
 }
 
 /// Enters the node function compiled for the root's flags.
-fn root<L: Sliders>(sliders: L, pos: &Position, depth: u32) -> u64 {
+fn root<L: Sliders, T: Subtree>(sliders: L, pos: &Position, depth: u32) -> T {
     if depth == 1 {
         add_leaf_count_ops(1);
     }
     let board = Board::from_position(pos);
     match pos.turn() {
-        Color::White => root_for_side::<L, White>(sliders, pos, &board, depth),
-        Color::Black => root_for_side::<L, Black>(sliders, pos, &board, depth),
+        Color::White => root_for_side::<L, White, T>(sliders, pos, &board, depth),
+        Color::Black => root_for_side::<L, Black, T>(sliders, pos, &board, depth),
     }
 }
 
-fn root_for_side<L: Sliders, S: Side>(
+fn root_for_side<L: Sliders, S: Side, T: Subtree>(
     sliders: L,
     pos: &Position,
     board: &Board,
     depth: u32,
-) -> u64 {
+) -> T {
     match (pos.ep_square().is_some(), pos.castling_rooks().any()) {
-        (false, false) => sliders.perft::<S, No, No>(board, depth),
-        (false, true) => sliders.perft::<S, No, Yes>(board, depth),
-        (true, false) => sliders.perft::<S, Yes, No>(board, depth),
-        (true, true) => sliders.perft::<S, Yes, Yes>(board, depth),
+        (false, false) => T::below::<L, S, No, No>(sliders, board, depth),
+        (false, true) => T::below::<L, S, No, Yes>(sliders, board, depth),
+        (true, false) => T::below::<L, S, Yes, No>(sliders, board, depth),
+        (true, true) => T::below::<L, S, Yes, Yes>(sliders, board, depth),
     }
 }
 

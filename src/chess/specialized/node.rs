@@ -10,6 +10,7 @@ use crate::chess::bitboard::Bitboard;
 use crate::chess::castling::CastlingSquares;
 use crate::chess::square::Square;
 use std::marker::PhantomData;
+use std::ops::AddAssign;
 
 /// Perft of `board` to `depth >= 1` with `S` to move; `E`: an en passant capture may exist;
 /// `C`: some castling right is left. A node at depth 2 adds its children to the thread's
@@ -21,24 +22,23 @@ pub fn perft<L: Sliders, S: Side, E: Flag, C: Flag>(sliders: L, board: &Board, d
         generate::<L, S, E, C, _>(sliders, board, &mut count);
         count.0
     } else {
-        let mut children = Children::<L, S, C> {
-            sliders,
-            board,
-            depth: depth - 1,
-            nodes: 0,
-            made: 0,
-            side: PhantomData,
-        };
+        let mut children = Children::<L, S, C, u64>::new(sliders, board, depth - 1);
         generate::<L, S, E, C, _>(sliders, board, &mut children);
         if depth == 2 {
             add_leaf_count_ops(children.made);
         }
-        children.nodes
+        children.total
     }
 }
 
 /// Receives the legal moves of a node, grouped as generation finds them.
-trait Visitor {
+pub(super) trait Visitor {
+    /// Whether the visitor has seen enough: asked after the king's moves, so that a search
+    /// for any legal move stops there when the king has one.
+    #[inline(always)]
+    fn done(&self) -> bool {
+        false
+    }
     /// Moves of the piece of role `ROLE` on `from` to each square of `targets`.
     fn piece<const ROLE: usize>(&mut self, from: Square, targets: Bitboard);
     /// Moves of the bishops, rooks and queens among `free` (no pin holds them) to each square
@@ -129,26 +129,62 @@ impl Visitor for Count {
     }
 }
 
-/// Makes each move and adds the perft of the child, `depth` plies deep.
-struct Children<'a, L, S, C> {
+/// What a node adds up over its children's subtrees: leaf counts (`u64`), or leaf counts with
+/// the statistics of their last moves.
+pub(super) trait Subtree: Default + AddAssign {
+    /// The subtree of `child`, `depth >= 1` plies deep, by the node function of its flags.
+    fn below<L: Sliders, S: Side, E: Flag, C: Flag>(sliders: L, child: &Board, depth: u32) -> Self;
+    /// The subtree of `child` one ply deep (no en passant capture possible), where the caller
+    /// may count it without a call.
+    fn last_ply<L: Sliders, S: Side, C: Flag>(sliders: L, child: &Board) -> Self;
+}
+
+impl Subtree for u64 {
+    #[inline(always)]
+    fn below<L: Sliders, S: Side, E: Flag, C: Flag>(sliders: L, child: &Board, depth: u32) -> u64 {
+        sliders.perft::<S, E, C>(child, depth)
+    }
+
+    #[inline(always)]
+    fn last_ply<L: Sliders, S: Side, C: Flag>(sliders: L, child: &Board) -> u64 {
+        let mut count = Count(0);
+        generate::<L, S, No, C, _>(sliders, child, &mut count);
+        count.0
+    }
+}
+
+/// Makes each move and adds up the subtrees of the children, `depth` plies deep.
+pub(super) struct Children<'a, L, S, C, T> {
     sliders: L,
     board: &'a Board,
     depth: u32,
-    nodes: u64,
+    pub total: T,
     /// Children made (the leaf count-ops of a node at depth 2).
-    made: u64,
+    pub made: u64,
     side: PhantomData<(S, C)>,
 }
 
-impl<L: Sliders, S: Side, C: Flag> Children<'_, L, S, C> {
-    /// The child's perft, by the node function of its flags: castling rights can only go.
+impl<'a, L: Sliders, S: Side, C: Flag, T: Subtree> Children<'a, L, S, C, T> {
+    #[inline(always)]
+    pub fn new(sliders: L, board: &'a Board, depth: u32) -> Self {
+        Children {
+            sliders,
+            board,
+            depth,
+            total: T::default(),
+            made: 0,
+            side: PhantomData,
+        }
+    }
+
+    /// The child's subtree, by the node function of its flags: castling rights can only go.
     #[inline(always)]
     fn count<E: Flag>(&mut self, child: &Board) {
         self.made += 1;
-        self.nodes += if C::ON && child.castling_rooks.any() {
-            self.sliders.perft::<S::Other, E, Yes>(child, self.depth)
+        self.total += if C::ON && child.castling_rooks.any() {
+            T::below::<L, S::Other, E, Yes>(self.sliders, child, self.depth)
         } else {
-            self.sliders.perft::<S::Other, E, No>(child, self.depth)
+            T::below::<L, S::Other, E, No>(self.sliders, child, self.depth)
         };
     }
 
@@ -162,22 +198,20 @@ impl<L: Sliders, S: Side, C: Flag> Children<'_, L, S, C> {
             return self.count::<No>(child);
         }
         self.made += 1;
-        let mut count = Count(0);
-        if C::ON && child.castling_rooks.any() {
-            generate::<L, S::Other, No, Yes, _>(self.sliders, child, &mut count);
+        self.total += if C::ON && child.castling_rooks.any() {
+            T::last_ply::<L, S::Other, Yes>(self.sliders, child)
         } else {
-            generate::<L, S::Other, No, No, _>(self.sliders, child, &mut count);
-        }
-        self.nodes += count.0;
+            T::last_ply::<L, S::Other, No>(self.sliders, child)
+        };
     }
 }
 
 #[inline(always)]
-fn origin(to: Square, offset: i8) -> Square {
+pub(super) fn origin(to: Square, offset: i8) -> Square {
     Square::new((to.to_u8() as i8 - offset) as u8)
 }
 
-impl<L: Sliders, S: Side, C: Flag> Visitor for Children<'_, L, S, C> {
+impl<L: Sliders, S: Side, C: Flag, T: Subtree> Visitor for Children<'_, L, S, C, T> {
     #[inline(always)]
     fn piece<const ROLE: usize>(&mut self, from: Square, targets: Bitboard) {
         for to in targets {
@@ -237,8 +271,8 @@ impl<L: Sliders, S: Side, C: Flag> Visitor for Children<'_, L, S, C> {
 /// between it gives check, with one of ours between that piece is pinned. A pin mask holds
 /// the ray from the king to each such slider, the slider included: a piece pinned on one ray
 /// keeps the moves that stay in the mask (rays of the same kind meet only at the king).
-struct KingSafety {
-    checkers: Bitboard,
+pub(super) struct KingSafety {
+    pub checkers: Bitboard,
     /// Rays along ranks and files of the rooks and queens that pin.
     pin_straight: Bitboard,
     /// Rays along diagonals of the bishops and queens that pin.
@@ -246,7 +280,11 @@ struct KingSafety {
 }
 
 #[inline(always)]
-fn king_safety<L: Sliders, S: Side>(sliders: L, board: &Board, king: Square) -> KingSafety {
+pub(super) fn king_safety<L: Sliders, S: Side>(
+    sliders: L,
+    board: &Board,
+    king: Square,
+) -> KingSafety {
     let t = sliders.leapers();
     let ours = board.ours::<S>();
     let theirs = board.theirs::<S>();
@@ -283,7 +321,11 @@ fn king_safety<L: Sliders, S: Side>(sliders: L, board: &Board, king: Square) -> 
 /// cannot step back along a slider's ray. Only enemy pieces that can reach those squares on
 /// an empty board are looked at.
 #[inline(always)]
-fn attacked_next_to_king<L: Sliders, S: Side>(sliders: L, board: &Board, king: Square) -> Bitboard {
+pub(super) fn attacked_next_to_king<L: Sliders, S: Side>(
+    sliders: L,
+    board: &Board,
+    king: Square,
+) -> Bitboard {
     let t = sliders.leapers();
     let theirs = board.theirs::<S>();
     let occupied = (board.ours::<S>() | theirs).without(king);
@@ -332,7 +374,7 @@ fn is_attacked<L: Sliders, S: Side>(
 }
 
 #[inline(always)]
-fn generate<L: Sliders, S: Side, E: Flag, C: Flag, V: Visitor>(
+pub(super) fn generate<L: Sliders, S: Side, E: Flag, C: Flag, V: Visitor>(
     sliders: L,
     board: &Board,
     visitor: &mut V,
@@ -355,7 +397,7 @@ fn generate<L: Sliders, S: Side, E: Flag, C: Flag, V: Visitor>(
         Bitboard::EMPTY
     };
     visitor.piece::<KING>(king, king_targets & !attacked_next_to_king);
-    if safety.checkers.more_than_one() {
+    if safety.checkers.more_than_one() || visitor.done() {
         return;
     }
     let check_mask = if safety.checkers.any() {

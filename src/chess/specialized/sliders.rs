@@ -13,8 +13,10 @@
 
 use super::board::Board;
 use super::flags::{Flag, Side};
+use super::leaf_stats::LeafStats;
 use super::lookup::Sliders;
 use super::node;
+use super::stats;
 use super::tables::{Leapers, SliderSquare, SliderTable};
 use crate::chess::bitboard::Bitboard;
 use crate::chess::square::Square;
@@ -62,6 +64,14 @@ impl Sliders for Magic {
 
     fn perft<S: Side, E: Flag, C: Flag>(self, board: &Board, depth: u32) -> u64 {
         node::perft::<Self, S, E, C>(self, board, depth)
+    }
+
+    fn perft_stats<S: Side, E: Flag, C: Flag>(self, board: &Board, depth: u32) -> LeafStats {
+        stats::perft_stats::<Self, S, E, C>(self, board, depth)
+    }
+
+    fn any_legal_move<S: Side, E: Flag, C: Flag>(self, board: &Board) -> bool {
+        stats::any_legal_move::<Self, S, E, C>(self, board)
     }
 
     #[inline(always)]
@@ -134,6 +144,18 @@ impl Sliders for Pext {
     }
 
     #[inline(always)]
+    fn perft_stats<S: Side, E: Flag, C: Flag>(self, board: &Board, depth: u32) -> LeafStats {
+        // SAFETY: a `Pext` exists only where `perft_stats_bmi2`'s features were detected.
+        unsafe { perft_stats_bmi2::<S, E, C>(self, board, depth) }
+    }
+
+    #[inline(always)]
+    fn any_legal_move<S: Side, E: Flag, C: Flag>(self, board: &Board) -> bool {
+        // SAFETY: a `Pext` exists only where `any_legal_move_bmi2`'s features were detected.
+        unsafe { any_legal_move_bmi2::<S, E, C>(self, board) }
+    }
+
+    #[inline(always)]
     fn rook(self, sq: Square, occupied: Bitboard) -> Bitboard {
         attacks_at::<Self>(self.table.rook_square(sq), occupied)
     }
@@ -158,4 +180,22 @@ fn pext(value: u64, mask: u64) -> usize {
 #[target_feature(enable = "bmi1,bmi2,lzcnt,avx2")]
 fn perft_bmi2<S: Side, E: Flag, C: Flag>(sliders: Pext, board: &Board, depth: u32) -> u64 {
     node::perft::<Pext, S, E, C>(sliders, board, depth)
+}
+
+/// The statistics perft compiled with BMI2, as [`perft_bmi2`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi1,bmi2,lzcnt,avx2")]
+fn perft_stats_bmi2<S: Side, E: Flag, C: Flag>(
+    sliders: Pext,
+    board: &Board,
+    depth: u32,
+) -> LeafStats {
+    stats::perft_stats::<Pext, S, E, C>(sliders, board, depth)
+}
+
+/// The test for a legal move compiled with BMI2, as [`perft_bmi2`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi1,bmi2,lzcnt,avx2")]
+fn any_legal_move_bmi2<S: Side, E: Flag, C: Flag>(sliders: Pext, board: &Board) -> bool {
+    stats::any_legal_move::<Pext, S, E, C>(sliders, board)
 }

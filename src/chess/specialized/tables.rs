@@ -12,12 +12,15 @@ use crate::chess::square::Square;
 use crate::chess::types::Color;
 use std::sync::OnceLock;
 
-/// Knights, kings, pawns, rays between squares, sliders' rays on the empty board, and reach sets.
+/// Knights, kings, pawns, rays between squares, lines through them, sliders' rays on the empty
+/// board, and reach sets.
 pub struct Leapers {
     knight: [Bitboard; 64],
     king: [Bitboard; 64],
     pawn: [[Bitboard; 64]; 2],
     between: Box<[[Bitboard; 64]; 64]>,
+    /// The full line through two squares (edge to edge) when they are aligned, else empty.
+    line: Box<[[Bitboard; 64]; 64]>,
     /// Squares from which a knight attacks some square next to the king on this square.
     knight_reach: [Bitboard; 64],
     /// Squares from which a bishop on an empty board attacks some square next to the king.
@@ -72,6 +75,7 @@ impl Leapers {
                 by_square(&|sq| attacks::pawn(Color::Black, sq)),
             ],
             between: pairs(&attacks::between),
+            line: pairs(&attacks::line),
             knight_reach: reach(&attacks::knight),
             bishop_reach: reach(&|sq| attacks::bishop(sq, Bitboard::EMPTY)),
             rook_reach: reach(&|sq| attacks::rook(sq, Bitboard::EMPTY)),
@@ -99,6 +103,11 @@ impl Leapers {
     #[inline(always)]
     pub fn between(&self, a: Square, b: Square) -> Bitboard {
         self.between[a.index()][b.index()]
+    }
+
+    #[inline(always)]
+    pub fn line(&self, a: Square, b: Square) -> Bitboard {
+        self.line[a.index()][b.index()]
     }
 
     #[inline(always)]

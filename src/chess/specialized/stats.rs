@@ -1,0 +1,361 @@
+//! Perft with the move-type statistics of the last ply ([`LeafStats`], defined as
+//! [`MoveStats`](crate::chess::move_stats::MoveStats) defines them), counted in bulk like the
+//! plain perft's leaves: a node at depth 1 gets each piece's targets as a set and classifies
+//! them with masks computed once per node.
+//!
+//! - Captures: the targets holding their pieces; pawn captures and pushes come apart.
+//! - Direct checks: the targets among the squares from which a piece of the moving role
+//!   attacks their king with this node's occupancy. Leaving `from` cannot open the moved
+//!   piece's own line to the king: that would take `from` between `to` and the king, a move
+//!   along that line away from the king, whose piece then already gave check. A promotion's
+//!   new piece is looked up with the occupancy after the move, since the pawn may have
+//!   shielded the king from it.
+//! - Discovered checks: `from` is the only piece between one of our sliders and their king,
+//!   and `to` leaves the line through both (no move crosses the king or the slider).
+//! - Checkmates: each checking move is made and the child searched for a legal move, which
+//!   stops after the king's moves when it has one.
+//! - Stalemates: only the quiet moves that might kill every witness ([`Witnesses`]) are made
+//!   and searched.
+//! - Castles and en passant captures (which also change squares other than `from` and `to`)
+//!   are made and classified by the child's checkers.
+
+use super::board::{Board, BISHOP, KING, KNIGHT, PAWN, PROMOTIONS, QUEEN, ROOK};
+use super::flags::{Flag, No, Side, Yes};
+use super::leaf_count::add_leaf_count_ops;
+use super::leaf_stats::LeafStats;
+use super::lookup::Sliders;
+use super::node::{generate, king_safety, origin, Children, Subtree, Visitor};
+use super::witnesses::{shifted, Witnesses};
+use crate::chess::bitboard::Bitboard;
+use crate::chess::castling::CastlingSquares;
+use crate::chess::square::Square;
+use std::marker::PhantomData;
+
+/// Perft of `board` to `depth >= 1` with the statistics of the last moves; as
+/// [`perft`](super::node::perft), a node at depth 2 adds its children to the leaf count-ops.
+#[inline(always)]
+pub fn perft_stats<L: Sliders, S: Side, E: Flag, C: Flag>(
+    sliders: L,
+    board: &Board,
+    depth: u32,
+) -> LeafStats {
+    if depth == 1 {
+        let mut last_ply = LastPly::<L, S, C>::new(sliders, board);
+        generate::<L, S, E, C, _>(sliders, board, &mut last_ply);
+        last_ply.stats
+    } else {
+        let mut children = Children::<L, S, C, LeafStats>::new(sliders, board, depth - 1);
+        generate::<L, S, E, C, _>(sliders, board, &mut children);
+        if depth == 2 {
+            add_leaf_count_ops(children.made);
+        }
+        children.total
+    }
+}
+
+impl Subtree for LeafStats {
+    #[inline(always)]
+    fn below<L: Sliders, S: Side, E: Flag, C: Flag>(
+        sliders: L,
+        child: &Board,
+        depth: u32,
+    ) -> LeafStats {
+        sliders.perft_stats::<S, E, C>(child, depth)
+    }
+
+    /// A call, not inlined: the statistics visitor is large.
+    #[inline(always)]
+    fn last_ply<L: Sliders, S: Side, C: Flag>(sliders: L, child: &Board) -> LeafStats {
+        sliders.perft_stats::<S, No, C>(child, 1)
+    }
+}
+
+/// Whether the side to move on `board` has a legal move.
+#[inline(always)]
+pub fn any_legal_move<L: Sliders, S: Side, E: Flag, C: Flag>(sliders: L, board: &Board) -> bool {
+    let mut any = AnyMove(false);
+    generate::<L, S, E, C, _>(sliders, board, &mut any);
+    any.0
+}
+
+/// Whether a legal move was seen.
+struct AnyMove(bool);
+
+impl Visitor for AnyMove {
+    #[inline(always)]
+    fn done(&self) -> bool {
+        self.0
+    }
+
+    #[inline(always)]
+    fn piece<const ROLE: usize>(&mut self, _from: Square, targets: Bitboard) {
+        self.0 |= targets.any();
+    }
+
+    #[inline(always)]
+    fn pawn_moves(&mut self, targets: Bitboard, _offset: i8) {
+        self.0 |= targets.any();
+    }
+
+    #[inline(always)]
+    fn double_pushes(&mut self, targets: Bitboard, _offset: i8) {
+        self.0 |= targets.any();
+    }
+
+    #[inline(always)]
+    fn promotions(&mut self, targets: Bitboard, _offset: i8) {
+        self.0 |= targets.any();
+    }
+
+    #[inline(always)]
+    fn en_passant(&mut self, _from: Square) {
+        self.0 = true;
+    }
+
+    #[inline(always)]
+    fn castle(&mut self, _squares: CastlingSquares) {
+        self.0 = true;
+    }
+}
+
+/// Classifies the moves of a node at depth 1, `S` to move.
+struct LastPly<'a, L, S, C> {
+    sliders: L,
+    board: &'a Board,
+    theirs: Bitboard,
+    their_king: Square,
+    /// Where a piece of each role checks their king from, with this node's occupancy.
+    check_squares: [Bitboard; 6],
+    /// Our pieces that alone stand between one of our sliders and their king.
+    discoverers: Bitboard,
+    witnesses: Witnesses,
+    stats: LeafStats,
+    side: PhantomData<(S, C)>,
+}
+
+impl<'a, L: Sliders, S: Side, C: Flag> LastPly<'a, L, S, C> {
+    #[inline(always)]
+    fn new(sliders: L, board: &'a Board) -> Self {
+        let t = sliders.leapers();
+        let ours = board.ours::<S>();
+        let theirs = board.theirs::<S>();
+        let occupied = ours | theirs;
+        let their_king = (board.roles[KING] & theirs).lsb();
+        let mut check_squares = [Bitboard::EMPTY; 6];
+        check_squares[PAWN] = t.pawn(S::Other::COLOR, their_king);
+        check_squares[KNIGHT] = t.knight(their_king);
+        check_squares[BISHOP] = sliders.bishop(their_king, occupied);
+        check_squares[ROOK] = sliders.rook(their_king, occupied);
+        check_squares[QUEEN] = check_squares[BISHOP] | check_squares[ROOK];
+
+        // Our sliders on a line to their king with exactly one piece between (none would be
+        // check on the side not to move): ours discovers, theirs is pinned.
+        let queens = board.roles[QUEEN];
+        let snipers = ((t.rook_rays(their_king) & (board.roles[ROOK] | queens))
+            | (t.bishop_rays(their_king) & (board.roles[BISHOP] | queens)))
+            & ours;
+        let mut discoverers = Bitboard::EMPTY;
+        let mut pinned = Bitboard::EMPTY;
+        for sniper in snipers {
+            let between = t.between(their_king, sniper) & occupied;
+            if !between.more_than_one() {
+                discoverers |= between & ours;
+                pinned |= between & theirs;
+            }
+        }
+        LastPly {
+            sliders,
+            board,
+            theirs,
+            their_king,
+            check_squares,
+            discoverers,
+            witnesses: Witnesses::new::<L, S>(sliders, board, their_king, pinned),
+            stats: LeafStats::default(),
+            side: PhantomData,
+        }
+    }
+
+    /// Whether the opponent has a legal move in `child`; `en_passant`: it may take en passant.
+    #[inline(always)]
+    fn has_reply(&self, child: &Board, en_passant: bool) -> bool {
+        let castling = C::ON && child.castling_rooks.any();
+        match (en_passant, castling) {
+            (false, false) => self.sliders.any_legal_move::<S::Other, No, No>(child),
+            (false, true) => self.sliders.any_legal_move::<S::Other, No, Yes>(child),
+            (true, false) => self.sliders.any_legal_move::<S::Other, Yes, No>(child),
+            (true, true) => self.sliders.any_legal_move::<S::Other, Yes, Yes>(child),
+        }
+    }
+
+    /// Our pawn moves from `to - offset` onto `targets` that uncover a check:
+    /// those whose origin discovers and whose target leaves the line.
+    #[inline(always)]
+    fn discovered_by_pawns(&self, targets: Bitboard, offset: i8) -> Bitboard {
+        let t = self.sliders.leapers();
+        let mut discovered = Bitboard::EMPTY;
+        for to in targets & shifted(self.discoverers, offset) {
+            if !t.line(self.their_king, origin(to, offset)).contains(to) {
+                discovered = discovered.with(to);
+            }
+        }
+        discovered
+    }
+
+    /// Adds moves to `targets` (`captures` of them captures), of which `direct` give check
+    /// with the moved piece and `discovered` with another, and tests for mate the checking
+    /// ones and for stalemate the quiet ones among `unproven`; `make` makes the move to a
+    /// target and says whether the opponent may then take en passant.
+    #[inline(always)]
+    fn last_moves(
+        &mut self,
+        targets: Bitboard,
+        captures: u32,
+        direct: Bitboard,
+        discovered: Bitboard,
+        unproven: Bitboard,
+        make: impl Fn(Square) -> (Board, bool),
+    ) {
+        let checking = direct | discovered;
+        let stats = &mut self.stats;
+        stats.nodes += u64::from(targets.count());
+        stats.captures += u64::from(captures);
+        stats.checks += u64::from(checking.count());
+        stats.double_checks += u64::from((direct & discovered).count());
+        stats.discovered_checks += u64::from((discovered & !direct).count());
+        for to in checking {
+            let (child, en_passant) = make(to);
+            if !self.has_reply(&child, en_passant) {
+                self.stats.checkmates += 1;
+            }
+        }
+        for to in targets & !checking & unproven {
+            let (child, en_passant) = make(to);
+            if !self.has_reply(&child, en_passant) {
+                self.stats.stalemates += 1;
+            }
+        }
+    }
+
+    /// A move that changes squares besides `from` and `to`, classified by the child's
+    /// checkers; `moved_to`: where the piece that moved (for a castle, the rook) landed.
+    #[inline(always)]
+    fn made(&mut self, child: &Board, moved_to: Square) {
+        let checkers = king_safety::<L, S::Other>(self.sliders, child, self.their_king).checkers;
+        let check = checkers.any();
+        let double = checkers.more_than_one();
+        let stats = &mut self.stats;
+        stats.nodes += 1;
+        stats.checks += u64::from(check);
+        stats.double_checks += u64::from(double);
+        stats.discovered_checks += u64::from(check && !double && !checkers.contains(moved_to));
+        if !self.has_reply(child, false) {
+            if check {
+                self.stats.checkmates += 1;
+            } else {
+                self.stats.stalemates += 1;
+            }
+        }
+    }
+
+    /// Pawn moves (pushes, captures, double pushes) onto `targets` from `to - offset`.
+    #[inline(always)]
+    fn pawn_batch(
+        &mut self,
+        targets: Bitboard,
+        offset: i8,
+        make: impl Fn(Square) -> (Board, bool),
+    ) {
+        let captures = if offset == S::PUSH || offset == 2 * S::PUSH {
+            0
+        } else {
+            targets.count()
+        };
+        let direct = targets & self.check_squares[PAWN];
+        let discovered = self.discovered_by_pawns(targets, offset);
+        let unproven = self.witnesses.unproven_pawn_moves(offset);
+        self.last_moves(targets, captures, direct, discovered, unproven, make);
+    }
+}
+
+impl<L: Sliders, S: Side, C: Flag> Visitor for LastPly<'_, L, S, C> {
+    #[inline(always)]
+    fn piece<const ROLE: usize>(&mut self, from: Square, targets: Bitboard) {
+        let t = self.sliders.leapers();
+        let direct = targets & self.check_squares[ROLE];
+        let discovered = if self.discoverers.contains(from) {
+            targets & !t.line(self.their_king, from)
+        } else {
+            Bitboard::EMPTY
+        };
+        let captures = (targets & self.theirs).count();
+        let unproven = self.witnesses.unproven(ROLE, from);
+        let board = self.board;
+        self.last_moves(targets, captures, direct, discovered, unproven, |to| {
+            (board.moved::<S, C, ROLE>(from, to), false)
+        });
+    }
+
+    #[inline(always)]
+    fn pawn_moves(&mut self, targets: Bitboard, offset: i8) {
+        let board = self.board;
+        self.pawn_batch(targets, offset, |to| {
+            (board.moved::<S, C, PAWN>(origin(to, offset), to), false)
+        });
+    }
+
+    #[inline(always)]
+    fn double_pushes(&mut self, targets: Bitboard, offset: i8) {
+        let board = self.board;
+        self.pawn_batch(targets, offset, |to| {
+            board.double_pushed::<S>(origin(to, offset), to)
+        });
+    }
+
+    #[inline(always)]
+    fn promotions(&mut self, targets: Bitboard, offset: i8) {
+        let t = self.sliders.leapers();
+        let board = self.board;
+        let occupied = board.ours::<S>() | self.theirs;
+        let captures = u32::from(offset != S::PUSH);
+        for to in targets {
+            let from = origin(to, offset);
+            let after = occupied.without(from).with(to);
+            let target = Bitboard::from_square(to);
+            let discovered = self.discovered_by_pawns(target, offset);
+            for role in PROMOTIONS {
+                let attacks = match role {
+                    KNIGHT => t.knight(to),
+                    BISHOP => self.sliders.bishop(to, after),
+                    ROOK => self.sliders.rook(to, after),
+                    _ => self.sliders.bishop(to, after) | self.sliders.rook(to, after),
+                };
+                let direct = if attacks.contains(self.their_king) {
+                    target
+                } else {
+                    Bitboard::EMPTY
+                };
+                self.stats.promotions += 1;
+                let unproven = self.witnesses.unproven(role, from);
+                self.last_moves(target, captures, direct, discovered, unproven, |to| {
+                    (board.promoted::<S, C>(from, to, role), false)
+                });
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn en_passant(&mut self, from: Square) {
+        let child = self.board.en_passant::<S>(from);
+        self.stats.en_passant += 1;
+        self.stats.captures += 1;
+        self.made(&child, self.board.ep_square);
+    }
+
+    #[inline(always)]
+    fn castle(&mut self, squares: CastlingSquares) {
+        let child = self.board.castled::<S>(squares);
+        self.stats.castles += 1;
+        self.made(&child, squares.rook_to);
+    }
+}
