@@ -1,8 +1,6 @@
 //! What a caller chooses of the Vulkan backend: the device, memory, debug knobs and how chunks
 //! are submitted.
 
-#[cfg(doc)]
-use super::chunk_arrays::{FIRST_POSITION_VARIABLE, SEGMENT_BYTES_VARIABLE};
 use super::device::DeviceInfo;
 use super::slider_attacks::SliderAttacks;
 #[cfg(doc)]
@@ -32,9 +30,9 @@ pub struct GpuOptions {
     /// The probe the opening's self-test checks: a debug knob (a wrong probe shows what a
     /// device whose table cannot be trusted does).
     pub self_test: SelfTestProbe,
-    /// Debug knobs of the chunk arrays (`gpu/chunk_arrays.rs`): the bytes of their segments
-    /// and the index of a chunk's first position; `None`: [`SEGMENT_BYTES_VARIABLE`] and
-    /// [`FIRST_POSITION_VARIABLE`] if set, else the device's largest segment and 0.
+    /// Debug knobs of the chunk arrays in segments: the bytes of their segments
+    /// and the index of a chunk's first position; `None`: `VKPERFT_CHUNK_SEGMENT_BYTES` and
+    /// `VKPERFT_CHUNK_FIRST_POSITION` if set, else the device's largest segment and 0.
     pub chunk_segment_bytes: Option<u64>,
     pub chunk_first_position: Option<u32>,
 }
