@@ -2,7 +2,6 @@
 
 use crate::backend::run_control::Cancelled;
 use crate::chess::movegen::legal_moves;
-use crate::chess::perft::perft_stats;
 use crate::chess::specialized;
 use crate::chess::{Hash128, Move, Position, Zobrist};
 use crate::count::Counts;
@@ -63,7 +62,7 @@ pub trait SubtreeSearch: Sync {
 fn bulk_counts(pos: &Position, depth: u32, move_stats: bool) -> Counts {
     match move_stats {
         true => {
-            let (nodes, stats) = perft_stats(pos, depth);
+            let (nodes, stats) = specialized::perft_stats(pos, depth);
             Counts::with_stats(nodes, stats)
         }
         false => Counts::exact(specialized::perft(pos, depth)),
