@@ -232,7 +232,7 @@ fn engines_that_hang_crash_or_print_garbage_are_clear_errors() {
             "names the position: {}",
             run.stderr
         );
-        assert!(started.elapsed() < std::time::Duration::from_secs(10));
+        assert!(started.elapsed() < std::time::Duration::from_secs(60));
 
         let crash = format!("{engine} --bug crash");
         let run = run_vkperft(&["hunt", interface, &crash, "--depth", "3"], &[]);
@@ -263,7 +263,7 @@ fn engines_that_hang_crash_or_print_garbage_are_clear_errors() {
 /// A script that overruns its deadline is killed with the engine it started.
 #[test]
 fn a_hung_script_is_killed_with_what_it_started() {
-    let (script, pid_file) = script_with_child("hunt-hung", "sleep 30", "wait");
+    let (script, pid_file) = script_with_child("hunt-hung", "sleep 600", "wait");
     let command = format!("sh {}", script.display());
     let started = std::time::Instant::now();
     let run = run_vkperft(
@@ -284,7 +284,7 @@ fn a_hung_script_is_killed_with_what_it_started() {
         "{}",
         run.stderr
     );
-    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+    assert!(started.elapsed() < std::time::Duration::from_secs(60));
     assert_child_ended(&pid_file);
 }
 
@@ -296,7 +296,7 @@ fn what_an_answered_script_left_running_is_killed() {
         "{} perftree \"$1\" \"$2\" \"$3\"",
         env!("CARGO_BIN_EXE_vkperft")
     );
-    let (script, pid_file) = script_with_child("hunt-left", "sleep 30", &answer);
+    let (script, pid_file) = script_with_child("hunt-left", "sleep 600", &answer);
     let command = format!("sh {}", script.display());
     let started = std::time::Instant::now();
     let run = run_vkperft(&["hunt", "--script", &command, "--depth", "2"], &[]);
@@ -306,7 +306,7 @@ fn what_an_answered_script_left_running_is_killed() {
         "{}",
         run.stdout
     );
-    assert!(started.elapsed() < std::time::Duration::from_secs(20));
+    assert!(started.elapsed() < std::time::Duration::from_secs(60));
     assert_child_ended(&pid_file);
 }
 

@@ -5,9 +5,11 @@
 //!
 //! Each test starts a run that would go on for minutes or hours, sends SIGINT with `kill -INT`
 //! at some moment of it (planning, table set-up or search, whichever it is in), and times the
-//! exit from just after the signal. The bound is what a run that reacts to the signal needs on
-//! a machine that other work keeps busy, and far below what one that ignored it would take;
-//! how promptly a run stops on an idle machine is measured by hand, not here. The tests take
+//! exit from just after the signal. The bound only tells a run that reacts to the signal from
+//! one that ignores it: it is generous for a machine that other work keeps busy (a loaded CI box
+//! has taken over 5 s), and far below what an ignoring run would take (many minutes; the stand-in
+//! peers and engines sleep for 10 minutes). How promptly a run stops on an idle machine is
+//! measured by hand, not here. The tests take
 //! turns: runs side by side on a small machine would slow each other's reaction to the signal.
 
 #![cfg(unix)]
@@ -21,7 +23,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// How soon after SIGINT a run must have ended, on a busy machine.
-const BOUND: Duration = Duration::from_secs(5);
+const BOUND: Duration = Duration::from_secs(30);
 
 /// When the signal goes to a CPU run: counting, on an idle machine.
 const CPU_START: Duration = Duration::from_millis(1_500);
@@ -33,6 +35,9 @@ const VULKAN_START: Duration = Duration::from_millis(2_500);
 /// When the signal goes to a run that is still setting up: its table and the host's plies of
 /// its plan, or the device.
 const EARLY: Duration = Duration::from_millis(200);
+
+/// When a run that has not ended after the signal is killed and the test fails.
+const GIVE_UP: Duration = Duration::from_secs(60);
 
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
@@ -82,10 +87,10 @@ fn interrupt(args: &[&str], running_for: Duration) -> Interrupted {
         if let Some(status) = child.try_wait().expect("the child can be polled") {
             break status;
         }
-        if sent.elapsed() > Duration::from_secs(20) {
+        if sent.elapsed() > GIVE_UP {
             let _ = child.kill();
             let _ = child.wait();
-            panic!("{args:?} still running 20 s after SIGINT");
+            panic!("{args:?} still running {GIVE_UP:?} after SIGINT");
         }
         std::thread::sleep(Duration::from_millis(2));
     };
@@ -213,7 +218,8 @@ fn perftree_ends_on_sigint() {
 #[test]
 fn bench_ends_on_sigint() {
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    // Deep enough to be running at the signal: the whole default set takes about a second.
+    // Deep enough to be running at the signal, and for many minutes after it: the whole
+    // default set takes about a second.
     let args = [
         "bench",
         "--backend",
@@ -221,7 +227,7 @@ fn bench_ends_on_sigint() {
         "--position",
         "startpos",
         "--depth",
-        "8",
+        "9",
     ];
     let run = interrupt(&args, CPU_START);
     assert_interrupted(&args, &run);
@@ -241,7 +247,7 @@ fn stuck_peer(dir: &Path) -> (PathBuf, PathBuf) {
            case \"$line\" in\n\
              uci) echo 'id name stuck'; echo uciok ;;\n\
              isready) echo readyok ;;\n\
-             'go perft'*) exec sleep 30 ;;\n\
+             'go perft'*) exec sleep 600 ;;\n\
              quit) exit 0 ;;\n\
            esac\n\
          done\n",
@@ -298,7 +304,7 @@ fn sleeping_peer(dir: &Path) -> (PathBuf, PathBuf) {
     let pid_file = dir.join("peer-bin.pid");
     let script = dir.join("sleeping-peer");
     let text = format!(
-        "#!/bin/sh\necho $$ > '{}'\nexec sleep 30\n",
+        "#!/bin/sh\necho $$ > '{}'\nexec sleep 600\n",
         pid_file.display()
     );
     std::fs::write(&script, text).expect("the script is written");
@@ -321,7 +327,7 @@ fn bench_kills_a_running_peer_bin_on_sigint() {
 #[test]
 fn hunt_kills_its_script_on_sigint() {
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let (script, pid_file) = common::script_with_child("interrupt-hunt", "sleep 30", "wait");
+    let (script, pid_file) = common::script_with_child("interrupt-hunt", "sleep 600", "wait");
     let command = format!("sh {}", script.display());
     let args = ["hunt", "--script", &command, "--depth", "2"];
     let run = interrupt(&args, CPU_START);
@@ -336,7 +342,7 @@ fn hunt_kills_its_script_on_sigint() {
 #[test]
 fn suite_kills_its_engines_on_sigint() {
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let (script, pid_file) = common::script_with_child("interrupt-suite", "sleep 30", "wait");
+    let (script, pid_file) = common::script_with_child("interrupt-suite", "sleep 600", "wait");
     let suite = pid_file.with_file_name("suite.epd");
     std::fs::write(
         &suite,
