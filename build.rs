@@ -84,6 +84,17 @@ fn glslc() -> PathBuf {
     std::env::var_os("GLSLC").map_or_else(|| PathBuf::from("glslc"), PathBuf::from)
 }
 
+/// glslc's optimisation of a stage: `-O`, but none for the leaf of statistics runs, whose
+/// nested move loops glslc's optimiser inlines and unrolls for minutes (4-5 min a build here,
+/// 2 MB of SPIR-V) where the driver's compiler, which inlines them too, needs no help.
+fn optimization(stage: &std::ffi::OsStr) -> &'static str {
+    if stage == "leaf_stats" {
+        "-O0"
+    } else {
+        "-O"
+    }
+}
+
 fn compile_shaders(out: &Path) {
     println!("cargo:rerun-if-changed=glsl");
     println!("cargo:rerun-if-changed=src/gpu/shader_layout.rs");
@@ -120,7 +131,7 @@ fn compile_shaders(out: &Path) {
             let target = out.join(format!("{}{suffix}.spv", stem.to_string_lossy()));
             let child = std::process::Command::new(&glslc)
                 .arg("--target-env=vulkan1.1")
-                .arg("-O")
+                .arg(optimization(stem))
                 .arg(format!("-DGPU_TT={gpu_tt}"))
                 .args(&defines)
                 .arg("-I")

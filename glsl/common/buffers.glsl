@@ -109,7 +109,8 @@ layout(push_constant) uniform Step {
     uint level;
     // Plies below the input positions: the TT depth of expand and upsweep, and 1 or 2 for leaf.
     uint remaining;
-    // DEDUP_* bits (which levels were deduplicated, what dedup does) and COMPACT_LEAF.
+    // DEDUP_* bits (which levels were deduplicated, what dedup does) and COMPACT_LEAF; for the
+    // leaf's statistics build, the statistic it counts from MOVE_STAT_SHIFT up.
     uint flags;
     // The level's position that this dispatch's first invocation takes: a level dispatched from
     // the host goes out in parts (0 for an indirect dispatch, which covers the whole level).
@@ -133,6 +134,11 @@ uint level_invocation() {
 
 bool has_flag(uint flag) {
     return (step.flags & flag) != 0u;
+}
+
+// The statistic the leaf's statistics build counts (one of STAT_*).
+uint step_move_stat() {
+    return step.flags >> MOVE_STAT_SHIFT;
 }
 
 bool is_duplicate(uint index) {

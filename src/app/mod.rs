@@ -23,6 +23,7 @@ mod risk_rows;
 mod run_panel;
 mod settings;
 mod state;
+mod stats_table;
 mod suite_view;
 mod suite_worker;
 mod theme;
@@ -327,6 +328,7 @@ impl VkperftApp {
                     ui,
                     &state.levels,
                     &mut state.divide_order,
+                    &mut state.divide_stats,
                     state.running.is_some() || state.engine_check.busy,
                     &state.engine_check,
                     state.results_generation,

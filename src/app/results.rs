@@ -7,12 +7,14 @@ use super::format;
 use super::level::{DivideOrder, Level};
 use super::risk_rows;
 use super::state::EngineCheckView;
-use crate::chess::{uci, Move};
+use super::stats_table;
+use crate::chess::{uci, Move, MoveStats, STAT_COUNT};
 use crate::engine::PerftResult;
 use crate::hunt::Difference;
 use crate::reference;
 use crate::tt::TtMode;
 use egui::{Color32, RichText, Ui};
+use std::collections::BTreeMap;
 
 /// Marks of the rows where the engine and vkperft disagree.
 const MISMATCH: Color32 = Color32::from_rgb(210, 50, 50);
@@ -82,11 +84,12 @@ pub fn divide_rows(level: &Level, order: DivideOrder) -> Vec<DivideRow> {
 }
 
 /// `generation` changes whenever another level or result is shown (the divide table then
-/// opens at its top).
+/// opens at its top); `divide_stats`: the divide table shows each move's statistics.
 pub fn show(
     ui: &mut Ui,
     levels: &[Level],
     order: &mut DivideOrder,
+    divide_stats: &mut bool,
     running: bool,
     check: &EngineCheckView,
     generation: u64,
@@ -103,6 +106,7 @@ pub fn show(
         (Some(result), _) => {
             summary(ui, result);
             fast_explanation(ui, result, running, &mut action);
+            stats_table::show(ui, result);
             ui.horizontal(|ui| {
                 if ui
                     .button("Copy text")
@@ -147,7 +151,21 @@ pub fn show(
         }
     }
     ui.separator();
-    divide_table(ui, level, order, running, generation, &mut action);
+    let with_stats = level
+        .result
+        .as_ref()
+        .is_some_and(|result| result.move_stats);
+    if with_stats {
+        ui.checkbox(divide_stats, "Statistics per move")
+            .on_hover_text("Each root move's move-type statistics in the divide table");
+    }
+    let table = DivideTable {
+        order,
+        stats: with_stats && *divide_stats,
+        running,
+        generation,
+    };
+    divide_table(ui, level, table, &mut action);
     action
 }
 
@@ -348,15 +366,36 @@ fn reference_mark(ui: &mut Ui, fen: &str, result: &PerftResult) {
     }
 }
 
+/// How the divide table is shown.
+struct DivideTable<'a> {
+    order: &'a mut DivideOrder,
+    /// With each move's move-type statistics.
+    stats: bool,
+    running: bool,
+    generation: u64,
+}
+
 fn divide_table(
     ui: &mut Ui,
     level: &Level,
-    order: &mut DivideOrder,
-    running: bool,
-    generation: u64,
+    table: DivideTable<'_>,
     action: &mut Option<ResultsAction>,
 ) {
+    let DivideTable {
+        order,
+        stats,
+        running,
+        generation,
+    } = table;
     let rows = divide_rows(level, *order);
+    let move_stats: BTreeMap<String, MoveStats> = match (&level.result, stats) {
+        (Some(result), true) => result
+            .divide
+            .iter()
+            .map(|(mv, counts)| (mv.to_string(), counts.stats))
+            .collect(),
+        _ => BTreeMap::new(),
+    };
     if rows.is_empty() {
         ui.weak("No legal moves.");
         return;
@@ -370,7 +409,7 @@ fn divide_table(
         .show(ui, |ui| {
             egui::Grid::new("divide-grid")
                 .striped(true)
-                .num_columns(if compared { 3 } else { 2 })
+                .num_columns(2 + usize::from(compared) + if stats { STAT_COUNT } else { 0 })
                 .min_col_width(80.0)
                 .show(ui, |ui| {
                     let move_arrow = match *order {
@@ -397,6 +436,9 @@ fn divide_table(
                     }
                     if compared {
                         ui.strong("Engine");
+                    }
+                    if stats {
+                        stats_table::divide_headings(ui);
                     }
                     ui.end_row();
                     for row in rows {
@@ -435,6 +477,9 @@ fn divide_table(
                                     }
                                 },
                             );
+                        }
+                        if stats {
+                            stats_table::divide_cells(ui, move_stats.get(&row.mv));
                         }
                         ui.end_row();
                     }

@@ -22,6 +22,8 @@ pub struct Settings {
     pub tt_mb: u64,
     pub verifier_bits: u32,
     pub zobrist_seed: u64,
+    /// Count the move-type statistics (captures, checks, mates…) too.
+    pub move_stats: bool,
     pub fen: String,
     pub dark_theme: bool,
     /// The user's engine, to compare divides with and hunt bugs in (empty: none).
@@ -65,6 +67,7 @@ impl Default for Settings {
             tt_mb: DEFAULT_TT_MB,
             verifier_bits: DEFAULT_VERIFIER_BITS,
             zobrist_seed: DEFAULT_SEED,
+            move_stats: false,
             fen: START_FEN.to_string(),
             dark_theme: true,
             engine: String::new(),

@@ -23,6 +23,8 @@ pub struct AppState {
     /// The results walk: the searched root, then one level per move made from the divide.
     pub levels: Vec<Level>,
     pub divide_order: DivideOrder,
+    /// The divide table shows each root move's move-type statistics (when the run has them).
+    pub divide_stats: bool,
     /// The run in flight, or the last one (kept on screen after it ends).
     pub live: Option<LiveRun>,
     pub running: Option<JobId>,
@@ -86,6 +88,7 @@ impl AppState {
             seed: SeedField::new(settings.zobrist_seed),
             levels: Vec::new(),
             divide_order: DivideOrder::default(),
+            divide_stats: false,
             live: None,
             running: None,
             history: Vec::new(),
@@ -123,6 +126,8 @@ impl AppState {
             tt_mb: Some(settings.tt_mb),
             verifier_bits: settings.verifier_bits,
             zobrist_seed: settings.zobrist_seed,
+            move_stats: settings.move_stats,
+            stats_every_depth: true,
             ..JobSpec::new(position, depth)
         }
     }

@@ -327,6 +327,7 @@ impl RunOptions {
             verifier_bits: self.verifier_bits,
             zobrist_seed: self.zobrist_seed,
             move_stats: self.stats,
+            stats_every_depth: false,
         }
     }
 }

@@ -127,7 +127,11 @@ impl Backends {
         if job.move_stats {
             return Ok((
                 BackendKind::Cpu,
-                cpu_because("the Vulkan backend counts no move-type statistics".to_string()),
+                cpu_because(
+                    "the CPU counts move-type statistics in bulk; the Vulkan backend runs one \
+                     search per statistic (--backend vulkan uses it)"
+                        .to_string(),
+                ),
             ));
         }
         if job.depth <= AUTO_CPU_MAX_DEPTH {

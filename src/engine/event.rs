@@ -76,6 +76,9 @@ pub struct PerftResult {
     pub work: WorkCounters,
     /// Whether the counts carry the move-type statistics (`--stats`).
     pub move_stats: bool,
+    /// The counts with their statistics at every depth from 1 to `depth`, for a job that asked
+    /// ([`super::Job::stats_every_depth`]); empty otherwise.
+    pub stats_by_depth: Vec<(u32, Counts)>,
 }
 
 impl PerftResult {

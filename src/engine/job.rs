@@ -65,6 +65,9 @@ pub struct Job {
     pub keep_table: bool,
     /// Count the move-type statistics too (`--stats`); `tt.move_stats` says the same.
     pub move_stats: bool,
+    /// With `move_stats`, count every shallower depth's statistics too, after the job's own
+    /// depth and with its table (the window's table by depth).
+    pub stats_every_depth: bool,
 }
 
 impl Job {
@@ -102,6 +105,8 @@ pub struct JobSpec {
     pub zobrist_seed: u64,
     /// Count the move-type statistics of the lines' last moves too (`--stats`).
     pub move_stats: bool,
+    /// With `move_stats`, those of every shallower depth too ([`Job::stats_every_depth`]).
+    pub stats_every_depth: bool,
 }
 
 /// Why a [`JobSpec`] is not a job.
@@ -111,11 +116,6 @@ pub enum JobSpecError {
     DepthOutOfRange { depth: u32 },
     #[error("0 threads cannot run anything")]
     NoThreads,
-    #[error(
-        "the Vulkan backend counts no move-type statistics: run --stats on the CPU backend \
-         (--backend cpu or auto)"
-    )]
-    StatsOnVulkan,
 }
 
 impl JobSpec {
@@ -136,6 +136,7 @@ impl JobSpec {
             verifier_bits: DEFAULT_VERIFIER_BITS,
             zobrist_seed: DEFAULT_SEED,
             move_stats: false,
+            stats_every_depth: false,
         }
     }
 
@@ -160,9 +161,6 @@ impl JobSpec {
         if self.threads == Some(0) {
             return Err(JobSpecError::NoThreads);
         }
-        if self.move_stats && self.backend == BackendChoice::Vulkan {
-            return Err(JobSpecError::StatsOnVulkan);
-        }
         Ok(Job {
             id,
             position: self.position,
@@ -181,6 +179,7 @@ impl JobSpec {
             },
             keep_table: false,
             move_stats: self.move_stats,
+            stats_every_depth: self.move_stats && self.stats_every_depth,
         })
     }
 }
@@ -230,11 +229,12 @@ mod tests {
         assert_eq!(spec.job(JobId(1)).err(), Some(JobSpecError::NoThreads));
         spec.threads = None;
         spec.move_stats = true;
-        spec.backend = BackendChoice::Vulkan;
-        assert_eq!(spec.job(JobId(1)).err(), Some(JobSpecError::StatsOnVulkan));
-        spec.backend = BackendChoice::Auto;
         assert!(spec
             .job(JobId(1))
-            .is_ok_and(|job| job.move_stats && job.tt.move_stats));
+            .is_ok_and(|job| job.move_stats && job.tt.move_stats && !job.stats_every_depth));
+        spec.stats_every_depth = true;
+        assert!(spec.job(JobId(1)).is_ok_and(|job| job.stats_every_depth));
+        spec.move_stats = false;
+        assert!(spec.job(JobId(1)).is_ok_and(|job| !job.stats_every_depth));
     }
 }

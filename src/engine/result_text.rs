@@ -154,6 +154,7 @@ pub(crate) mod tests {
             tt: None,
             work: Default::default(),
             move_stats: false,
+            stats_by_depth: Vec::new(),
         }
     }
 

@@ -4,7 +4,7 @@ use super::event::{nodes_per_second, EngineError, Event, PerftResult, Progress};
 use super::job::Job;
 use super::provider::{BackendProvider, Resolved};
 use crate::backend::run_control::{ProgressSample, RunControl};
-use crate::backend::{RunError, RunOutcome, MAX_DEPTH};
+use crate::backend::{RunError, RunOutcome, RunRequest, MAX_DEPTH};
 use crate::chess::{attacks, specialized, Zobrist};
 use crate::count::Counts;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -116,6 +116,7 @@ fn run(
         on_root_done: &on_root_done,
     };
     let outcome = backend.run(&request, &control);
+    let elapsed = start.elapsed();
     let kind = device.kind();
     match outcome {
         Ok(RunOutcome {
@@ -129,6 +130,31 @@ fn run(
                 divide.iter().map(|&(_, c)| c).sum()
             };
             divide.sort_by_key(|(m, _)| m.to_string());
+            let stats_by_depth = if job.stats_every_depth {
+                // The shallower depths reuse the table the job's own depth filled, so they
+                // cost little beside it; they report no progress of their own.
+                let silent = RunControl {
+                    cancel,
+                    progress_interval: PROGRESS_INTERVAL,
+                    on_progress: &|_| {},
+                    on_root_done: &|_, _| {},
+                };
+                let mut rows = Vec::new();
+                for depth in 1..job.depth {
+                    let shallower = RunRequest { depth, ..request };
+                    match backend.run(&shallower, &silent) {
+                        Ok(outcome) => {
+                            rows.push((depth, outcome.divide.iter().map(|&(_, c)| c).sum()))
+                        }
+                        Err(RunError::Cancelled) => return emit(Event::Cancelled { job: id }),
+                        Err(RunError::Failed(error)) => return fail(error.into()),
+                    }
+                }
+                rows.push((job.depth, counts));
+                rows
+            } else {
+                Vec::new()
+            };
             backends.table_finished(job, kind);
             emit(Event::Finished {
                 job: id,
@@ -137,7 +163,7 @@ fn run(
                     depth: job.depth,
                     counts,
                     divide,
-                    elapsed: start.elapsed(),
+                    elapsed,
                     device,
                     threads: job.threads,
                     zobrist_seed: job.zobrist_seed,
@@ -145,6 +171,7 @@ fn run(
                     tt,
                     work,
                     move_stats: job.move_stats,
+                    stats_by_depth,
                 }),
             });
         }

@@ -242,6 +242,7 @@ mod tests {
             gpu: Default::default(),
             keep_table: false,
             move_stats: false,
+            stats_every_depth: false,
         }
     }
 

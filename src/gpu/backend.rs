@@ -64,6 +64,7 @@ mod diagnostics;
 mod executor;
 mod host_work;
 mod memory;
+mod move_stats;
 mod pacing;
 mod probe_self_test;
 mod table;
@@ -127,6 +128,9 @@ pub struct VulkanBackend {
     /// Why the table cannot be trusted on this device (its probe disagreed with the CPU's at
     /// the opening): table modes are refused with it, `--tt off` still runs.
     table_distrust: Option<GpuError>,
+    /// The statistic (`STAT_*`) the leaf counts in a search of a statistics run
+    /// (`move_stats.rs`); `None` when it counts moves.
+    move_stat: Option<u32>,
 }
 
 impl VulkanBackend {
@@ -223,6 +227,7 @@ impl VulkanBackend {
             host_work: HostWork::default(),
             healthy: true,
             table_distrust: None,
+            move_stat: None,
         };
         backend.upload_chunk_arrays()?;
         backend.bind_buffers();
@@ -386,6 +391,14 @@ impl VulkanBackend {
         self.chunk_device_time += took;
     }
 
+    /// The outcome of the search that just gave `divide`: the table's statistics and the
+    /// work counters as it left them.
+    fn outcome_of(&self, divide: Vec<(Move, Counts)>) -> Result<RunOutcome, RunError> {
+        let tt = self.tt_snapshot()?;
+        let work = self.work_counters_with(tt.as_ref())?;
+        Ok(RunOutcome { divide, tt, work })
+    }
+
     /// Perft of `root` to `depth`, per root move in generation order.
     pub fn divide(
         &mut self,
@@ -452,18 +465,12 @@ impl Backend for VulkanBackend {
         request: &RunRequest,
         control: &RunControl<'_>,
     ) -> Result<RunOutcome, RunError> {
-        if request.move_stats {
-            return Err(RunError::Failed(BackendError::Unsupported(
-                "the Vulkan backend counts no move-type statistics",
-            )));
-        }
-        let outcome = self
-            .divide(&request.position, request.depth, control)
-            .and_then(|divide| {
-                let tt = self.tt_snapshot()?;
-                let work = self.work_counters_with(tt.as_ref())?;
-                Ok(RunOutcome { divide, tt, work })
-            });
+        let outcome = if request.move_stats {
+            self.run_with_stats(request, control)
+        } else {
+            self.divide(&request.position, request.depth, control)
+                .and_then(|divide| self.outcome_of(divide))
+        };
         if matches!(outcome, Err(RunError::Failed(_))) {
             self.healthy = false;
         }

@@ -5,7 +5,8 @@
 use crate::backend::MAX_DEPTH;
 use crate::gpu::layouts::StepConstants;
 use crate::gpu::shader_layout::{
-    COMPACT_LEAF, DEDUP_CHILDREN, DEDUP_CLEAR, DEDUP_INPUT, DEDUP_OUTPUT, DEDUP_RESOLVE, MAX_LEVELS,
+    COMPACT_LEAF, DEDUP_CHILDREN, DEDUP_CLEAR, DEDUP_INPUT, DEDUP_OUTPUT, DEDUP_RESOLVE,
+    MAX_LEVELS, MOVE_STAT_SHIFT,
 };
 use crate::tt::MIN_TT_DEPTH;
 
@@ -20,6 +21,8 @@ const _: () = assert!(MAX_DEPTH <= MAX_LEVELS + 1);
 pub struct ChunkShape {
     remaining: u32,
     with_table: bool,
+    /// The statistic (`STAT_*`) the leaf's statistics build counts, in a statistics run.
+    move_stat: Option<u32>,
 }
 
 impl ChunkShape {
@@ -28,7 +31,14 @@ impl ChunkShape {
         ChunkShape {
             remaining,
             with_table,
+            move_stat: None,
         }
+    }
+
+    /// The shape of a statistics run's chunk whose leaf counts the moves of type `move_stat`
+    /// (with `leaf_stats.comp`); `None` for the node count.
+    pub fn counting(self, move_stat: Option<u32>) -> ChunkShape {
+        ChunkShape { move_stat, ..self }
     }
 
     /// The level the leaf stage counts: every level before it is expanded.
@@ -99,7 +109,8 @@ impl ChunkShape {
     /// never deduplicated.
     pub fn leaf(self) -> StepConstants {
         let level = self.leaf_level();
-        self.step(level, self.compact_flag(level))
+        let stat = self.move_stat.map_or(0, |stat| stat << MOVE_STAT_SHIFT);
+        self.step(level, self.compact_flag(level) | stat)
     }
 
     /// After the leaf, the duplicates of a deduplicated leaf level (compact: only levels after

@@ -28,6 +28,10 @@ macro_rules! spirv {
 pub enum Stage {
     Expand,
     Leaf,
+    /// The leaf of a move-type statistics run (`leaf_stats.comp`): it counts the moves of one
+    /// type. Not among [`Stage::ALL`]: built when a statistics run needs it
+    /// ([`Pipelines::add_stage`]).
+    LeafStats,
     Upsweep,
     LayoutProbe,
     KeyProbe,
@@ -58,6 +62,7 @@ impl Stage {
         match self {
             Stage::Expand => "expand",
             Stage::Leaf => "leaf",
+            Stage::LeafStats => "leaf_stats",
             Stage::Upsweep => "upsweep",
             Stage::LayoutProbe => "layout_probe",
             Stage::KeyProbe => "key_probe",
@@ -70,7 +75,7 @@ impl Stage {
 
     /// Whether the stage generates moves (and so depends on how slider attacks are found).
     pub fn generates_moves(self) -> bool {
-        matches!(self, Stage::Expand | Stage::Leaf)
+        matches!(self, Stage::Expand | Stage::Leaf | Stage::LeafStats)
     }
 
     fn spirv(self, with_tt: bool) -> &'static [u8] {
@@ -79,6 +84,8 @@ impl Stage {
             (Stage::Expand, true) => spirv!("expand_tt"),
             (Stage::Leaf, false) => spirv!("leaf"),
             (Stage::Leaf, true) => spirv!("leaf_tt"),
+            (Stage::LeafStats, false) => spirv!("leaf_stats"),
+            (Stage::LeafStats, true) => spirv!("leaf_stats_tt"),
             (Stage::Upsweep, false) => spirv!("upsweep"),
             (Stage::Upsweep, true) => spirv!("upsweep_tt"),
             (Stage::LayoutProbe, false) => spirv!("layout_probe"),

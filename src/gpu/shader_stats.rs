@@ -13,14 +13,16 @@ use ash::vk;
 use std::ffi::CStr;
 
 /// The stages a search dispatches: without a table, and in the table build (`_tt`), where
-/// `dedup` also runs. The stages that generate moves are reported once per way of finding
-/// slider attacks (`_fills`, `_lookups`).
-const SEARCH_STAGES: [(Stage, bool); 7] = [
+/// `dedup` also runs; `leaf_stats` is the leaf of a move-type statistics run. The stages that
+/// generate moves are reported once per way of finding slider attacks (`_fills`, `_lookups`).
+const SEARCH_STAGES: [(Stage, bool); 9] = [
     (Stage::Expand, false),
     (Stage::Leaf, false),
+    (Stage::LeafStats, false),
     (Stage::Upsweep, false),
     (Stage::Expand, true),
     (Stage::Leaf, true),
+    (Stage::LeafStats, true),
     (Stage::Upsweep, true),
     (Stage::Dedup, true),
 ];
@@ -133,10 +135,9 @@ pub fn shader_stats(requested: Option<usize>) -> Result<ShaderStats, GpuError> {
         let variants = SliderAttacks::ALL
             .into_iter()
             .map(|sliders| {
-                Ok((
-                    sliders,
-                    Pipelines::for_statistics(&shared, build_tt, sliders)?,
-                ))
+                let mut pipelines = Pipelines::for_statistics(&shared, build_tt, sliders)?;
+                pipelines.add_stage(Stage::LeafStats)?;
+                Ok((sliders, pipelines))
             })
             .collect::<Result<Vec<_>, GpuError>>()?;
         for &(stage, stage_tt) in SEARCH_STAGES.iter().filter(|(_, tt)| *tt == build_tt) {

@@ -19,6 +19,7 @@ mod gpu_tt;
 mod gpu_twin;
 mod gui;
 mod gui_smoke;
+mod gui_stats;
 mod gui_suite;
 mod gui_window;
 mod hunt_cli;

@@ -1,5 +1,5 @@
 //! `perft --stats` from the command line: the JSON keys, the text, the published start
-//! position figures, and the backends that refuse.
+//! position figures, and the Vulkan backend's figures against the CPU's.
 
 use crate::common::run_vkperft;
 use serde_json::Value;
@@ -7,6 +7,7 @@ use vkperft::chess::STAT_NAMES;
 use vkperft::reference::move_stats::published_stats_for;
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 
 fn json_of(args: &[&str]) -> Value {
     let run = run_vkperft(args, &[]);
@@ -135,18 +136,32 @@ fn the_text_names_every_statistic() {
 }
 
 #[test]
-fn vulkan_refuses_statistics_and_auto_runs_them_on_the_cpu() {
-    let run = run_vkperft(
-        &["perft", "--depth", "3", "--backend", "vulkan", "--stats"],
-        &[],
-    );
-    assert_eq!(run.code, 2, "{}", run.stderr);
-    assert!(
-        run.stderr
-            .contains("Vulkan backend counts no move-type statistics"),
-        "{}",
-        run.stderr
-    );
+fn vulkan_counts_the_statistics_the_cpu_counts() {
+    for mode in ["off", "fast", "certify"] {
+        let args = |backend| {
+            vec![
+                "perft",
+                "--depth",
+                "4",
+                "--backend",
+                backend,
+                "--tt",
+                mode,
+                "--stats",
+                "--json",
+                "--divide",
+                "--fen",
+                KIWIPETE,
+            ]
+        };
+        let gpu = json_of(&args("vulkan"));
+        let cpu = json_of(&args("cpu"));
+        assert_eq!(gpu["backend"].as_str(), Some("vulkan"));
+        assert_eq!(gpu["stats"], cpu["stats"], "{mode}");
+        assert_eq!(gpu["divide"], cpu["divide"], "{mode}");
+        assert_eq!(stat(&gpu["stats"], "castles"), 128_013, "{mode}");
+    }
+    // Shallow runs go to the CPU under auto, with their statistics.
     let json = json_of(&["perft", "--depth", "3", "--stats", "--json"]);
     assert_eq!(json["backend"].as_str(), Some("cpu"));
     assert_eq!(stat(&json["stats"], "checks"), 12);

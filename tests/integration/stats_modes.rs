@@ -1,7 +1,9 @@
-//! Move-type statistics through the CPU search, without a table and in every table mode,
-//! against the reference classification (`chess::perft::perft_stats`) per root move.
+//! Move-type statistics through the CPU search and the Vulkan backend, without a table and in
+//! every table mode, against the reference classification (`chess::perft::perft_stats`) per
+//! root move.
 
-use crate::common::{position, silent_control};
+use crate::common::{position, shared_vulkan_backend, silent_control};
+use vkperft::backend::{Backend, RunRequest};
 use vkperft::chess::perft::perft_stats;
 use vkperft::chess::{Move, MoveStats, Position, Zobrist};
 use vkperft::count::Counts;
@@ -60,17 +62,33 @@ fn reference_divide(pos: &Position, depth: u32) -> Vec<(Move, u128, MoveStats)> 
 }
 
 fn assert_exact(name: &str, pos: &Position, depth: u32, config: &TtConfig) {
-    let mut ours = stats_divide(pos, depth, config);
+    assert_divide_exact(
+        name,
+        stats_divide(pos, depth, config),
+        pos,
+        depth,
+        config.mode,
+    );
+}
+
+/// `ours`, a divide with statistics in table mode `mode`, against the reference's.
+fn assert_divide_exact(
+    name: &str,
+    mut ours: Vec<(Move, Counts)>,
+    pos: &Position,
+    depth: u32,
+    mode: TtMode,
+) {
     let mut expected = reference_divide(pos, depth);
     ours.sort_by_key(|(m, _)| m.to_string());
     expected.sort_by_key(|(m, ..)| m.to_string());
     assert_eq!(ours.len(), expected.len(), "{name} depth {depth}");
     for ((m, counts), (em, nodes, stats)) in ours.iter().zip(&expected) {
-        let what = format!("{name} depth {depth} {:?} {m}", config.mode);
+        let what = format!("{name} depth {depth} {mode:?} {m}");
         assert_eq!(m, em, "{what}");
         assert_eq!(counts.nodes, *nodes, "{what}");
         assert_eq!(counts.stats, *stats, "{what}");
-        if config.mode != TtMode::Certify {
+        if mode != TtMode::Certify {
             assert_eq!(counts.fast_stats, counts.stats, "{what}");
         }
     }
@@ -97,6 +115,66 @@ fn every_mode_counts_the_statistics_of_depths_0_to_2() {
             }
             assert!(stats_divide(&pos, 0, &stats_config(mode, 1 << 20, 64)).is_empty());
         }
+    }
+}
+
+/// The divide with statistics of the Vulkan backend, through a table of `config`.
+fn vulkan_stats_divide(pos: &Position, depth: u32, config: &TtConfig) -> Vec<(Move, Counts)> {
+    let mut gpu = shared_vulkan_backend();
+    gpu.prepare(config, &Zobrist::default())
+        .expect("the test table fits");
+    let request = RunRequest {
+        position: *pos,
+        depth,
+        threads: 2,
+        move_stats: true,
+    };
+    gpu.run(&request, &silent_control())
+        .unwrap_or_else(|err| panic!("{}: {err:?}", pos.to_fen()))
+        .divide
+}
+
+#[test]
+fn vulkan_counts_the_reference_statistics_per_root_move_in_every_mode() {
+    for name in POSITIONS {
+        let pos = position(name);
+        for mode in [TtMode::Off, TtMode::Fast, TtMode::Verified, TtMode::Certify] {
+            for depth in 1..=4 {
+                // Small enough that entries are replaced during the run.
+                let config = stats_config(mode, 1 << 20, 64);
+                let divide = vulkan_stats_divide(&pos, depth, &config);
+                assert_divide_exact(name, divide, &pos, depth, mode);
+            }
+        }
+    }
+}
+
+/// After a statistics run the table holds node counts only: a run that keeps it counts
+/// exactly, and so does the next statistics run.
+#[test]
+fn vulkan_runs_with_and_without_statistics_share_a_table_exactly() {
+    let pos = position("kiwipete");
+    let config = stats_config(TtMode::Verified, 1 << 20, 64);
+    let expected = vkperft::chess::perft::perft(&pos, 4);
+    let mut gpu = shared_vulkan_backend();
+    gpu.prepare(&config, &Zobrist::default())
+        .expect("the test table fits");
+    for move_stats in [true, false, true, false] {
+        let request = RunRequest {
+            position: pos,
+            depth: 4,
+            threads: 2,
+            move_stats,
+        };
+        let outcome = gpu.run(&request, &silent_control()).expect("a run");
+        let total: Counts = outcome.divide.iter().map(|(_, c)| *c).sum();
+        assert_eq!(total.nodes, expected, "move_stats {move_stats}");
+        let stats = if move_stats {
+            perft_stats(&pos, 4).1
+        } else {
+            MoveStats::default()
+        };
+        assert_eq!(total.stats, stats, "move_stats {move_stats}");
     }
 }
 

@@ -30,7 +30,16 @@ use std::sync::atomic::Ordering;
 
 impl VulkanBackend {
     fn shape(&self, remaining: u32) -> ChunkShape {
-        ChunkShape::new(remaining, self.tt.table.is_some())
+        ChunkShape::new(remaining, self.tt.table.is_some()).counting(self.move_stat)
+    }
+
+    /// The leaf's build: the node count's, or in a statistics run the one that counts moves
+    /// of one type.
+    fn leaf_stage(&self) -> Stage {
+        match self.move_stat {
+            Some(_) => Stage::LeafStats,
+            None => Stage::Leaf,
+        }
     }
 
     fn certifies(&self) -> bool {
@@ -59,6 +68,7 @@ impl VulkanBackend {
             bytemuck::cast_slice(boards),
         )?;
         let shape = self.shape(remaining);
+        let leaf = self.leaf_stage();
         let count = boards.len() as u32;
         let control = self.buffers.control.buffer;
         self.context.submit(slot, |device, cb| {
@@ -81,7 +91,7 @@ impl VulkanBackend {
                 record_barrier(device, cb);
             }
             dedup(shape.leaf_level());
-            indirect(Stage::Leaf, &shape.leaf());
+            indirect(leaf, &shape.leaf());
             if let Some(resolve) = shape.resolved_duplicates() {
                 indirect(Stage::Dedup, &resolve);
             }
@@ -153,7 +163,7 @@ impl VulkanBackend {
             self.dedup_level(&shape, leaf_level, level_count, &mut start, control)?;
         }
         self.submit_level(
-            Stage::Leaf,
+            self.leaf_stage(),
             &shape.leaf(),
             level_count,
             control,

@@ -20,7 +20,13 @@ const FIRST_PART: u32 = 16 * WORKGROUP_SIZE;
 const MAX_GROWTH: u32 = 8;
 
 /// The stages a level is submitted in parts for.
-const PACED: [Stage; 4] = [Stage::Dedup, Stage::Expand, Stage::Leaf, Stage::Upsweep];
+const PACED: [Stage; 5] = [
+    Stage::Dedup,
+    Stage::Expand,
+    Stage::Leaf,
+    Stage::LeafStats,
+    Stage::Upsweep,
+];
 
 #[derive(Clone, Copy, Debug, Default)]
 struct StageRate {

@@ -146,6 +146,16 @@ impl VulkanBackend {
         Ok(())
     }
 
+    /// Empties the table, keeping its size and share, and zeroes its statistics: a search
+    /// that counts other things than its entries hold starts from it.
+    pub(super) fn clear_table(&mut self) -> Result<(), GpuError> {
+        if let Some(table) = &self.tt.table {
+            self.start_table(table)?;
+            self.tt_counts.fill(0);
+        }
+        Ok(())
+    }
+
     /// The table's statistics as of the last finished chunk that counted; `None` without a
     /// table.
     pub fn tt_snapshot(&self) -> Result<Option<TtStatsSnapshot>, GpuError> {

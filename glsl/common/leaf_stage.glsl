@@ -1,0 +1,143 @@
+// Leaf: the last two plies fused. For remaining depth 2, every move is made and the child's
+// legal moves are counted without being generated; for remaining depth 1, the position's own
+// moves are counted. With a TT, a depth-2 position is probed first and its count stored after.
+// A chunk's own level (its items) is read from `boards` and counted into `counts`; a compact
+// leaf level (COMPACT_LEAF) is made from its leaf entries, each adding its counts into its
+// parent's and leaving them in its entry for its duplicates (dedup's DEDUP_RESOLVE).
+// Included by leaf.comp (the node count) and leaf_stats.comp (the move-type statistics).
+#ifndef LEAF_STAGE_GLSL
+#define LEAF_STAGE_GLSL
+
+layout(local_size_x = WORKGROUP_SIZE) in;
+
+#include "buffers.glsl"
+#include "movegen.glsl"
+#include "tt.glsl"
+#include "work.glsl"
+#include "leaf_entry.glsl"
+
+#ifdef MOVE_STATS
+#include "move_stats.glsl"
+// The statistics build counts the moves of one type, the one the step names.
+#define LEAF_MOVES(position) count_stat(position, step_move_stat())
+#else
+#define LEAF_MOVES(position) count_legal(position)
+#endif
+
+// The level's position `index`, made again from its leaf entry in a compact leaf level, with
+// its TT hash if `hashed`.
+Pos level_position(uint index, bool hashed, out u64vec2 hash) {
+    if (has_flag(uint(COMPACT_LEAF))) {
+        return leaf_entry_position(child_at(index), hashed, hash);
+    }
+    hash = u64vec2(0);
+    Pos p = decode_board(board_at(index));
+    if (hashed) {
+        hash = tt_hash(p, step.remaining);
+    }
+    return p;
+}
+
+// The generator reads its position again for every group of moves and every move (see
+// generate.glsl); a leaf entry's is made again each time. Holding it in registers instead
+// costs more than a GPU's register budget; in shared memory, lavapipe (Mesa 22.3) loses the
+// invocation's stores after the generator's loop.
+Pos generator_level_position(uint index) {
+    u64vec2 unused;
+    return level_position(index, false, unused);
+}
+#define GENERATOR_POSITION(index) generator_level_position(index)
+
+uint64_t leaf_sum;
+
+void on_move(Pos parent, uint from, uint to, uint kind) {
+    leaf_sum += uint64_t(LEAF_MOVES(play_move(parent, from, to, kind)));
+    // A child whose moves are counted: a leaf count-op, added in shared memory.
+    work_count(WORK_FIELD_LEAF_COUNT_OPS, 1u);
+}
+
+#include "generate.glsl"
+
+// The leaves two plies below the level's position `index`, from the table or counted; `fast`
+// is what the fast table alone gives, the count but for a certify false hit.
+uint64_t count_two_plies(uint index, out uint64_t fast) {
+    bool tt_on = tt_enabled(step.remaining);
+    bool false_hit = false;
+    if (tt_on) {
+        u64vec2 hash;
+        GpuBoard key = encode_board(level_position(index, true, hash));
+        Probe probe = tt_probe(hash, key, step.remaining);
+        fast = probe.fast;
+        if (probe.kind == PROBE_HIT) {
+            return probe.exact.x;
+        }
+        // certify: the fast table's answer is final; the children give the exact count.
+        false_hit = probe.kind == PROBE_FALSE_HIT;
+    }
+    leaf_sum = uint64_t(0);
+    generate_moves(index);
+    work_count(WORK_FIELD_EXPANDED, 1u);
+    uint64_t count = leaf_sum;
+    if (!false_hit) {
+        fast = count;
+        if (tt_on) {
+            // The key and hash are made again rather than held through the generation. `again`
+            // is 0 (a leaf count is far below 2^63) but no constant to the compiler, which would
+            // otherwise reuse the values made before the generation and hold them through it.
+            uint again = uint(count >> 63);
+            u64vec2 hash;
+            GpuBoard key = encode_board(level_position(index + again, true, hash));
+            u64vec2 stored = u64vec2(count, uint64_t(0));
+            tt_store(hash, key, step.remaining, stored, stored);
+        }
+    }
+    return count;
+}
+
+// A position of the chunk's own level.
+void count_item(uint index) {
+    if (step.remaining == 1u) {
+        u64vec2 count = u64vec2(uint64_t(LEAF_MOVES(decode_board(board_at(index)))), uint64_t(0));
+        count_at(index) = count;
+        set_fast_count(index, count);
+        work_count(WORK_FIELD_LEAF_COUNT_OPS, 1u);
+        return;
+    }
+    uint64_t fast;
+    uint64_t count = count_two_plies(index, fast);
+    count_at(index) = u64vec2(count, uint64_t(0));
+    set_fast_count(index, u64vec2(fast, uint64_t(0)));
+}
+
+// A position of a compact leaf level; a duplicate is counted by dedup's DEDUP_RESOLVE.
+void count_entry(uint index) {
+    uvec2 entry = child_at(index);
+    if (leaf_entry_is_duplicate(entry)) {
+        return;
+    }
+    uint64_t fast;
+    // Two plies count at most 218^2 leaves: every count below fits a word.
+    uint count = uint(count_two_plies(index, fast));
+    leaf_entry_add_to_parent(entry.x, count, uint(fast));
+    child_at(index) = uvec2(uint(fast), count);
+}
+
+void main() {
+    work_begin();
+    tt_stats_begin();
+    uint i = level_invocation();
+    if (i < level_count()) {
+        uint index = level_offset() + i;
+        if (has_flag(uint(COMPACT_LEAF))) {
+            count_entry(index);
+        } else {
+            count_item(index);
+        }
+    }
+    // The work counters first: on lavapipe (Mesa 22.3) an invocation that looped more often
+    // than others of its SIMD group through tt_stats_flush's barriers loses stores after it.
+    work_flush(step.remaining);
+    tt_stats_flush(step.remaining);
+}
+
+#endif
