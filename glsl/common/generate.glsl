@@ -92,11 +92,7 @@ void generate_moves(uint board_index) {
             } else {
                 uint pawn_kind = group - GROUP_PAWNS;
                 targets = pawn_targets(p, a, pawn_kind);
-                int push = white ? 8 : -8;
-                offset = pawn_kind == PAWN_PUSHES ? push
-                    : pawn_kind == PAWN_DOUBLE_PUSHES ? 2 * push
-                    : pawn_kind == PAWN_CAPTURES_EAST ? (white ? 9 : -7)
-                    : (white ? 7 : -9);
+                offset = pawn_offset(white, pawn_kind);
             }
         }
         if (targets == uint64_t(0)) {

@@ -255,6 +255,15 @@ uint64_t pawn_targets(Pos p, Analysis a, uint kind) {
     return (white ? capturers << 7 : capturers >> 9) & ~FILE_H & theirs & a.targets;
 }
 
+// How far a pawn move of `pawn_kind` goes: it lands on its origin + this.
+int pawn_offset(bool white, uint pawn_kind) {
+    int push = white ? 8 : -8;
+    return pawn_kind == PAWN_PUSHES ? push
+        : pawn_kind == PAWN_DOUBLE_PUSHES ? 2 * push
+        : pawn_kind == PAWN_CAPTURES_EAST ? (white ? 9 : -7)
+        : (white ? 7 : -9);
+}
+
 // Moves of `movers` in direction `dir`.
 uint count_sliding(Pos p, Analysis a, uint64_t movers, int dir) {
     uint64_t empty = ~(p.color[WHITE] | p.color[BLACK]);
