@@ -14,7 +14,7 @@ use super::work_slurm;
 use anyhow::anyhow;
 use std::path::PathBuf;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
-use vkperft::chess::Position;
+use vkperft::chess::{Position, STAT_NAMES};
 use vkperft::count::thousands;
 use vkperft::engine::event::{nodes_per_second, PerftResult};
 use vkperft::engine::{mib_to_bytes, JobSpec, Progress};
@@ -299,6 +299,7 @@ fn run_verify_certificate(args: &VerifyCertificateArgs) -> CliResult {
         let unit = &units[id as usize];
         let position = Position::from_fen(&unit.fen)
             .map_err(|e| CliError::input(anyhow!("unit {id}: {e}")))?;
+        let journaled_stats = check.stats[id as usize];
         let spec = JobSpec {
             backend: args.backend.0,
             device: args.device,
@@ -306,6 +307,7 @@ fn run_verify_certificate(args: &VerifyCertificateArgs) -> CliResult {
             tt_mode: args.tt.0,
             tt_mb: args.tt_mb,
             zobrist_seed,
+            move_stats: journaled_stats.is_some(),
             ..JobSpec::new(position, unit.depth)
         };
         // One table for the whole sample, as `work run` keeps one for its units.
@@ -317,6 +319,18 @@ fn run_verify_certificate(args: &VerifyCertificateArgs) -> CliResult {
                 result.counts.nodes
             ));
         }
+        if let Some(stats) = journaled_stats {
+            let recomputed = result.counts.stats.values();
+            for ((name, journal), recomputed) in
+                STAT_NAMES.iter().zip(stats.values()).zip(recomputed)
+            {
+                if journal != recomputed {
+                    differing.push(format!(
+                        "unit {id}: {name}: journal {journal}, recomputed {recomputed}"
+                    ));
+                }
+            }
+        }
     }
     if !differing.is_empty() {
         return Err(CliError::Mismatch(anyhow!(
@@ -326,8 +340,13 @@ fn run_verify_certificate(args: &VerifyCertificateArgs) -> CliResult {
             differing.join("\n  ")
         )));
     }
+    let with_stats = if sample.iter().any(|&id| check.stats[id as usize].is_some()) {
+        ", with their move-type statistics"
+    } else {
+        ""
+    };
     output::write_stdout(&format!(
-        "All {} recomputed units agree with the journals\n",
+        "All {} recomputed units agree with the journals{with_stats}\n",
         sample.len()
     ))
 }

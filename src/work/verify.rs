@@ -1,6 +1,7 @@
 //! Checking a certificate against its plan folder: the seal, the journal files' digests, and
 //! the total, divide and trust merged again from exactly the journal files it names; then the
-//! units of a seeded random sample, which the caller recomputes with a fresh Zobrist seed.
+//! units of a seeded random sample, which the caller recomputes with a fresh Zobrist seed (with
+//! their move-type statistics where the journals have them).
 
 use super::certificate::CertificateClaims;
 use super::error::WorkError;
@@ -10,6 +11,7 @@ use super::merge::{merge, Merged};
 use super::seal::Sha256Digest;
 use super::unit::Unit;
 use crate::chess::rng::SplitMix64;
+use crate::chess::MoveStats;
 use crate::engine::move_stats_json;
 use std::collections::BTreeSet;
 
@@ -22,6 +24,9 @@ pub struct CertificateCheck {
     pub unlisted: Vec<String>,
     /// Each unit's count, as the named journals agree on it (empty if they give no total).
     pub counts: Vec<u128>,
+    /// Each unit's move-type statistics, as the journals give them (`None` for a unit run
+    /// without `--stats`; empty if they give no total).
+    pub stats: Vec<Option<MoveStats>>,
 }
 
 /// Checks `claims` against `plan`, whose units the caller read (`PlanFolder::read_units`).
@@ -147,10 +152,13 @@ pub fn check_certificate(
         ));
     }
     let mut counts = vec![0; units.len()];
+    let mut stats = vec![None; units.len()];
     for record in &scan.records {
         counts[record.unit as usize] = record.nodes;
+        stats[record.unit as usize] = record.move_stats;
     }
     check.counts = counts;
+    check.stats = stats;
     Ok(check)
 }
 

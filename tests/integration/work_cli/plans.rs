@@ -335,6 +335,11 @@ fn a_plan_with_stats_merges_to_the_statistics_of_one_run() {
     };
     let checked = verify();
     assert_eq!(checked.code, 0, "{}{}", checked.stdout, checked.stderr);
+    assert!(
+        checked.stdout.contains("with their move-type statistics"),
+        "{}",
+        checked.stdout
+    );
     let mut edited = document.clone();
     edited["stats"]["checkmates"] = "44".into();
     std::fs::write(&certificate, edited.to_string()).expect("edited");
@@ -346,6 +351,50 @@ fn a_plan_with_stats_merges_to_the_statistics_of_one_run() {
             .contains("move-type statistics are not what the journals sum to"),
         "{}",
         refused.stderr
+    );
+
+    // A journal whose statistics were altered and sealed again, certified anew: the
+    // certificate's own sums hold, and recomputing every unit finds the altered one.
+    let journal_dir = std::path::Path::new(&all).join("journal");
+    let file = std::fs::read_dir(&journal_dir)
+        .expect("a journal folder")
+        .map(|entry| entry.expect("an entry").path())
+        .next()
+        .expect("a journal file");
+    let text = std::fs::read_to_string(&file).expect("a journal");
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let mut record: Value = serde_json::from_str(&lines[0]).expect("a journal line");
+    let checks = big(&record["stats"]["checks"]);
+    record["stats"]["checks"] = (checks + 1).to_string().into();
+    let body = record.as_object_mut().expect("an object");
+    body.remove("crc32");
+    let body = serde_json::to_string(&record).expect("JSON");
+    let body = body.strip_suffix('}').expect("an object");
+    lines[0] = format!(
+        "{body},\"crc32\":\"{:08x}\"}}",
+        crc32fast::hash(body.as_bytes())
+    );
+    std::fs::write(&file, lines.join("\n") + "\n").expect("written");
+    ok(&["work", "merge", &all, "--certificate", &certificate]);
+    let all_units = vkperft(&[
+        "work",
+        "verify-certificate",
+        &certificate,
+        "--sample",
+        "100",
+        "--backend",
+        "cpu",
+        "--tt-mb",
+        "4",
+    ]);
+    assert_eq!(all_units.code, 3, "{}", all_units.stderr);
+    assert!(
+        all_units.stderr.contains(&format!(
+            "checks: journal {}, recomputed {checks}",
+            checks + 1
+        )),
+        "{}",
+        all_units.stderr
     );
 
     run(&mixed, &["--stats", "--shard", "0"]);
