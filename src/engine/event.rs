@@ -86,7 +86,8 @@ impl PerftResult {
         nodes_per_second(self.counts.nodes, self.elapsed)
     }
 
-    /// The result as `vkperft perft --json` prints it (`divide` adds the per-move counts).
+    /// The result as `vkperft perft --json` prints it (`divide` adds the per-move counts; a
+    /// job that counted every depth's statistics, the window's, adds `stats_by_depth`).
     /// Counts are decimal strings: they can exceed 2^64.
     pub fn to_json(&self, divide: bool) -> serde_json::Value {
         let mut value = serde_json::json!({
@@ -110,6 +111,19 @@ impl PerftResult {
             if self.tt_mode == TtMode::Certify {
                 value["fast_stats"] = move_stats_json(&self.counts.fast_stats);
             }
+        }
+        if !self.stats_by_depth.is_empty() {
+            value["stats_by_depth"] = self
+                .stats_by_depth
+                .iter()
+                .map(|(depth, counts)| {
+                    serde_json::json!({
+                        "depth": depth,
+                        "nodes": counts.nodes.to_string(),
+                        "stats": move_stats_json(&counts.stats),
+                    })
+                })
+                .collect();
         }
         if divide {
             value["divide"] = self

@@ -33,6 +33,10 @@ fn a_run_with_statistics_shows_them_by_depth_and_per_move() {
         }
     }
     assert_eq!(result.stats_by_depth[3].1, result.counts);
+    // Copy JSON gives them too.
+    let json = result.to_json(true);
+    assert_eq!(json["stats_by_depth"][2]["nodes"], "8902");
+    assert_eq!(json["stats_by_depth"][2]["stats"]["captures"], "34");
     // The table shows depth 4's captures (1,576) and checks (469), and depth 3's 8,902 nodes
     // besides the summary's and the history's.
     harness.get_by_label("Move-type statistics");
