@@ -4,8 +4,8 @@ use super::event::{nodes_per_second, EngineError, Event, PerftResult, Progress};
 use super::job::Job;
 use super::provider::{BackendProvider, Resolved};
 use crate::backend::run_control::{ProgressSample, RunControl};
-use crate::backend::{RunError, RunOutcome, RunRequest, MAX_DEPTH};
-use crate::chess::{attacks, specialized, Zobrist};
+use crate::backend::{Backend, RunError, RunOutcome, RunRequest, MAX_DEPTH};
+use crate::chess::{attacks, specialized, Move, Zobrist};
 use crate::count::Counts;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -127,31 +127,18 @@ fn run(
             let counts = if job.depth == 0 {
                 Counts::exact(1)
             } else {
-                divide.iter().map(|&(_, c)| c).sum()
+                sum_of(&divide)
             };
             divide.sort_by_key(|(m, _)| m.to_string());
             let stats_by_depth = if job.stats_every_depth {
-                // The shallower depths reuse the table the job's own depth filled, so they
-                // cost little beside it; they report no progress of their own.
-                let silent = RunControl {
-                    cancel,
-                    progress_interval: PROGRESS_INTERVAL,
-                    on_progress: &|_| {},
-                    on_root_done: &|_, _| {},
-                };
-                let mut rows = Vec::new();
-                for depth in 1..job.depth {
-                    let shallower = RunRequest { depth, ..request };
-                    match backend.run(&shallower, &silent) {
-                        Ok(outcome) => {
-                            rows.push((depth, outcome.divide.iter().map(|&(_, c)| c).sum()))
-                        }
-                        Err(RunError::Cancelled) => return emit(Event::Cancelled { job: id }),
-                        Err(RunError::Failed(error)) => return fail(error.into()),
+                match shallower_stats(backend, &request, cancel) {
+                    Ok(mut rows) => {
+                        rows.push((job.depth, counts));
+                        rows
                     }
+                    Err(RunError::Cancelled) => return emit(Event::Cancelled { job: id }),
+                    Err(RunError::Failed(error)) => return fail(error.into()),
                 }
-                rows.push((job.depth, counts));
-                rows
             } else {
                 Vec::new()
             };
@@ -178,4 +165,31 @@ fn run(
         Err(RunError::Cancelled) => emit(Event::Cancelled { job: id }),
         Err(RunError::Failed(error)) => fail(error.into()),
     }
+}
+
+/// The counts with their statistics at every depth from 1 to one less than `request`'s, after
+/// `request` itself ran: they reuse the table it filled, so they cost little beside it, and
+/// report no progress of their own.
+fn shallower_stats(
+    backend: &mut dyn Backend,
+    request: &RunRequest,
+    cancel: &AtomicBool,
+) -> Result<Vec<(u32, Counts)>, RunError> {
+    let silent = RunControl {
+        cancel,
+        progress_interval: PROGRESS_INTERVAL,
+        on_progress: &|_| {},
+        on_root_done: &|_, _| {},
+    };
+    (1..request.depth)
+        .map(|depth| {
+            let shallower = RunRequest { depth, ..*request };
+            Ok((depth, sum_of(&backend.run(&shallower, &silent)?.divide)))
+        })
+        .collect()
+}
+
+/// The total of a divide.
+fn sum_of(divide: &[(Move, Counts)]) -> Counts {
+    divide.iter().map(|&(_, c)| c).sum()
 }
