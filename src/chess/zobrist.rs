@@ -151,22 +151,52 @@ impl Zobrist {
     /// What `m` XORs into the hash of `parent` to give the hash of `child = parent.play(m)`.
     /// XOR is its own inverse, so the same delta also undoes the move.
     pub fn move_delta(&self, parent: &Position, m: Move, child: &Position) -> Hash128 {
+        self.delta(parent, m, child.castling_rooks(), child.ep_square())
+    }
+
+    /// [`Self::move_delta`] without the child, for every move but a double push (`None`):
+    /// only a double push can leave an en passant square, and whether it does depends on the
+    /// legality of the capture in the child. A table probe that hits needs no child at all.
+    #[inline]
+    pub fn move_delta_before_play(&self, parent: &Position, m: Move) -> Option<Hash128> {
+        if m.kind() == MoveKind::DoublePush {
+            return None;
+        }
+        let us = parent.by_color(parent.turn());
+        // As `Position::play`: a right is lost when its rook moves or is taken, and all of
+        // ours when the king moves (a castle is a king move).
+        let from_to = Bitboard::from_square(m.from()) | Bitboard::from_square(m.to());
+        let mut castling_rooks = parent.castling_rooks() & !from_to;
+        if m.kind() == MoveKind::Castle || parent.role_at(m.from()) == Some(Role::King) {
+            castling_rooks &= !us;
+        }
+        Some(self.delta(parent, m, castling_rooks, None))
+    }
+
+    #[inline]
+    fn delta(
+        &self,
+        parent: &Position,
+        m: Move,
+        child_castling_rooks: Bitboard,
+        child_ep: Option<Square>,
+    ) -> Hash128 {
         let us = parent.turn();
         let them = !us;
         let (from, to) = (m.from(), m.to());
         // Keys of rooks that keep their right cancel out: only the rights the move lost count.
         let mut d =
-            self.black_to_move ^ self.castling(parent.castling_rooks() ^ child.castling_rooks());
+            self.black_to_move ^ self.castling(parent.castling_rooks() ^ child_castling_rooks);
+        if let Some(ep) = parent.ep_square() {
+            d ^= self.ep_file[ep.file() as usize];
+        }
         if m.kind() == MoveKind::Castle {
             let squares = CastlingSquares::new(from, to);
             return d
                 ^ self.piece(us, Role::King, squares.king_from)
                 ^ self.piece(us, Role::King, squares.king_to)
                 ^ self.piece(us, Role::Rook, squares.rook_from)
-                ^ self.piece(us, Role::Rook, squares.rook_to)
-                ^ parent
-                    .ep_square()
-                    .map_or_else(Hash128::default, |ep| self.ep_file[ep.file() as usize]);
+                ^ self.piece(us, Role::Rook, squares.rook_to);
         }
         let role = parent.role_at(from).unwrap_or(Role::Pawn);
         d ^= self.piece(us, role, from);
@@ -181,10 +211,7 @@ impl Zobrist {
             let captured = Square::from_coords(to.file(), from.rank());
             d ^= self.piece(them, Role::Pawn, captured);
         }
-        if let Some(ep) = parent.ep_square() {
-            d ^= self.ep_file[ep.file() as usize];
-        }
-        if let Some(ep) = child.ep_square() {
+        if let Some(ep) = child_ep {
             d ^= self.ep_file[ep.file() as usize];
         }
         d

@@ -143,7 +143,8 @@ pub struct RunOptions {
     #[arg(long, value_parser = seed_arg, default_value = DEFAULT_SEED_TEXT)]
     pub zobrist_seed: u64,
     /// Also count what the last move of every line was: captures, en passant, castles,
-    /// promotions, checks, discovered and double checks, checkmates, stalemates (CPU backend).
+    /// promotions, checks, discovered and double checks, checkmates, stalemates (`auto` counts
+    /// them on the CPU: on Vulkan they cost far more than the node count).
     #[arg(long)]
     pub stats: bool,
 }

@@ -29,6 +29,7 @@ use clap::{CommandFactory, Parser};
 use commands::{Cli, Commands};
 use error::CliError;
 use std::process::ExitCode;
+use vkperft::chess::specialized::SliderLookup;
 
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -55,7 +56,9 @@ pub fn main() -> ExitCode {
     if matches!(cli.command, Some(Commands::Hunt(_))) {
         interrupt::install_for_hunt();
     }
-    let result = match cli.command {
+    // A slider-lookup knob with a typo would silently measure the other lookup.
+    let sliders = SliderLookup::from_env().map_err(|e| CliError::input(anyhow::anyhow!(e)));
+    let result = sliders.and_then(|_| match cli.command {
         Some(Commands::Perft(args)) => perft::run_perft(&args),
         Some(Commands::Perftree(args)) => perft::run_perftree(&args),
         Some(Commands::Hunt(args)) => hunt::run(&args),
@@ -69,7 +72,7 @@ pub fn main() -> ExitCode {
         Some(Commands::Completions(args)) => completions::run(&args, Cli::command()),
         Some(Commands::Man(args)) => man::run(&args, Cli::command()),
         None => gui::run(&args::GuiArgs::default()),
-    };
+    });
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {

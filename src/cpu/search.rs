@@ -6,7 +6,8 @@ use crate::chess::specialized;
 use crate::chess::{Hash128, Move, Position, Zobrist};
 use crate::count::Counts;
 use crate::tt::{
-    CountsProbe, Probe, ThreadStats, TranspositionTable, TtStatsSnapshot, MIN_TT_DEPTH,
+    CountsProbe, Probe, ProbedPosition, ThreadStats, TranspositionTable, TtStatsSnapshot,
+    MIN_TT_DEPTH,
 };
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -17,7 +18,7 @@ pub const UNINTERRUPTED_DEPTH: u32 = 4;
 
 /// How many children ahead of the one searched [`TtSearch`] makes and prefetches the table
 /// bucket of.
-const PREFETCH_AHEAD: usize = 8;
+const PREFETCH_AHEAD: usize = 16;
 
 /// Counts subtrees for the parallel driver; one `Worker` per thread holds its private state.
 pub trait SubtreeSearch: Sync {
@@ -178,24 +179,25 @@ impl SubtreeSearch for TtSearch<'_> {
 
 impl TtSearch<'_> {
     /// A cancelled search stores nothing for the nodes it leaves unfinished. A table with
-    /// statistics makes the search count them.
+    /// statistics makes the search count them. `pos` is made only if the probe misses or
+    /// needs it.
     fn search(
         &self,
         stats: &ThreadStats,
-        pos: &Position,
+        mut pos: impl ProbedPosition,
         hash: Hash128,
         depth: u32,
         cancel: &AtomicBool,
     ) -> Result<Counts, Cancelled> {
         let move_stats = self.table.has_move_stats();
         if depth < MIN_TT_DEPTH {
-            return Ok(bulk_counts(pos, depth, move_stats));
+            return Ok(bulk_counts(pos.position(), depth, move_stats));
         }
         let key = hash ^ self.zobrist.depth_key(depth);
         // On a certify false hit the fast table's answer is kept as this node's fast counts,
         // while the exact counts are searched below.
         let false_hit_fast = match move_stats {
-            false => match self.table.probe(key, pos, depth, stats) {
+            false => match self.table.probe(key, &mut pos, depth, stats) {
                 Probe::Hit { exact, fast } => {
                     return Ok(Counts {
                         nodes: exact,
@@ -209,7 +211,7 @@ impl TtSearch<'_> {
                 }),
                 Probe::Miss => None,
             },
-            true => match self.table.probe_counts(key, pos, depth, stats) {
+            true => match self.table.probe_counts(key, &mut pos, depth, stats) {
                 CountsProbe::Hit(counts) => return Ok(counts),
                 CountsProbe::FalseHit { fast, fast_stats } => Some(Counts {
                     fast_nodes: fast,
@@ -219,39 +221,12 @@ impl TtSearch<'_> {
                 CountsProbe::Miss => None,
             },
         };
+        let pos = pos.position();
         let counts = if depth - 1 < MIN_TT_DEPTH {
             // Children are bulk-counted and never probed: no need for their hashes.
             bulk_counts(pos, depth, move_stats)
         } else {
-            let moves = legal_moves(pos);
-            let moves = moves.as_slice();
-            // Each child is made `PREFETCH_AHEAD` children before it is searched, and its
-            // bucket prefetched then, so that its probe finds the bucket in the cache instead
-            // of waiting for memory.
-            let child_depth_key = self.zobrist.depth_key(depth - 1);
-            let make = |m: Move| {
-                let child = pos.play(m);
-                let child_hash = hash ^ self.zobrist.move_delta(pos, m, &child);
-                self.table.prefetch(child_hash ^ child_depth_key);
-                (child, child_hash)
-            };
-            let mut ahead = [(*pos, hash); PREFETCH_AHEAD];
-            for (slot, &m) in ahead.iter_mut().zip(moves) {
-                *slot = make(m);
-            }
-            let mut counts = Counts::default();
-            for index in 0..moves.len() {
-                if depth > UNINTERRUPTED_DEPTH && cancel.load(Ordering::Relaxed) {
-                    return Err(Cancelled);
-                }
-                let slot = &mut ahead[index % PREFETCH_AHEAD];
-                let (child, child_hash) = *slot;
-                if let Some(&m) = moves.get(index + PREFETCH_AHEAD) {
-                    *slot = make(m);
-                }
-                counts += self.search(stats, &child, child_hash, depth - 1, cancel)?;
-            }
-            counts
+            self.search_children(stats, pos, hash, depth, cancel)?
         };
         Ok(match false_hit_fast {
             // A fast table would not have searched here, so it would not have stored either.
@@ -266,6 +241,70 @@ impl TtSearch<'_> {
                 counts
             }
         })
+    }
+
+    /// The sum of the children's searches. Each child's hash is computed
+    /// `PREFETCH_AHEAD` children before it is searched, and its bucket prefetched then, so
+    /// that its probe finds the bucket in the cache instead of waiting for memory; the child
+    /// itself is made only when its probe misses (a double push, whose en passant square
+    /// decides its hash, at once).
+    fn search_children(
+        &self,
+        stats: &ThreadStats,
+        pos: &Position,
+        hash: Hash128,
+        depth: u32,
+        cancel: &AtomicBool,
+    ) -> Result<Counts, Cancelled> {
+        let moves = legal_moves(pos);
+        let moves = moves.as_slice();
+        let child_depth_key = self.zobrist.depth_key(depth - 1);
+        let hash_child = |m: Move| {
+            let (made, child_hash) = match self.zobrist.move_delta_before_play(pos, m) {
+                Some(delta) => (None, hash ^ delta),
+                None => {
+                    let child = pos.play(m);
+                    (Some(child), hash ^ self.zobrist.move_delta(pos, m, &child))
+                }
+            };
+            self.table.prefetch(child_hash ^ child_depth_key);
+            (made, child_hash)
+        };
+        let mut ahead = [(None, hash); PREFETCH_AHEAD];
+        for (slot, &m) in ahead.iter_mut().zip(moves) {
+            *slot = hash_child(m);
+        }
+        let mut counts = Counts::default();
+        for (index, &m) in moves.iter().enumerate() {
+            if depth > UNINTERRUPTED_DEPTH && cancel.load(Ordering::Relaxed) {
+                return Err(Cancelled);
+            }
+            let slot = &mut ahead[index % PREFETCH_AHEAD];
+            let (made, child_hash) = *slot;
+            if let Some(&next) = moves.get(index + PREFETCH_AHEAD) {
+                *slot = hash_child(next);
+            }
+            let child = LazyChild {
+                parent: pos,
+                m,
+                made,
+            };
+            counts += self.search(stats, child, child_hash, depth - 1, cancel)?;
+        }
+        Ok(counts)
+    }
+}
+
+/// A child position made on first use: a probe that hits needs only its hash.
+struct LazyChild<'a> {
+    parent: &'a Position,
+    m: Move,
+    made: Option<Position>,
+}
+
+impl ProbedPosition for LazyChild<'_> {
+    fn position(&mut self) -> &Position {
+        self.made.get_or_insert_with(|| self.parent.play(self.m))
     }
 }
 

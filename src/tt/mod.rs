@@ -54,4 +54,4 @@ pub use shader_shared::MIN_TT_DEPTH;
 pub use shape::TableShape;
 pub use split::{TableSplit, LINE_BYTES};
 pub use stats::{DepthStats, ThreadStats, TtCounters, DEPTH_COUNTER_WORDS, MAX_TABLE_DEPTH};
-pub use table::{BucketRef, CountsProbe, Probe, TranspositionTable};
+pub use table::{BucketRef, CountsProbe, Probe, ProbedPosition, TranspositionTable};

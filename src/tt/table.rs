@@ -130,6 +130,25 @@ impl Storage {
     }
 }
 
+/// The position a probe is for, which a probe may not need: `fast` reads the hash alone, and
+/// `verified` and `certify` build the exact key only when a tag matches. A search can then
+/// probe a child before it makes it.
+pub trait ProbedPosition {
+    fn position(&mut self) -> &Position;
+}
+
+impl ProbedPosition for &Position {
+    fn position(&mut self) -> &Position {
+        self
+    }
+}
+
+impl<P: ProbedPosition> ProbedPosition for &mut P {
+    fn position(&mut self) -> &Position {
+        (**self).position()
+    }
+}
+
 pub struct TranspositionTable {
     storage: Storage,
     /// Each entry's statistics, in tables built for `--stats`.
@@ -269,8 +288,14 @@ impl TranspositionTable {
 
     /// Looks up `pos` at `depth` remaining plies; `hash` already includes the depth key.
     /// Depths above [`MAX_TABLE_DEPTH`] are not kept: a miss, not counted.
-    pub fn probe(&self, hash: Hash128, pos: &Position, depth: u32, stats: &ThreadStats) -> Probe {
-        self.probe_reading(hash, pos, depth, stats, false).0
+    pub fn probe(
+        &self,
+        hash: Hash128,
+        mut pos: impl ProbedPosition,
+        depth: u32,
+        stats: &ThreadStats,
+    ) -> Probe {
+        self.probe_reading(hash, &mut pos, depth, stats, false).0
     }
 
     /// [`Self::probe`] with the entry's statistics, for a table built for `--stats`; an entry
@@ -278,11 +303,11 @@ impl TranspositionTable {
     pub fn probe_counts(
         &self,
         hash: Hash128,
-        pos: &Position,
+        mut pos: impl ProbedPosition,
         depth: u32,
         stats: &ThreadStats,
     ) -> CountsProbe {
-        match self.probe_reading(hash, pos, depth, stats, true) {
+        match self.probe_reading(hash, &mut pos, depth, stats, true) {
             (Probe::Hit { exact, fast }, Some((exact_stats, fast_stats))) => {
                 CountsProbe::Hit(Counts {
                     nodes: exact,
@@ -302,7 +327,7 @@ impl TranspositionTable {
     fn probe_reading(
         &self,
         hash: Hash128,
-        pos: &Position,
+        pos: &mut impl ProbedPosition,
         depth: u32,
         stats: &ThreadStats,
         read_stats: bool,
@@ -391,7 +416,7 @@ impl TranspositionTable {
         shadows: &[ExactEntry],
         slots: Option<&[StatsSlot]>,
         hash: Hash128,
-        pos: &Position,
+        pos: &mut impl ProbedPosition,
         depth: u32,
         stats: &ThreadStats,
     ) -> (Probe, StatsRead) {
@@ -410,7 +435,7 @@ impl TranspositionTable {
                 continue;
             };
             let occupant = shadow.occupant(tag, || {
-                *key.get_or_insert_with(|| NybbleBoard::from_position(pos))
+                *key.get_or_insert_with(|| NybbleBoard::from_position(pos.position()))
             });
             if occupant == Occupant::Other {
                 wrong += 1;
@@ -611,7 +636,7 @@ fn probe_verified(
     bucket: &VerifiedBucket,
     slots: Option<&[StatsSlot]>,
     hash: Hash128,
-    pos: &Position,
+    pos: &mut impl ProbedPosition,
     depth: u32,
     stats: &ThreadStats,
 ) -> (Probe, StatsRead) {
@@ -626,7 +651,7 @@ fn probe_verified(
             continue;
         };
         match contents.occupant(tag, || {
-            *key.get_or_insert_with(|| NybbleBoard::from_position(pos))
+            *key.get_or_insert_with(|| NybbleBoard::from_position(pos.position()))
         }) {
             Occupant::Same if probe == Probe::Miss => {
                 probe = Probe::Hit {

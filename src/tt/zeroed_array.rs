@@ -8,6 +8,12 @@
 //! `calloc` block is a fresh anonymous mapping: the kernel maps zero pages and gives a page its
 //! own frame on the first write. The table's only unsafe code beside the prefetch hint
 //! (allowed for this module alone in `src/tt/mod.rs`).
+//!
+//! A probe lands on a random bucket: with 4 KiB pages nearly every probe of a large table also
+//! misses the TLB, and the page walk stalls even a prefetch. So the array asks Linux to back
+//! it with transparent huge pages (`MADV_HUGEPAGE`, which the common `madvise` setting of
+//! `/sys/kernel/mm/transparent_hugepage/enabled` needs); a 2 MiB page is still taken only
+//! when first written. A kernel that refuses keeps the small pages: only speed changes.
 
 use super::config::TtError;
 use std::alloc::{alloc_zeroed, dealloc, Layout};
@@ -49,6 +55,7 @@ impl<T: bytemuck::Zeroable> ZeroedArray<T> {
         debug_assert!(offset < align_of::<T>().max(1));
         // SAFETY: `offset < align_of::<T>()`, so the elements end within the allocation.
         let first = unsafe { allocation.as_ptr().add(offset) }.cast::<T>();
+        advise_huge_pages(allocation, size);
         Ok(ZeroedArray {
             allocation,
             layout,
@@ -56,6 +63,37 @@ impl<T: bytemuck::Zeroable> ZeroedArray<T> {
             len,
         })
     }
+}
+
+/// Huge pages only pay off past a few of them; smaller tables (the tests') keep small pages.
+const HUGE_PAGE_MIN_BYTES: usize = 8 * HUGE_PAGE_BYTES;
+/// The size of a transparent huge page on x86-64 and most arm64 kernels.
+const HUGE_PAGE_BYTES: usize = 2 << 20;
+
+/// Asks for transparent huge pages on the whole huge pages inside the `size` bytes at
+/// `allocation`; a refusal (another OS, THP off) is no error.
+fn advise_huge_pages(allocation: NonNull<u8>, size: usize) {
+    if size < HUGE_PAGE_MIN_BYTES {
+        return;
+    }
+    let start = allocation.as_ptr().align_offset(HUGE_PAGE_BYTES);
+    let length = (size - start) / HUGE_PAGE_BYTES * HUGE_PAGE_BYTES;
+    #[cfg(target_os = "linux")]
+    {
+        use nix::sys::mman::{madvise, MmapAdvise};
+        // SAFETY: the range lies inside the live allocation (`start + length <= size`) and
+        // starts on a page boundary; the advice changes how the kernel backs the pages, not
+        // their contents (still zero until written).
+        let _refusal_keeps_small_pages = unsafe {
+            madvise(
+                NonNull::new_unchecked(allocation.as_ptr().add(start)).cast(),
+                length,
+                MmapAdvise::MADV_HUGEPAGE,
+            )
+        };
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (start, length);
 }
 
 impl<T> std::ops::Deref for ZeroedArray<T> {

@@ -263,6 +263,14 @@ fn incremental_keys_follow_chess960_castles() {
                 "{m} in {}",
                 pos.to_fen()
             );
+            if m.kind() != MoveKind::DoublePush {
+                assert_eq!(
+                    zobrist.move_delta_before_play(&pos, m),
+                    Some(zobrist.move_delta(&pos, m, &child)),
+                    "{m} in {}",
+                    pos.to_fen()
+                );
+            }
             let back = NybbleBoard::from_position(&child)
                 .to_position()
                 .expect("a legal child");

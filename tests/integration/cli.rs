@@ -248,6 +248,40 @@ fn bad_input_exits_with_code_2() {
     bad_input(&["frobnicate"]);
 }
 
+/// `VKPERFT_CPU_SLIDERS` picks the slider lookup a bench measures (the header and the JSON say
+/// which ran, and the counts stay exact); a value it does not take is refused before any run.
+#[test]
+fn the_slider_lookup_knob_is_obeyed_and_checked() {
+    let args = [
+        "bench",
+        "--quick",
+        "--backend",
+        "cpu",
+        "--position",
+        "kiwipete",
+        "--json",
+    ];
+    let run = run_vkperft(&args, &[("VKPERFT_CPU_SLIDERS", "magic")]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let value = json(&run.stdout);
+    assert_eq!(value["slider_lookup"], "magic bitboards", "{}", run.stdout);
+    assert_eq!(
+        value["positions"][0]["off"]["nodes"], "97862",
+        "{}",
+        run.stdout
+    );
+    for bad in ["PEXT", "magics", ""] {
+        let run = run_vkperft(&["perft", "--depth", "1"], &[("VKPERFT_CPU_SLIDERS", bad)]);
+        assert_eq!(run.code, 2, "{bad:?}: {}", run.stderr);
+        assert!(
+            run.stderr.contains("VKPERFT_CPU_SLIDERS")
+                && run.stderr.contains("expected pext, magic or auto"),
+            "{bad:?}: {}",
+            run.stderr
+        );
+    }
+}
+
 #[test]
 fn bench_quick_json_matches_published_values() {
     let run = success(&["bench", "--quick", "--json", "--threads", "2"]);

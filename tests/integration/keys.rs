@@ -5,7 +5,7 @@ use crate::common;
 use std::collections::{HashMap, HashSet};
 use vkperft::chess::rng::SplitMix64;
 use vkperft::chess::zobrist::{DEFAULT_SEED, MAX_DEPTH_KEYS};
-use vkperft::chess::{Hash128, Move, NybbleBoard, Position, Zobrist};
+use vkperft::chess::{Hash128, Move, MoveKind, NybbleBoard, Position, Zobrist};
 
 const SEED: u64 = 0x6b65_7973;
 
@@ -56,6 +56,15 @@ fn position(fen: &str) -> Position {
     Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
 }
 
+/// The delta computed before the move is made is the delta from the child, for every move but a
+/// double push, which gets none.
+fn assert_delta_before_play(zobrist: &Zobrist, parent: &Position, m: Move, delta: Hash128) {
+    match zobrist.move_delta_before_play(parent, m) {
+        Some(before) => assert_eq!(before, delta, "{} {m}", parent.to_fen()),
+        None => assert_eq!(m.kind(), MoveKind::DoublePush, "{} {m}", parent.to_fen()),
+    }
+}
+
 #[test]
 fn zobrist_incremental_equals_full_hash() {
     for seed in [DEFAULT_SEED, SEED] {
@@ -68,6 +77,7 @@ fn zobrist_incremental_equals_full_hash() {
             let child_hash = zobrist.hash(child);
             let delta = zobrist.move_delta(parent, m, child);
             assert_eq!(parent_hash ^ delta, child_hash, "{} {m}", parent.to_fen());
+            assert_delta_before_play(&zobrist, parent, m, delta);
             // The same delta undoes the move.
             assert_eq!(child_hash ^ delta, parent_hash, "{} {m}", parent.to_fen());
             plies += 1;

@@ -14,6 +14,7 @@ mod leaf_count;
 mod leaf_stats;
 mod lookup;
 mod node;
+mod slider_lookup;
 // Calls into the BMI2 build of the generator, and attack-set loads without a bounds check
 // (see the module's safety arguments).
 #[allow(unsafe_code)]
@@ -33,33 +34,7 @@ pub use leaf_count::leaf_count_ops;
 use leaf_stats::LeafStats;
 use lookup::Sliders;
 use node::Subtree;
-
-/// How the specialised generator looks up slider attacks on this CPU.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SliderLookup {
-    /// PEXT (x86-64 BMI2).
-    Pext,
-    /// Magic multiplication.
-    Magic,
-}
-
-impl SliderLookup {
-    /// The fastest this CPU has: PEXT if BMI2 is present and fast, else magics.
-    pub fn detect() -> SliderLookup {
-        #[cfg(target_arch = "x86_64")]
-        if sliders::Pext::detect().is_some() {
-            return SliderLookup::Pext;
-        }
-        SliderLookup::Magic
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            SliderLookup::Pext => "PEXT (BMI2)",
-            SliderLookup::Magic => "magic bitboards",
-        }
-    }
-}
+pub use slider_lookup::{SliderLookup, SLIDERS_VARIABLE};
 
 /// Builds the tables of the fastest slider lookup now, so that timing a run does not include
 /// them.

@@ -16,6 +16,7 @@ use super::flags::{Flag, Side};
 use super::leaf_stats::LeafStats;
 use super::lookup::Sliders;
 use super::node;
+use super::slider_lookup::{bmi2_present, SliderLookup};
 use super::stats;
 use super::tables::{Leapers, SliderSquare, SliderTable};
 use crate::chess::bitboard::Bitboard;
@@ -95,34 +96,18 @@ pub struct Pext {
 
 #[cfg(target_arch = "x86_64")]
 impl Pext {
-    /// PEXT lookups, if this CPU has BMI2 and executes PEXT in hardware (AMD before Zen 3
-    /// runs it in microcode, slower than a magic multiply).
-    /// Asked once per process: CPUID is slow, in a virtual machine very slow.
+    /// PEXT lookups, if they are the lookup chosen for this CPU ([`SliderLookup::detect`]);
+    /// never without BMI2, whatever was chosen, since the BMI2 build is unsound there.
     pub fn detect() -> Option<Pext> {
         static DETECTED: OnceLock<Option<Pext>> = OnceLock::new();
         *DETECTED.get_or_init(|| {
-            fast_pext_available().then(|| Pext {
+            let chosen = SliderLookup::detect() == SliderLookup::Pext && bmi2_present();
+            chosen.then(|| Pext {
                 leapers: Leapers::get(),
                 table: SliderTable::pext(),
             })
         })
     }
-}
-
-#[cfg(target_arch = "x86_64")]
-fn fast_pext_available() -> bool {
-    if !(std::is_x86_feature_detected!("bmi1")
-        && std::is_x86_feature_detected!("bmi2")
-        && std::is_x86_feature_detected!("lzcnt")
-        && std::is_x86_feature_detected!("avx2"))
-    {
-        return false;
-    }
-    let vendor = std::arch::x86_64::__cpuid(0);
-    let amd = [vendor.ebx, vendor.edx, vendor.ecx] == [0x6874_7541, 0x6974_6e65, 0x444d_4163];
-    let signature = std::arch::x86_64::__cpuid(1).eax;
-    let family = ((signature >> 8) & 0xf) + ((signature >> 20) & 0xff);
-    !(amd && family < 0x19)
 }
 
 #[cfg(target_arch = "x86_64")]
