@@ -17,9 +17,14 @@ pub trait Sliders: Copy {
     /// Perft of `board` to `depth >= 1`, by [`perft`](super::node::perft) compiled for these
     /// lookups.
     fn perft<S: Side, E: Flag, C: Flag>(self, board: &Board, depth: u32) -> u64;
-    /// Perft of `board` to `depth >= 1` with the statistics of the last moves, by
-    /// [`perft_stats`](super::stats::perft_stats) compiled for these lookups.
-    fn perft_stats<S: Side, E: Flag, C: Flag>(self, board: &Board, depth: u32) -> LeafStats;
+    /// Adds to `total` perft of `board` to `depth >= 1` with the statistics of the last moves,
+    /// by [`add_perft_stats`](super::stats::add_perft_stats) compiled for these lookups.
+    fn add_perft_stats<S: Side, E: Flag, C: Flag>(
+        self,
+        board: &Board,
+        depth: u32,
+        total: &mut LeafStats,
+    );
     /// Whether the side to move on `board` has a legal move, by
     /// [`any_legal_move`](super::stats::any_legal_move) compiled for these lookups.
     fn any_legal_move<S: Side, E: Flag, C: Flag>(self, board: &Board) -> bool;

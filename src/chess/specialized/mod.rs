@@ -122,12 +122,14 @@ fn root_for_side<L: Sliders, S: Side, T: Subtree>(
     board: &Board,
     depth: u32,
 ) -> T {
+    let mut total = T::default();
     match (pos.ep_square().is_some(), pos.castling_rooks().any()) {
-        (false, false) => T::below::<L, S, No, No>(sliders, board, depth),
-        (false, true) => T::below::<L, S, No, Yes>(sliders, board, depth),
-        (true, false) => T::below::<L, S, Yes, No>(sliders, board, depth),
-        (true, true) => T::below::<L, S, Yes, Yes>(sliders, board, depth),
+        (false, false) => total.add_below::<L, S, No, No>(sliders, board, depth),
+        (false, true) => total.add_below::<L, S, No, Yes>(sliders, board, depth),
+        (true, false) => total.add_below::<L, S, Yes, No>(sliders, board, depth),
+        (true, true) => total.add_below::<L, S, Yes, Yes>(sliders, board, depth),
     }
+    total
 }
 
 /// The compile-time parameters a position enters the generator with.

@@ -10,7 +10,6 @@ use crate::chess::bitboard::Bitboard;
 use crate::chess::castling::CastlingSquares;
 use crate::chess::square::Square;
 use std::marker::PhantomData;
-use std::ops::AddAssign;
 
 /// Perft of `board` to `depth >= 1` with `S` to move; `E`: an en passant capture may exist;
 /// `C`: some castling right is left. A node at depth 2 adds its children to the thread's
@@ -130,26 +129,38 @@ impl Visitor for Count {
 }
 
 /// What a node adds up over its children's subtrees: leaf counts (`u64`), or leaf counts with
-/// the statistics of their last moves.
-pub(super) trait Subtree: Default + AddAssign {
-    /// The subtree of `child`, `depth >= 1` plies deep, by the node function of its flags.
-    fn below<L: Sliders, S: Side, E: Flag, C: Flag>(sliders: L, child: &Board, depth: u32) -> Self;
-    /// The subtree of `child` one ply deep (no en passant capture possible), where the caller
-    /// may count it without a call.
-    fn last_ply<L: Sliders, S: Side, C: Flag>(sliders: L, child: &Board) -> Self;
+/// the statistics of their last moves. A subtree is added to the caller's total in place: the
+/// statistics are ten words, which a child returning them would write field by field and its
+/// parent then read back two at a time, each read stalled on the writes it spans.
+pub(super) trait Subtree: Default {
+    /// Adds the subtree of `child`, `depth >= 1` plies deep, by the node function of its flags.
+    fn add_below<L: Sliders, S: Side, E: Flag, C: Flag>(
+        &mut self,
+        sliders: L,
+        child: &Board,
+        depth: u32,
+    );
+    /// Adds the subtree of `child` one ply deep (no en passant capture possible), where the
+    /// caller may count it without a call.
+    fn add_last_ply<L: Sliders, S: Side, C: Flag>(&mut self, sliders: L, child: &Board);
 }
 
 impl Subtree for u64 {
     #[inline(always)]
-    fn below<L: Sliders, S: Side, E: Flag, C: Flag>(sliders: L, child: &Board, depth: u32) -> u64 {
-        sliders.perft::<S, E, C>(child, depth)
+    fn add_below<L: Sliders, S: Side, E: Flag, C: Flag>(
+        &mut self,
+        sliders: L,
+        child: &Board,
+        depth: u32,
+    ) {
+        *self += sliders.perft::<S, E, C>(child, depth);
     }
 
     #[inline(always)]
-    fn last_ply<L: Sliders, S: Side, C: Flag>(sliders: L, child: &Board) -> u64 {
+    fn add_last_ply<L: Sliders, S: Side, C: Flag>(&mut self, sliders: L, child: &Board) {
         let mut count = Count(0);
         generate::<L, S, No, C, _>(sliders, child, &mut count);
-        count.0
+        *self += count.0;
     }
 }
 
@@ -181,11 +192,13 @@ impl<'a, L: Sliders, S: Side, C: Flag, T: Subtree> Children<'a, L, S, C, T> {
     #[inline(always)]
     fn count<E: Flag>(&mut self, child: &Board) {
         self.made += 1;
-        self.total += if C::ON && child.castling_rooks.any() {
-            T::below::<L, S::Other, E, Yes>(self.sliders, child, self.depth)
+        if C::ON && child.castling_rooks.any() {
+            self.total
+                .add_below::<L, S::Other, E, Yes>(self.sliders, child, self.depth);
         } else {
-            T::below::<L, S::Other, E, No>(self.sliders, child, self.depth)
-        };
+            self.total
+                .add_below::<L, S::Other, E, No>(self.sliders, child, self.depth);
+        }
     }
 
     /// As [`Self::count`], but a child at depth 1 is counted here rather than by a call. Pawn
@@ -198,11 +211,13 @@ impl<'a, L: Sliders, S: Side, C: Flag, T: Subtree> Children<'a, L, S, C, T> {
             return self.count::<No>(child);
         }
         self.made += 1;
-        self.total += if C::ON && child.castling_rooks.any() {
-            T::last_ply::<L, S::Other, Yes>(self.sliders, child)
+        if C::ON && child.castling_rooks.any() {
+            self.total
+                .add_last_ply::<L, S::Other, Yes>(self.sliders, child);
         } else {
-            T::last_ply::<L, S::Other, No>(self.sliders, child)
-        };
+            self.total
+                .add_last_ply::<L, S::Other, No>(self.sliders, child);
+        }
     }
 }
 

@@ -67,8 +67,13 @@ impl Sliders for Magic {
         node::perft::<Self, S, E, C>(self, board, depth)
     }
 
-    fn perft_stats<S: Side, E: Flag, C: Flag>(self, board: &Board, depth: u32) -> LeafStats {
-        stats::perft_stats::<Self, S, E, C>(self, board, depth)
+    fn add_perft_stats<S: Side, E: Flag, C: Flag>(
+        self,
+        board: &Board,
+        depth: u32,
+        total: &mut LeafStats,
+    ) {
+        stats::add_perft_stats::<Self, S, E, C>(self, board, depth, total);
     }
 
     fn any_legal_move<S: Side, E: Flag, C: Flag>(self, board: &Board) -> bool {
@@ -129,9 +134,14 @@ impl Sliders for Pext {
     }
 
     #[inline(always)]
-    fn perft_stats<S: Side, E: Flag, C: Flag>(self, board: &Board, depth: u32) -> LeafStats {
-        // SAFETY: a `Pext` exists only where `perft_stats_bmi2`'s features were detected.
-        unsafe { perft_stats_bmi2::<S, E, C>(self, board, depth) }
+    fn add_perft_stats<S: Side, E: Flag, C: Flag>(
+        self,
+        board: &Board,
+        depth: u32,
+        total: &mut LeafStats,
+    ) {
+        // SAFETY: a `Pext` exists only where `add_perft_stats_bmi2`'s features were detected.
+        unsafe { add_perft_stats_bmi2::<S, E, C>(self, board, depth, total) }
     }
 
     #[inline(always)]
@@ -170,12 +180,13 @@ fn perft_bmi2<S: Side, E: Flag, C: Flag>(sliders: Pext, board: &Board, depth: u3
 /// The statistics perft compiled with BMI2, as [`perft_bmi2`].
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "bmi1,bmi2,lzcnt,avx2")]
-fn perft_stats_bmi2<S: Side, E: Flag, C: Flag>(
+fn add_perft_stats_bmi2<S: Side, E: Flag, C: Flag>(
     sliders: Pext,
     board: &Board,
     depth: u32,
-) -> LeafStats {
-    stats::perft_stats::<Pext, S, E, C>(sliders, board, depth)
+    total: &mut LeafStats,
+) {
+    stats::add_perft_stats::<Pext, S, E, C>(sliders, board, depth, total);
 }
 
 /// The test for a legal move compiled with BMI2, as [`perft_bmi2`].

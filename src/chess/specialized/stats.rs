@@ -12,8 +12,9 @@
 //!   shielded the king from it.
 //! - Discovered checks: `from` is the only piece between one of our sliders and their king,
 //!   and `to` leaves the line through both (no move crosses the king or the slider).
-//! - Checkmates: each checking move is made and the child searched for a legal move, which
-//!   stops after the king's moves when it has one.
+//! - Checkmates: a checking move is no mate when their king surely has a square to step to
+//!   ([`LastPly::king_escapes`], no move made); the others are made and the child searched for
+//!   a legal move, which stops after the king's moves when it has one.
 //! - Stalemates: only the quiet moves that might kill every witness ([`Witnesses`]) are made
 //!   and searched.
 //! - Castles and en passant captures (which also change squares other than `from` and `to`)
@@ -24,49 +25,52 @@ use super::flags::{Flag, No, Side, Yes};
 use super::leaf_count::add_leaf_count_ops;
 use super::leaf_stats::LeafStats;
 use super::lookup::Sliders;
-use super::node::{generate, king_safety, origin, Children, Subtree, Visitor};
+use super::node::{
+    attacked_next_to_king, generate, king_safety, origin, Children, Subtree, Visitor,
+};
 use super::witnesses::{shifted, Witnesses};
 use crate::chess::bitboard::Bitboard;
 use crate::chess::castling::CastlingSquares;
 use crate::chess::square::Square;
 use std::marker::PhantomData;
 
-/// Perft of `board` to `depth >= 1` with the statistics of the last moves; as
+/// Adds to `total` perft of `board` to `depth >= 1` with the statistics of the last moves; as
 /// [`perft`](super::node::perft), a node at depth 2 adds its children to the leaf count-ops.
 #[inline(always)]
-pub fn perft_stats<L: Sliders, S: Side, E: Flag, C: Flag>(
+pub fn add_perft_stats<L: Sliders, S: Side, E: Flag, C: Flag>(
     sliders: L,
     board: &Board,
     depth: u32,
-) -> LeafStats {
+    total: &mut LeafStats,
+) {
     if depth == 1 {
-        let mut last_ply = LastPly::<L, S, C>::new(sliders, board);
+        let mut last_ply = LastPly::<L, S, C>::new(sliders, board, total);
         generate::<L, S, E, C, _>(sliders, board, &mut last_ply);
-        last_ply.stats
     } else {
         let mut children = Children::<L, S, C, LeafStats>::new(sliders, board, depth - 1);
         generate::<L, S, E, C, _>(sliders, board, &mut children);
         if depth == 2 {
             add_leaf_count_ops(children.made);
         }
-        children.total
+        *total += children.total;
     }
 }
 
 impl Subtree for LeafStats {
     #[inline(always)]
-    fn below<L: Sliders, S: Side, E: Flag, C: Flag>(
+    fn add_below<L: Sliders, S: Side, E: Flag, C: Flag>(
+        &mut self,
         sliders: L,
         child: &Board,
         depth: u32,
-    ) -> LeafStats {
-        sliders.perft_stats::<S, E, C>(child, depth)
+    ) {
+        sliders.add_perft_stats::<S, E, C>(child, depth, self);
     }
 
     /// A call, not inlined: the statistics visitor is large.
     #[inline(always)]
-    fn last_ply<L: Sliders, S: Side, C: Flag>(sliders: L, child: &Board) -> LeafStats {
-        sliders.perft_stats::<S, No, C>(child, 1)
+    fn add_last_ply<L: Sliders, S: Side, C: Flag>(&mut self, sliders: L, child: &Board) {
+        sliders.add_perft_stats::<S, No, C>(child, 1, self);
     }
 }
 
@@ -119,7 +123,7 @@ impl Visitor for AnyMove {
 }
 
 /// Classifies the moves of a node at depth 1, `S` to move.
-struct LastPly<'a, L, S, C> {
+struct LastPly<'a, 't, L, S, C> {
     sliders: L,
     board: &'a Board,
     theirs: Bitboard,
@@ -128,14 +132,18 @@ struct LastPly<'a, L, S, C> {
     check_squares: [Bitboard; 6],
     /// Our pieces that alone stand between one of our sliders and their king.
     discoverers: Bitboard,
+    /// The squares next to their king that hold none of theirs and that we do not attack,
+    /// found for the first checking move.
+    escapes: Option<Bitboard>,
     witnesses: Witnesses,
-    stats: LeafStats,
+    /// The caller's total, which the moves are added to.
+    stats: &'t mut LeafStats,
     side: PhantomData<(S, C)>,
 }
 
-impl<'a, L: Sliders, S: Side, C: Flag> LastPly<'a, L, S, C> {
+impl<'a, 't, L: Sliders, S: Side, C: Flag> LastPly<'a, 't, L, S, C> {
     #[inline(always)]
-    fn new(sliders: L, board: &'a Board) -> Self {
+    fn new(sliders: L, board: &'a Board, stats: &'t mut LeafStats) -> Self {
         let t = sliders.leapers();
         let ours = board.ours::<S>();
         let theirs = board.theirs::<S>();
@@ -170,8 +178,9 @@ impl<'a, L: Sliders, S: Side, C: Flag> LastPly<'a, L, S, C> {
             their_king,
             check_squares,
             discoverers,
+            escapes: None,
             witnesses: Witnesses::new::<L, S>(sliders, board, their_king, pinned),
-            stats: LeafStats::default(),
+            stats,
             side: PhantomData,
         }
     }
@@ -188,6 +197,53 @@ impl<'a, L: Sliders, S: Side, C: Flag> LastPly<'a, L, S, C> {
         }
     }
 
+    /// Whether their king, in check after our piece of role `role` moves `from -> to`, has a
+    /// square to step to for sure. Our attacks next to their king after the move are those
+    /// before it, less what `to` now blocks, plus the moved piece's from `to` and the rays that
+    /// leaving `from` uncovers; all with their king taken off the board, so that it cannot step
+    /// back along a checking slider's ray. `to` itself, a piece of ours next to their king, may
+    /// be defended: it is no escape here.
+    #[inline(always)]
+    fn king_escapes(&mut self, role: usize, from: Square, to: Square) -> bool {
+        let t = self.sliders.leapers();
+        let board = self.board;
+        let (sliders, their_king) = (self.sliders, self.their_king);
+        let escapes = *self.escapes.get_or_insert_with(|| {
+            t.king(their_king)
+                & !board.theirs::<S>()
+                & !attacked_next_to_king::<L, S::Other>(sliders, board, their_king)
+        });
+        let escapes = escapes.without(to);
+        if escapes.is_empty() {
+            return false;
+        }
+        let occupied = (board.ours::<S>() | self.theirs)
+            .without(from)
+            .with(to)
+            .without(their_king);
+        let mut attacked = match role {
+            PAWN => t.pawn(S::COLOR, to),
+            KNIGHT => t.knight(to),
+            BISHOP => sliders.bishop(to, occupied),
+            ROOK => sliders.rook(to, occupied),
+            QUEEN => sliders.bishop(to, occupied) | sliders.rook(to, occupied),
+            _ => t.king(to),
+        };
+        if (escapes & (t.bishop_rays(from) | t.rook_rays(from))).any() {
+            let ours = board.ours::<S>().without(from);
+            let queens = board.roles[QUEEN];
+            let straight = sliders.rook(from, occupied);
+            if (straight & (board.roles[ROOK] | queens) & ours).any() {
+                attacked |= straight;
+            }
+            let diagonal = sliders.bishop(from, occupied);
+            if (diagonal & (board.roles[BISHOP] | queens) & ours).any() {
+                attacked |= diagonal;
+            }
+        }
+        (escapes & !attacked).any()
+    }
+
     /// Our pawn moves from `to - offset` onto `targets` that uncover a check:
     /// those whose origin discovers and whose target leaves the line.
     #[inline(always)]
@@ -202,13 +258,17 @@ impl<'a, L: Sliders, S: Side, C: Flag> LastPly<'a, L, S, C> {
         discovered
     }
 
-    /// Adds moves to `targets` (`captures` of them captures), of which `direct` give check
-    /// with the moved piece and `discovered` with another, and tests for mate the checking
-    /// ones and for stalemate the quiet ones among `unproven`; `make` makes the move to a
-    /// target and says whether the opponent may then take en passant.
+    /// Adds moves of a piece that lands as role `role` to `targets` (`captures` of them
+    /// captures), of which `direct` give check with the moved piece and `discovered` with
+    /// another, and tests for mate the checking ones and for stalemate the quiet ones among
+    /// `unproven`; `from` gives a target's origin, and `make` makes the move to a target and
+    /// says whether the opponent may then take en passant.
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn last_moves(
         &mut self,
+        role: usize,
+        from: impl Fn(Square) -> Square,
         targets: Bitboard,
         captures: u32,
         direct: Bitboard,
@@ -217,13 +277,16 @@ impl<'a, L: Sliders, S: Side, C: Flag> LastPly<'a, L, S, C> {
         make: impl Fn(Square) -> (Board, bool),
     ) {
         let checking = direct | discovered;
-        let stats = &mut self.stats;
+        let stats = &mut *self.stats;
         stats.nodes += u64::from(targets.count());
         stats.captures += u64::from(captures);
         stats.checks += u64::from(checking.count());
         stats.double_checks += u64::from((direct & discovered).count());
         stats.discovered_checks += u64::from((discovered & !direct).count());
         for to in checking {
+            if self.king_escapes(role, from(to), to) {
+                continue;
+            }
             let (child, en_passant) = make(to);
             if !self.has_reply(&child, en_passant) {
                 self.stats.checkmates += 1;
@@ -244,7 +307,7 @@ impl<'a, L: Sliders, S: Side, C: Flag> LastPly<'a, L, S, C> {
         let checkers = king_safety::<L, S::Other>(self.sliders, child, self.their_king).checkers;
         let check = checkers.any();
         let double = checkers.more_than_one();
-        let stats = &mut self.stats;
+        let stats = &mut *self.stats;
         stats.nodes += 1;
         stats.checks += u64::from(check);
         stats.double_checks += u64::from(double);
@@ -274,11 +337,14 @@ impl<'a, L: Sliders, S: Side, C: Flag> LastPly<'a, L, S, C> {
         let direct = targets & self.check_squares[PAWN];
         let discovered = self.discovered_by_pawns(targets, offset);
         let unproven = self.witnesses.unproven_pawn_moves(offset);
-        self.last_moves(targets, captures, direct, discovered, unproven, make);
+        let from = |to| origin(to, offset);
+        self.last_moves(
+            PAWN, from, targets, captures, direct, discovered, unproven, make,
+        );
     }
 }
 
-impl<L: Sliders, S: Side, C: Flag> Visitor for LastPly<'_, L, S, C> {
+impl<L: Sliders, S: Side, C: Flag> Visitor for LastPly<'_, '_, L, S, C> {
     #[inline(always)]
     fn piece<const ROLE: usize>(&mut self, from: Square, targets: Bitboard) {
         let t = self.sliders.leapers();
@@ -291,9 +357,17 @@ impl<L: Sliders, S: Side, C: Flag> Visitor for LastPly<'_, L, S, C> {
         let captures = (targets & self.theirs).count();
         let unproven = self.witnesses.unproven(ROLE, from);
         let board = self.board;
-        self.last_moves(targets, captures, direct, discovered, unproven, |to| {
-            (board.moved::<S, C, ROLE>(from, to), false)
-        });
+        let origin = |_| from;
+        self.last_moves(
+            ROLE,
+            origin,
+            targets,
+            captures,
+            direct,
+            discovered,
+            unproven,
+            |to| (board.moved::<S, C, ROLE>(from, to), false),
+        );
     }
 
     #[inline(always)]
@@ -337,9 +411,17 @@ impl<L: Sliders, S: Side, C: Flag> Visitor for LastPly<'_, L, S, C> {
                 };
                 self.stats.promotions += 1;
                 let unproven = self.witnesses.unproven(role, from);
-                self.last_moves(target, captures, direct, discovered, unproven, |to| {
-                    (board.promoted::<S, C>(from, to, role), false)
-                });
+                let origin = |_| from;
+                self.last_moves(
+                    role,
+                    origin,
+                    target,
+                    captures,
+                    direct,
+                    discovered,
+                    unproven,
+                    |to| (board.promoted::<S, C>(from, to, role), false),
+                );
             }
         }
     }
