@@ -46,6 +46,7 @@ pub fn add_perft_stats<L: Sliders, S: Side, E: Flag, C: Flag>(
     if depth == 1 {
         let mut last_ply = LastPly::<L, S, C>::new(sliders, board, total);
         generate::<L, S, E, C, _>(sliders, board, &mut last_ply);
+        last_ply.stats.nodes += last_ply.nodes;
     } else {
         let mut children = Children::<L, S, C, LeafStats>::new(sliders, board, depth - 1);
         generate::<L, S, E, C, _>(sliders, board, &mut children);
@@ -136,8 +137,11 @@ struct LastPly<'a, 't, L, S, C> {
     /// found for the first checking move.
     escapes: Option<Bitboard>,
     witnesses: Witnesses,
-    /// The caller's total, which the moves are added to.
+    /// The caller's total, which the moves' statistics are added to.
     stats: &'t mut LeafStats,
+    /// The moves, added to the total at the end: a count in a register, not a chain of
+    /// additions in memory, each waiting for the last one's write.
+    nodes: u64,
     side: PhantomData<(S, C)>,
 }
 
@@ -181,6 +185,7 @@ impl<'a, 't, L: Sliders, S: Side, C: Flag> LastPly<'a, 't, L, S, C> {
             escapes: None,
             witnesses: Witnesses::new::<L, S>(sliders, board, their_king, pinned),
             stats,
+            nodes: 0,
             side: PhantomData,
         }
     }
@@ -278,7 +283,7 @@ impl<'a, 't, L: Sliders, S: Side, C: Flag> LastPly<'a, 't, L, S, C> {
     ) {
         let checking = direct | discovered;
         let stats = &mut *self.stats;
-        stats.nodes += u64::from(targets.count());
+        self.nodes += u64::from(targets.count());
         stats.captures += u64::from(captures);
         stats.checks += u64::from(checking.count());
         stats.double_checks += u64::from((direct & discovered).count());
@@ -308,7 +313,7 @@ impl<'a, 't, L: Sliders, S: Side, C: Flag> LastPly<'a, 't, L, S, C> {
         let check = checkers.any();
         let double = checkers.more_than_one();
         let stats = &mut *self.stats;
-        stats.nodes += 1;
+        self.nodes += 1;
         stats.checks += u64::from(check);
         stats.double_checks += u64::from(double);
         stats.discovered_checks += u64::from(check && !double && !checkers.contains(moved_to));
