@@ -56,9 +56,11 @@ pub fn main() -> ExitCode {
     if matches!(cli.command, Some(Commands::Hunt(_))) {
         interrupt::install_for_hunt();
     }
-    // A slider-lookup knob with a typo would silently measure the other lookup.
-    let sliders = SliderLookup::from_env().map_err(|e| CliError::input(anyhow::anyhow!(e)));
-    let result = sliders.and_then(|_| match cli.command {
+    // A measurement knob with a typo would silently measure the other choice.
+    let knobs = SliderLookup::from_env()
+        .and_then(|_| vkperft::tt::huge_pages_from_env())
+        .map_err(|e| CliError::input(anyhow::anyhow!(e)));
+    let result = knobs.and_then(|_| match cli.command {
         Some(Commands::Perft(args)) => perft::run_perft(&args),
         Some(Commands::Perftree(args)) => perft::run_perftree(&args),
         Some(Commands::Hunt(args)) => hunt::run(&args),

@@ -21,6 +21,7 @@ pub mod exact;
 pub mod fast;
 
 mod config;
+mod huge_pages;
 mod layout;
 mod memory;
 mod mode;
@@ -45,6 +46,7 @@ mod zeroed_array;
 pub use config::{
     mib, TtConfig, TtError, DEFAULT_VERIFIER_BITS, MAX_VERIFIER_BITS, MIN_VERIFIER_BITS,
 };
+pub use huge_pages::huge_pages_from_env;
 pub use layout::{bucket_bytes, slot_bytes, ways};
 pub use memory::available_memory;
 pub use mode::{ParseTtModeError, TtMode};

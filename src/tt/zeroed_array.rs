@@ -71,9 +71,9 @@ const HUGE_PAGE_MIN_BYTES: usize = 8 * HUGE_PAGE_BYTES;
 const HUGE_PAGE_BYTES: usize = 2 << 20;
 
 /// Asks for transparent huge pages on the whole huge pages inside the `size` bytes at
-/// `allocation`; a refusal (another OS, THP off) is no error.
+/// `allocation`, unless told not to; a refusal (another OS, THP off) is no error.
 fn advise_huge_pages(allocation: NonNull<u8>, size: usize) {
-    if size < HUGE_PAGE_MIN_BYTES {
+    if size < HUGE_PAGE_MIN_BYTES || !super::huge_pages::huge_pages_wanted() {
         return;
     }
     let start = allocation.as_ptr().align_offset(HUGE_PAGE_BYTES);

@@ -282,6 +282,43 @@ fn the_slider_lookup_knob_is_obeyed_and_checked() {
     }
 }
 
+/// `VKPERFT_TT_HUGE_PAGES` chooses the table memory's pages; either way the counts are exact,
+/// and a value it does not take is refused before any run.
+#[test]
+fn the_huge_page_knob_is_checked() {
+    for pages in ["on", "off", "auto"] {
+        let run = run_vkperft(
+            &[
+                "perft",
+                "--depth",
+                "4",
+                "--backend",
+                "cpu",
+                "--tt",
+                "fast",
+                "--tt-mb",
+                "64",
+            ],
+            &[("VKPERFT_TT_HUGE_PAGES", pages)],
+        );
+        assert_eq!(run.code, 0, "{pages}: {}", run.stderr);
+        assert!(run.stdout.contains("197281"), "{pages}: {}", run.stdout);
+    }
+    for bad in ["yes", "OFF", ""] {
+        let run = run_vkperft(
+            &["perft", "--depth", "1"],
+            &[("VKPERFT_TT_HUGE_PAGES", bad)],
+        );
+        assert_eq!(run.code, 2, "{bad:?}: {}", run.stderr);
+        assert!(
+            run.stderr.contains("VKPERFT_TT_HUGE_PAGES")
+                && run.stderr.contains("expected on, off or auto"),
+            "{bad:?}: {}",
+            run.stderr
+        );
+    }
+}
+
 #[test]
 fn bench_quick_json_matches_published_values() {
     let run = success(&["bench", "--quick", "--json", "--threads", "2"]);
