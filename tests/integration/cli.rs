@@ -270,12 +270,21 @@ fn the_slider_lookup_knob_is_obeyed_and_checked() {
         "{}",
         run.stdout
     );
-    for bad in ["PEXT", "magics", ""] {
-        let run = run_vkperft(&["perft", "--depth", "1"], &[("VKPERFT_CPU_SLIDERS", bad)]);
+    refuses_knob_values(
+        "VKPERFT_CPU_SLIDERS",
+        &["PEXT", "magics", ""],
+        "expected pext, magic or auto",
+    );
+}
+
+/// Each of `values` of the environment variable `variable` makes a run exit 2, naming the
+/// variable and `expected`.
+fn refuses_knob_values(variable: &str, values: &[&str], expected: &str) {
+    for bad in values {
+        let run = run_vkperft(&["perft", "--depth", "1"], &[(variable, bad)]);
         assert_eq!(run.code, 2, "{bad:?}: {}", run.stderr);
         assert!(
-            run.stderr.contains("VKPERFT_CPU_SLIDERS")
-                && run.stderr.contains("expected pext, magic or auto"),
+            run.stderr.contains(variable) && run.stderr.contains(expected),
             "{bad:?}: {}",
             run.stderr
         );
@@ -304,19 +313,11 @@ fn the_huge_page_knob_is_checked() {
         assert_eq!(run.code, 0, "{pages}: {}", run.stderr);
         assert!(run.stdout.contains("197281"), "{pages}: {}", run.stdout);
     }
-    for bad in ["yes", "OFF", ""] {
-        let run = run_vkperft(
-            &["perft", "--depth", "1"],
-            &[("VKPERFT_TT_HUGE_PAGES", bad)],
-        );
-        assert_eq!(run.code, 2, "{bad:?}: {}", run.stderr);
-        assert!(
-            run.stderr.contains("VKPERFT_TT_HUGE_PAGES")
-                && run.stderr.contains("expected on, off or auto"),
-            "{bad:?}: {}",
-            run.stderr
-        );
-    }
+    refuses_knob_values(
+        "VKPERFT_TT_HUGE_PAGES",
+        &["yes", "OFF", ""],
+        "expected on, off or auto",
+    );
 }
 
 #[test]
