@@ -261,7 +261,7 @@ fn the_slider_lookup_knob_is_obeyed_and_checked() {
         "kiwipete",
         "--json",
     ];
-    let run = run_vkperft(&args, &[("VKPERFT_CPU_SLIDERS", "magic")]);
+    let run = run_vkperft(&args, &[("VKPERFT_CPU_SLIDERS", "portable-magic")]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let value = json(&run.stdout);
     assert_eq!(value["slider_lookup"], "magic bitboards", "{}", run.stdout);
@@ -270,10 +270,15 @@ fn the_slider_lookup_knob_is_obeyed_and_checked() {
         "{}",
         run.stdout
     );
+    let run = run_vkperft(&args, &[("VKPERFT_CPU_SLIDERS", "magic")]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let value = json(&run.stdout);
+    let name = value["slider_lookup"].as_str().unwrap_or_default();
+    assert!(name.starts_with("magic bitboards"), "{}", run.stdout);
     refuses_knob_values(
         "VKPERFT_CPU_SLIDERS",
         &["PEXT", "magics", ""],
-        "expected pext, magic or auto",
+        "expected pext, magic, portable-magic or auto",
     );
 }
 

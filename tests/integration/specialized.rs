@@ -16,15 +16,6 @@ const SAMPLE: usize = 3000;
 /// Positions checked per combination of parameters; the sample must hold at least this many.
 const PER_COMBINATION: usize = 30;
 
-/// Magic lookups always; PEXT too where the CPU has it.
-fn lookups() -> Vec<SliderLookup> {
-    let mut lookups = vec![SliderLookup::Magic];
-    if SliderLookup::detect() == SliderLookup::Pext {
-        lookups.push(SliderLookup::Pext);
-    }
-    lookups
-}
-
 fn every_combination() -> Vec<NodeParameters> {
     let mut all = Vec::new();
     for white_to_move in [true, false] {
@@ -78,7 +69,7 @@ fn check_sample(positions: Vec<Position>, required: &[NodeParameters]) {
             "{found} positions with {parameters:?} in the sample, {PER_COMBINATION} wanted"
         );
     }
-    for lookup in lookups() {
+    for lookup in SliderLookup::available() {
         for positions in by_parameters.values() {
             for pos in positions.iter().take(PER_COMBINATION) {
                 check_position(pos, lookup);

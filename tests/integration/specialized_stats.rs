@@ -22,15 +22,6 @@ const PER_COMBINATION: usize = 30;
 /// Of those, the ones also checked one ply deeper.
 const DEEPER_PER_COMBINATION: usize = 5;
 
-/// Magic lookups always; PEXT too where the CPU has it.
-fn lookups() -> Vec<SliderLookup> {
-    let mut lookups = vec![SliderLookup::Magic];
-    if SliderLookup::detect() == SliderLookup::Pext {
-        lookups.push(SliderLookup::Pext);
-    }
-    lookups
-}
-
 fn position(fen: &str) -> Position {
     Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
 }
@@ -38,7 +29,7 @@ fn position(fen: &str) -> Position {
 /// The reference's totals, and the specialised generator's with every lookup equal to them.
 fn assert_stats(pos: &Position, depth: u32) -> (u128, MoveStats) {
     let expected = perft::perft_stats(pos, depth);
-    for lookup in lookups() {
+    for lookup in SliderLookup::available() {
         assert_eq!(
             specialized::perft_stats_with(pos, depth, lookup),
             expected,
@@ -58,7 +49,7 @@ fn check_position(pos: &Position, deeper: bool) {
         for &m in legal_moves(pos).iter() {
             let child = pos.play(m);
             let expected = perft::perft_stats(&child, 2);
-            for lookup in lookups() {
+            for lookup in SliderLookup::available() {
                 assert_eq!(
                     specialized::perft_stats_with(&child, 2, lookup),
                     expected,

@@ -39,11 +39,15 @@ pub use slider_lookup::{SliderLookup, SLIDERS_VARIABLE};
 /// Builds the tables of the fastest slider lookup now, so that timing a run does not include
 /// them.
 pub fn init() {
-    #[cfg(target_arch = "x86_64")]
-    if sliders::Pext::detect().is_some() {
-        return;
+    match SliderLookup::detect() {
+        SliderLookup::Pext => {
+            #[cfg(target_arch = "x86_64")]
+            sliders::Pext::on_this_cpu();
+        }
+        SliderLookup::Magic | SliderLookup::PortableMagic => {
+            sliders::Magic::new();
+        }
     }
-    sliders::Magic::new();
 }
 
 /// The deepest subtree counted in a `u64`: at most 218 legal moves in a position (the most
@@ -56,8 +60,8 @@ pub fn perft(pos: &Position, depth: u32) -> u128 {
     perft_with(pos, depth, SliderLookup::detect())
 }
 
-/// Perft of `pos` to `depth` with the given slider lookup; `Pext` where the CPU lacks it
-/// falls back to magics.
+/// Perft of `pos` to `depth` with the given slider lookup; where the CPU lacks BMI2, `Pext`
+/// and `Magic` fall back to the portable build's magics.
 pub fn perft_with(pos: &Position, depth: u32, lookup: SliderLookup) -> u128 {
     if depth == 0 {
         return 1;
@@ -96,10 +100,18 @@ pub fn perft_stats_with(pos: &Position, depth: u32, lookup: SliderLookup) -> (u1
 /// The subtree of `pos`, `1..=MAX_U64_DEPTH` plies deep, with the given slider lookup.
 fn root_with<T: Subtree>(pos: &Position, depth: u32, lookup: SliderLookup) -> T {
     #[cfg(target_arch = "x86_64")]
-    if lookup == SliderLookup::Pext {
-        if let Some(pext) = sliders::Pext::detect() {
-            return root(pext, pos, depth);
+    match lookup {
+        SliderLookup::Pext => {
+            if let Some(pext) = sliders::Pext::on_this_cpu() {
+                return root(pext, pos, depth);
+            }
         }
+        SliderLookup::Magic => {
+            if let Some(magic) = sliders::MagicBmi2::on_this_cpu() {
+                return root(magic, pos, depth);
+            }
+        }
+        SliderLookup::PortableMagic => {}
     }
     root(sliders::Magic::new(), pos, depth)
 }

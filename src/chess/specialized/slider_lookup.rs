@@ -1,6 +1,7 @@
 //! Which slider lookup the specialised generator uses on this CPU: PEXT where BMI2 is present
-//! and fast, magic multiplication elsewhere, or the one `VKPERFT_CPU_SLIDERS` asks for. Only
-//! the choice lives here; the lookups themselves are in `sliders`.
+//! and fast, magic multiplication elsewhere (in the BMI2 build where the CPU has BMI2, whose
+//! other instructions are fast even where PEXT is not), or the one `VKPERFT_CPU_SLIDERS` asks
+//! for. Only the choice lives here; the lookups themselves are in `sliders`.
 
 use std::sync::OnceLock;
 
@@ -9,13 +10,16 @@ use std::sync::OnceLock;
 pub enum SliderLookup {
     /// PEXT (x86-64 BMI2).
     Pext,
-    /// Magic multiplication.
+    /// Magic multiplication, in the BMI2 build where the CPU has BMI2.
     Magic,
+    /// Magic multiplication in the build for any x86-64-v2 CPU: what `Magic` falls back to,
+    /// asked for by name to test or time that build on a CPU with BMI2.
+    PortableMagic,
 }
 
-/// The environment variable that chooses the CPU generator's slider lookup (`pext`, `magic` or
-/// `auto`; the GPU's is `VKPERFT_SLIDERS`): a measurement knob, to time one against the other
-/// on the same machine.
+/// The environment variable that chooses the CPU generator's slider lookup (`pext`, `magic`,
+/// `portable-magic` or `auto`; the GPU's is `VKPERFT_SLIDERS`): a measurement knob, to time one
+/// against the other on the same machine.
 pub const SLIDERS_VARIABLE: &str = "VKPERFT_CPU_SLIDERS";
 
 impl SliderLookup {
@@ -28,10 +32,11 @@ impl SliderLookup {
         match value.to_str() {
             Some("auto") => Ok(None),
             Some("magic") => Ok(Some(SliderLookup::Magic)),
+            Some("portable-magic") => Ok(Some(SliderLookup::PortableMagic)),
             Some("pext") if bmi2_present() => Ok(Some(SliderLookup::Pext)),
             Some("pext") => Err(format!("{SLIDERS_VARIABLE}=pext: this CPU has no BMI2")),
             _ => Err(format!(
-                "{SLIDERS_VARIABLE}={}: expected pext, magic or auto",
+                "{SLIDERS_VARIABLE}={}: expected pext, magic, portable-magic or auto",
                 value.to_string_lossy()
             )),
         }
@@ -50,10 +55,25 @@ impl SliderLookup {
         })
     }
 
+    /// Every lookup this CPU runs as asked (without BMI2, `Pext` and `Magic` would run the
+    /// portable magics).
+    pub fn available() -> Vec<SliderLookup> {
+        match bmi2_present() {
+            true => vec![
+                SliderLookup::Pext,
+                SliderLookup::Magic,
+                SliderLookup::PortableMagic,
+            ],
+            false => vec![SliderLookup::PortableMagic],
+        }
+    }
+
+    /// What runs: the lookup and, for magics, the build.
     pub fn name(self) -> &'static str {
         match self {
             SliderLookup::Pext => "PEXT (BMI2)",
-            SliderLookup::Magic => "magic bitboards",
+            SliderLookup::Magic if bmi2_present() => "magic bitboards (BMI2 build)",
+            SliderLookup::Magic | SliderLookup::PortableMagic => "magic bitboards",
         }
     }
 }

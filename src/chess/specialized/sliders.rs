@@ -3,11 +3,12 @@
 //! kind gets its own copy of the whole recursion, so that PEXT is inlined in a function
 //! compiled for BMI2 while the release build still runs on any x86-64-v2 CPU.
 //!
-//! The PEXT build also enables BMI1, LZCNT and AVX2 (every CPU with BMI2 has them; x86-64-v3
-//! without FMA and MOVBE), for shorter bit loops and wider board copies.
+//! The BMI2 build also enables BMI1, LZCNT and AVX2 (every CPU with BMI2 has them; x86-64-v3
+//! without FMA and MOVBE), for shorter bit loops and wider board copies; magics run in it too
+//! where PEXT is slow ([`MagicBmi2`]), and in the portable build ([`Magic`]) elsewhere.
 //!
 //! This module has the generator's unsafe code: calling a function compiled for those
-//! features, which is sound only on a CPU that has them ([`Pext`] can be made only after
+//! features, which is sound only on a CPU that has them ([`Bmi2`] can be made only after
 //! `is_x86_feature_detected!` said yes for each), and the attack-set load without a bounds
 //! check, whose index is below the square's table length by construction.
 
@@ -16,13 +17,14 @@ use super::flags::{Flag, Side};
 use super::leaf_stats::LeafStats;
 use super::lookup::Sliders;
 use super::node;
-use super::slider_lookup::{bmi2_present, SliderLookup};
+#[cfg(target_arch = "x86_64")]
+use super::slider_lookup::bmi2_present;
 use super::stats;
 use super::tables::{Leapers, SliderSquare, SliderTable};
 use crate::chess::bitboard::Bitboard;
 use crate::chess::square::Square;
 #[cfg(target_arch = "x86_64")]
-use std::sync::OnceLock;
+use std::marker::PhantomData;
 
 /// The attack set of `square`'s slider with `occupied`, without a bounds check: this is the
 /// hottest load of the generator.
@@ -91,32 +93,88 @@ impl Sliders for Magic {
     }
 }
 
-/// PEXT of the occupancy by the relevant mask: one instruction on CPUs with BMI2.
+/// How the BMI2 build indexes a square's attack sets.
 #[cfg(target_arch = "x86_64")]
-#[derive(Clone, Copy)]
-pub struct Pext {
+pub trait Bmi2Index: 'static {
+    fn index(square: &SliderSquare, occupied: Bitboard) -> usize;
+    /// The attack sets laid out for this index.
+    fn table() -> &'static SliderTable;
+}
+
+/// PEXT of the occupancy by the relevant mask: one instruction on CPUs with BMI2 (microcode,
+/// slower than a multiply, on AMD before Zen 3).
+#[cfg(target_arch = "x86_64")]
+pub enum ByPext {}
+
+#[cfg(target_arch = "x86_64")]
+impl Bmi2Index for ByPext {
+    #[inline(always)]
+    fn index(square: &SliderSquare, occupied: Bitboard) -> usize {
+        pext(occupied.0, square.mask)
+    }
+
+    fn table() -> &'static SliderTable {
+        SliderTable::pext()
+    }
+}
+
+/// A magic multiply, where PEXT is slow but the rest of BMI2 (and BMI1, LZCNT, AVX2) is not.
+#[cfg(target_arch = "x86_64")]
+pub enum ByMagic {}
+
+#[cfg(target_arch = "x86_64")]
+impl Bmi2Index for ByMagic {
+    #[inline(always)]
+    fn index(square: &SliderSquare, occupied: Bitboard) -> usize {
+        square.magic_index(occupied)
+    }
+
+    fn table() -> &'static SliderTable {
+        SliderTable::magic()
+    }
+}
+
+/// The recursion compiled for BMI2, BMI1, LZCNT and AVX2, with slider sets indexed by `I`.
+#[cfg(target_arch = "x86_64")]
+pub struct Bmi2<I> {
     leapers: &'static Leapers,
     table: &'static SliderTable,
+    index: PhantomData<I>,
 }
 
 #[cfg(target_arch = "x86_64")]
-impl Pext {
-    /// PEXT lookups, if they are the lookup chosen for this CPU ([`SliderLookup::detect`]);
-    /// never without BMI2, whatever was chosen, since the BMI2 build is unsound there.
-    pub fn detect() -> Option<Pext> {
-        static DETECTED: OnceLock<Option<Pext>> = OnceLock::new();
-        *DETECTED.get_or_init(|| {
-            let chosen = SliderLookup::detect() == SliderLookup::Pext && bmi2_present();
-            chosen.then(|| Pext {
-                leapers: Leapers::get(),
-                table: SliderTable::pext(),
-            })
+impl<I> Clone for Bmi2<I> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl<I> Copy for Bmi2<I> {}
+
+/// PEXT lookups in the BMI2 build.
+#[cfg(target_arch = "x86_64")]
+pub type Pext = Bmi2<ByPext>;
+
+/// Magic lookups in the BMI2 build.
+#[cfg(target_arch = "x86_64")]
+pub type MagicBmi2 = Bmi2<ByMagic>;
+
+#[cfg(target_arch = "x86_64")]
+impl<I: Bmi2Index> Bmi2<I> {
+    /// The BMI2 build's lookups on a CPU with its instructions; never elsewhere, since the
+    /// build is unsound there.
+    pub fn on_this_cpu() -> Option<Self> {
+        bmi2_present().then(|| Bmi2 {
+            leapers: Leapers::get(),
+            table: I::table(),
+            index: PhantomData,
         })
     }
 }
 
 #[cfg(target_arch = "x86_64")]
-impl Sliders for Pext {
+impl<I: Bmi2Index> Sliders for Bmi2<I> {
     #[inline(always)]
     fn leapers(self) -> &'static Leapers {
         self.leapers
@@ -124,13 +182,13 @@ impl Sliders for Pext {
 
     #[inline(always)]
     fn index(square: &SliderSquare, occupied: Bitboard) -> usize {
-        pext(occupied.0, square.mask)
+        I::index(square, occupied)
     }
 
     #[inline(always)]
     fn perft<S: Side, E: Flag, C: Flag>(self, board: &Board, depth: u32) -> u64 {
-        // SAFETY: a `Pext` exists only where `perft_bmi2`'s features were detected.
-        unsafe { perft_bmi2::<S, E, C>(self, board, depth) }
+        // SAFETY: a `Bmi2` exists only where `perft_bmi2`'s features were detected.
+        unsafe { perft_bmi2::<I, S, E, C>(self, board, depth) }
     }
 
     #[inline(always)]
@@ -140,14 +198,14 @@ impl Sliders for Pext {
         depth: u32,
         total: &mut LeafStats,
     ) {
-        // SAFETY: a `Pext` exists only where `add_perft_stats_bmi2`'s features were detected.
-        unsafe { add_perft_stats_bmi2::<S, E, C>(self, board, depth, total) }
+        // SAFETY: a `Bmi2` exists only where `add_perft_stats_bmi2`'s features were detected.
+        unsafe { add_perft_stats_bmi2::<I, S, E, C>(self, board, depth, total) }
     }
 
     #[inline(always)]
     fn any_legal_move<S: Side, E: Flag, C: Flag>(self, board: &Board) -> bool {
-        // SAFETY: a `Pext` exists only where `any_legal_move_bmi2`'s features were detected.
-        unsafe { any_legal_move_bmi2::<S, E, C>(self, board) }
+        // SAFETY: a `Bmi2` exists only where `any_legal_move_bmi2`'s features were detected.
+        unsafe { any_legal_move_bmi2::<I, S, E, C>(self, board) }
     }
 
     #[inline(always)]
@@ -165,7 +223,7 @@ impl Sliders for Pext {
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn pext(value: u64, mask: u64) -> usize {
-    // SAFETY: only reached from `perft_bmi2`, on a CPU with BMI2 (see `Pext`).
+    // SAFETY: only reached from the BMI2 build, on a CPU with BMI2 (see `Bmi2`).
     unsafe { std::arch::x86_64::_pext_u64(value, mask) as usize }
 }
 
@@ -173,25 +231,32 @@ fn pext(value: u64, mask: u64) -> usize {
 /// children.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "bmi1,bmi2,lzcnt,avx2")]
-fn perft_bmi2<S: Side, E: Flag, C: Flag>(sliders: Pext, board: &Board, depth: u32) -> u64 {
-    node::perft::<Pext, S, E, C>(sliders, board, depth)
+fn perft_bmi2<I: Bmi2Index, S: Side, E: Flag, C: Flag>(
+    sliders: Bmi2<I>,
+    board: &Board,
+    depth: u32,
+) -> u64 {
+    node::perft::<Bmi2<I>, S, E, C>(sliders, board, depth)
 }
 
 /// The statistics perft compiled with BMI2, as [`perft_bmi2`].
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "bmi1,bmi2,lzcnt,avx2")]
-fn add_perft_stats_bmi2<S: Side, E: Flag, C: Flag>(
-    sliders: Pext,
+fn add_perft_stats_bmi2<I: Bmi2Index, S: Side, E: Flag, C: Flag>(
+    sliders: Bmi2<I>,
     board: &Board,
     depth: u32,
     total: &mut LeafStats,
 ) {
-    stats::add_perft_stats::<Pext, S, E, C>(sliders, board, depth, total);
+    stats::add_perft_stats::<Bmi2<I>, S, E, C>(sliders, board, depth, total);
 }
 
 /// The test for a legal move compiled with BMI2, as [`perft_bmi2`].
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "bmi1,bmi2,lzcnt,avx2")]
-fn any_legal_move_bmi2<S: Side, E: Flag, C: Flag>(sliders: Pext, board: &Board) -> bool {
-    stats::any_legal_move::<Pext, S, E, C>(sliders, board)
+fn any_legal_move_bmi2<I: Bmi2Index, S: Side, E: Flag, C: Flag>(
+    sliders: Bmi2<I>,
+    board: &Board,
+) -> bool {
+    stats::any_legal_move::<Bmi2<I>, S, E, C>(sliders, board)
 }
