@@ -9,6 +9,7 @@ use crate::tt::{
     CountsProbe, Probe, ProbedPosition, ThreadStats, TranspositionTable, TtStatsSnapshot,
     MIN_TT_DEPTH,
 };
+use std::ops::AddAssign;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Subtrees of at most this many plies are counted without looking at the cancel flag: a few
@@ -58,16 +59,10 @@ pub trait SubtreeSearch: Sync {
     }
 }
 
-/// Counts of a subtree of at most [`UNINTERRUPTED_DEPTH`] plies, with the statistics when
-/// `move_stats` asks for them.
-fn bulk_counts(pos: &Position, depth: u32, move_stats: bool) -> Counts {
-    match move_stats {
-        true => {
-            let (nodes, stats) = specialized::perft_stats(pos, depth);
-            Counts::with_stats(nodes, stats)
-        }
-        false => Counts::exact(specialized::perft(pos, depth)),
-    }
+/// Counts of a subtree of at most [`UNINTERRUPTED_DEPTH`] plies, with the statistics.
+fn bulk_stats(pos: &Position, depth: u32) -> Counts {
+    let (nodes, stats) = specialized::perft_stats(pos, depth);
+    Counts::with_stats(nodes, stats)
 }
 
 /// Perft of `pos` to `depth` with bulk counting, or `Cancelled` soon after `cancel` is set.
@@ -88,7 +83,7 @@ fn perft_until(pos: &Position, depth: u32, cancel: &AtomicBool) -> Result<u128, 
 /// [`perft_until`] with the move-type statistics.
 fn perft_stats_until(pos: &Position, depth: u32, cancel: &AtomicBool) -> Result<Counts, Cancelled> {
     if depth <= UNINTERRUPTED_DEPTH {
-        return Ok(bulk_counts(pos, depth, true));
+        return Ok(bulk_stats(pos, depth));
     }
     let mut counts = Counts::default();
     for &m in legal_moves(pos).iter() {
@@ -165,7 +160,12 @@ impl SubtreeSearch for TtSearch<'_> {
         depth: u32,
         cancel: &AtomicBool,
     ) -> Result<Counts, Cancelled> {
-        self.search(stats, pos, hash, depth, cancel)
+        match self.table.has_move_stats() {
+            true => self.search::<Counts>(stats, pos, hash, depth, cancel),
+            false => self
+                .search::<NodeTally>(stats, pos, hash, depth, cancel)
+                .map(NodeTally::into_counts),
+        }
     }
 
     fn tt_snapshot(&self) -> Option<TtStatsSnapshot> {
@@ -179,65 +179,40 @@ impl SubtreeSearch for TtSearch<'_> {
 
 impl TtSearch<'_> {
     /// A cancelled search stores nothing for the nodes it leaves unfinished. A table with
-    /// statistics makes the search count them. `pos` is made only if the probe misses or
+    /// statistics makes the search count them, in [`Counts`]; without, the search adds up
+    /// [`NodeTally`], a sixteenth of the size. `pos` is made only if the probe misses or
     /// needs it.
-    fn search(
+    fn search<T: Tally>(
         &self,
         stats: &ThreadStats,
         mut pos: impl ProbedPosition,
         hash: Hash128,
         depth: u32,
         cancel: &AtomicBool,
-    ) -> Result<Counts, Cancelled> {
-        let move_stats = self.table.has_move_stats();
+    ) -> Result<T, Cancelled> {
         if depth < MIN_TT_DEPTH {
-            return Ok(bulk_counts(pos.position(), depth, move_stats));
+            return Ok(T::bulk(pos.position(), depth));
         }
         let key = hash ^ self.zobrist.depth_key(depth);
         // On a certify false hit the fast table's answer is kept as this node's fast counts,
         // while the exact counts are searched below.
-        let false_hit_fast = match move_stats {
-            false => match self.table.probe(key, &mut pos, depth, stats) {
-                Probe::Hit { exact, fast } => {
-                    return Ok(Counts {
-                        nodes: exact,
-                        fast_nodes: fast,
-                        ..Counts::default()
-                    })
-                }
-                Probe::FalseHit { fast } => Some(Counts {
-                    fast_nodes: fast,
-                    ..Counts::default()
-                }),
-                Probe::Miss => None,
-            },
-            true => match self.table.probe_counts(key, &mut pos, depth, stats) {
-                CountsProbe::Hit(counts) => return Ok(counts),
-                CountsProbe::FalseHit { fast, fast_stats } => Some(Counts {
-                    fast_nodes: fast,
-                    fast_stats,
-                    ..Counts::default()
-                }),
-                CountsProbe::Miss => None,
-            },
+        let false_hit_fast = match T::probe(self.table, key, &mut pos, depth, stats) {
+            TallyProbe::Hit(counts) => return Ok(counts),
+            TallyProbe::FalseHit(fast) => Some(fast),
+            TallyProbe::Miss => None,
         };
         let pos = pos.position();
         let counts = if depth - 1 < MIN_TT_DEPTH {
             // Children are bulk-counted and never probed: no need for their hashes.
-            bulk_counts(pos, depth, move_stats)
+            T::bulk(pos, depth)
         } else {
-            self.search_children(stats, pos, hash, depth, cancel)?
+            self.search_children::<T>(stats, pos, hash, depth, cancel)?
         };
         Ok(match false_hit_fast {
             // A fast table would not have searched here, so it would not have stored either.
-            Some(fast) => Counts {
-                nodes: counts.nodes,
-                fast_nodes: fast.fast_nodes,
-                stats: counts.stats,
-                fast_stats: fast.fast_stats,
-            },
+            Some(fast) => counts.with_fast_of(fast),
             None => {
-                self.table.store_counts(key, pos, depth, &counts, stats);
+                counts.store(self.table, key, pos, depth, stats);
                 counts
             }
         })
@@ -248,14 +223,14 @@ impl TtSearch<'_> {
     /// that its probe finds the bucket in the cache instead of waiting for memory; the child
     /// itself is made only when its probe misses (a double push, whose en passant square
     /// decides its hash, at once).
-    fn search_children(
+    fn search_children<T: Tally>(
         &self,
         stats: &ThreadStats,
         pos: &Position,
         hash: Hash128,
         depth: u32,
         cancel: &AtomicBool,
-    ) -> Result<Counts, Cancelled> {
+    ) -> Result<T, Cancelled> {
         let moves = legal_moves(pos);
         let moves = moves.as_slice();
         let child_depth_key = self.zobrist.depth_key(depth - 1);
@@ -274,7 +249,7 @@ impl TtSearch<'_> {
         for (slot, &m) in ahead.iter_mut().zip(moves) {
             *slot = hash_child(m);
         }
-        let mut counts = Counts::default();
+        let mut counts = T::default();
         for (index, &m) in moves.iter().enumerate() {
             if depth > UNINTERRUPTED_DEPTH && cancel.load(Ordering::Relaxed) {
                 return Err(Cancelled);
@@ -289,9 +264,167 @@ impl TtSearch<'_> {
                 m,
                 made,
             };
-            counts += self.search(stats, child, child_hash, depth - 1, cancel)?;
+            counts += self.search::<T>(stats, child, child_hash, depth - 1, cancel)?;
         }
         Ok(counts)
+    }
+}
+
+/// What a table search adds up over a subtree: [`NodeTally`], or [`Counts`] with the
+/// move-type statistics.
+trait Tally: Copy + Default + AddAssign {
+    /// The subtree of `pos`, `depth` plies deep, counted without the table.
+    fn bulk(pos: &Position, depth: u32) -> Self;
+    fn probe(
+        table: &TranspositionTable,
+        key: Hash128,
+        pos: &mut impl ProbedPosition,
+        depth: u32,
+        stats: &ThreadStats,
+    ) -> TallyProbe<Self>;
+    /// This subtree's exact counts with the fast ones of a `certify` false hit.
+    fn with_fast_of(self, false_hit: Self) -> Self;
+    fn store(
+        self,
+        table: &TranspositionTable,
+        key: Hash128,
+        pos: &Position,
+        depth: u32,
+        stats: &ThreadStats,
+    );
+    fn into_counts(self) -> Counts;
+}
+
+/// A probe's answer as a [`Tally`]: a false hit carries only the fast table's counts.
+enum TallyProbe<T> {
+    Hit(T),
+    FalseHit(T),
+    Miss,
+}
+
+/// The leaf counts alone, exact and as a fast table answers them.
+#[derive(Clone, Copy, Default)]
+struct NodeTally {
+    nodes: u128,
+    fast_nodes: u128,
+}
+
+impl AddAssign for NodeTally {
+    #[inline]
+    fn add_assign(&mut self, rhs: NodeTally) {
+        self.nodes += rhs.nodes;
+        self.fast_nodes += rhs.fast_nodes;
+    }
+}
+
+impl Tally for NodeTally {
+    #[inline]
+    fn bulk(pos: &Position, depth: u32) -> NodeTally {
+        let nodes = specialized::perft(pos, depth);
+        NodeTally {
+            nodes,
+            fast_nodes: nodes,
+        }
+    }
+
+    #[inline]
+    fn probe(
+        table: &TranspositionTable,
+        key: Hash128,
+        pos: &mut impl ProbedPosition,
+        depth: u32,
+        stats: &ThreadStats,
+    ) -> TallyProbe<NodeTally> {
+        match table.probe(key, pos, depth, stats) {
+            Probe::Hit { exact, fast } => TallyProbe::Hit(NodeTally {
+                nodes: exact,
+                fast_nodes: fast,
+            }),
+            Probe::FalseHit { fast } => TallyProbe::FalseHit(NodeTally {
+                nodes: 0,
+                fast_nodes: fast,
+            }),
+            Probe::Miss => TallyProbe::Miss,
+        }
+    }
+
+    #[inline]
+    fn with_fast_of(self, false_hit: NodeTally) -> NodeTally {
+        NodeTally {
+            nodes: self.nodes,
+            fast_nodes: false_hit.fast_nodes,
+        }
+    }
+
+    #[inline]
+    fn store(
+        self,
+        table: &TranspositionTable,
+        key: Hash128,
+        pos: &Position,
+        depth: u32,
+        stats: &ThreadStats,
+    ) {
+        table.store(key, pos, depth, self.nodes, self.fast_nodes, stats);
+    }
+
+    fn into_counts(self) -> Counts {
+        Counts {
+            nodes: self.nodes,
+            fast_nodes: self.fast_nodes,
+            ..Counts::default()
+        }
+    }
+}
+
+impl Tally for Counts {
+    #[inline]
+    fn bulk(pos: &Position, depth: u32) -> Counts {
+        bulk_stats(pos, depth)
+    }
+
+    #[inline]
+    fn probe(
+        table: &TranspositionTable,
+        key: Hash128,
+        pos: &mut impl ProbedPosition,
+        depth: u32,
+        stats: &ThreadStats,
+    ) -> TallyProbe<Counts> {
+        match table.probe_counts(key, pos, depth, stats) {
+            CountsProbe::Hit(counts) => TallyProbe::Hit(counts),
+            CountsProbe::FalseHit { fast, fast_stats } => TallyProbe::FalseHit(Counts {
+                fast_nodes: fast,
+                fast_stats,
+                ..Counts::default()
+            }),
+            CountsProbe::Miss => TallyProbe::Miss,
+        }
+    }
+
+    #[inline]
+    fn with_fast_of(self, false_hit: Counts) -> Counts {
+        Counts {
+            fast_nodes: false_hit.fast_nodes,
+            fast_stats: false_hit.fast_stats,
+            ..self
+        }
+    }
+
+    #[inline]
+    fn store(
+        self,
+        table: &TranspositionTable,
+        key: Hash128,
+        pos: &Position,
+        depth: u32,
+        stats: &ThreadStats,
+    ) {
+        table.store_counts(key, pos, depth, &self, stats);
+    }
+
+    fn into_counts(self) -> Counts {
+        self
     }
 }
 
