@@ -17,8 +17,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// that a cancelled run stops within milliseconds however deep its tasks are.
 pub const UNINTERRUPTED_DEPTH: u32 = 4;
 
-/// How many children ahead of the one searched [`TtSearch`] makes and prefetches the table
-/// bucket of.
+/// How many children's hashes [`TtSearch`] keeps ready, their table buckets prefetched: the
+/// one searched and those after it.
 const PREFETCH_AHEAD: usize = 16;
 
 /// Counts subtrees for the parallel driver; one `Worker` per thread holds its private state.
@@ -219,7 +219,7 @@ impl TtSearch<'_> {
     }
 
     /// The sum of the children's searches. Each child's hash is computed
-    /// `PREFETCH_AHEAD` children before it is searched, and its bucket prefetched then, so
+    /// `PREFETCH_AHEAD - 1` children before it is searched, and its bucket prefetched then, so
     /// that its probe finds the bucket in the cache instead of waiting for memory; the child
     /// itself is made only when its probe misses (a double push, whose en passant square
     /// decides its hash, at once).
@@ -255,16 +255,17 @@ impl TtSearch<'_> {
                 return Err(Cancelled);
             }
             let slot = &mut ahead[index % PREFETCH_AHEAD];
-            let (made, child_hash) = *slot;
-            if let Some(&next) = moves.get(index + PREFETCH_AHEAD) {
-                *slot = hash_child(next);
-            }
+            // The child borrows a child made for its hash, rather than a copy of it.
             let child = LazyChild {
                 parent: pos,
                 m,
-                made,
+                premade: slot.0.as_ref(),
+                made: None,
             };
-            counts += self.search::<T>(stats, child, child_hash, depth - 1, cancel)?;
+            counts += self.search::<T>(stats, child, slot.1, depth - 1, cancel)?;
+            if let Some(&next) = moves.get(index + PREFETCH_AHEAD) {
+                *slot = hash_child(next);
+            }
         }
         Ok(counts)
     }
@@ -432,12 +433,17 @@ impl Tally for Counts {
 struct LazyChild<'a> {
     parent: &'a Position,
     m: Move,
+    /// The child, if it was made to compute its hash (a double push).
+    premade: Option<&'a Position>,
     made: Option<Position>,
 }
 
 impl ProbedPosition for LazyChild<'_> {
     fn position(&mut self) -> &Position {
-        self.made.get_or_insert_with(|| self.parent.play(self.m))
+        match self.premade {
+            Some(child) => child,
+            None => self.made.get_or_insert_with(|| self.parent.play(self.m)),
+        }
     }
 }
 
