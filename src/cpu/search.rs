@@ -293,7 +293,6 @@ trait Tally: Copy + Default + AddAssign {
         depth: u32,
         stats: &ThreadStats,
     );
-    fn into_counts(self) -> Counts;
 }
 
 /// A probe's answer as a [`Tally`]: a false hit carries only the fast table's counts.
@@ -308,6 +307,16 @@ enum TallyProbe<T> {
 struct NodeTally {
     nodes: u128,
     fast_nodes: u128,
+}
+
+impl NodeTally {
+    fn into_counts(self) -> Counts {
+        Counts {
+            nodes: self.nodes,
+            fast_nodes: self.fast_nodes,
+            ..Counts::default()
+        }
+    }
 }
 
 impl AddAssign for NodeTally {
@@ -368,14 +377,6 @@ impl Tally for NodeTally {
     ) {
         table.store(key, pos, depth, self.nodes, self.fast_nodes, stats);
     }
-
-    fn into_counts(self) -> Counts {
-        Counts {
-            nodes: self.nodes,
-            fast_nodes: self.fast_nodes,
-            ..Counts::default()
-        }
-    }
 }
 
 impl Tally for Counts {
@@ -422,10 +423,6 @@ impl Tally for Counts {
         stats: &ThreadStats,
     ) {
         table.store_counts(key, pos, depth, &self, stats);
-    }
-
-    fn into_counts(self) -> Counts {
-        self
     }
 }
 
