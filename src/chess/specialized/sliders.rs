@@ -19,7 +19,7 @@ use super::lookup::Sliders;
 use super::node;
 #[cfg(target_arch = "x86_64")]
 use super::slider_lookup::bmi2_present;
-use super::stats;
+use super::stats::{self, Deferred, LastPlyNode};
 use super::tables::{Leapers, SliderSquare, SliderTable};
 use crate::chess::bitboard::Bitboard;
 use crate::chess::square::Square;
@@ -80,6 +80,16 @@ impl Sliders for Magic {
 
     fn any_legal_move<S: Side, E: Flag, C: Flag>(self, board: &Board) -> bool {
         stats::any_legal_move::<Self, S, E, C>(self, board)
+    }
+
+    #[inline(never)]
+    fn settle_last_moves<S: Side, C: Flag>(
+        self,
+        node: &mut LastPlyNode<'_, Self, S, C>,
+        deferred: Deferred,
+        stats: &mut LeafStats,
+    ) {
+        node.settle(deferred, stats)
     }
 
     #[inline(always)]
@@ -209,6 +219,17 @@ impl<I: Bmi2Index> Sliders for Bmi2<I> {
     }
 
     #[inline(always)]
+    fn settle_last_moves<S: Side, C: Flag>(
+        self,
+        node: &mut LastPlyNode<'_, Self, S, C>,
+        deferred: Deferred,
+        stats: &mut LeafStats,
+    ) {
+        // SAFETY: a `Bmi2` exists only where `settle_last_moves_bmi2`'s features were detected.
+        unsafe { settle_last_moves_bmi2::<I, S, C>(node, deferred, stats) }
+    }
+
+    #[inline(always)]
     fn rook(self, sq: Square, occupied: Bitboard) -> Bitboard {
         attacks_at::<Self>(self.table.rook_square(sq), occupied)
     }
@@ -259,4 +280,17 @@ fn any_legal_move_bmi2<I: Bmi2Index, S: Side, E: Flag, C: Flag>(
     board: &Board,
 ) -> bool {
     stats::any_legal_move::<Bmi2<I>, S, E, C>(sliders, board)
+}
+
+/// The deferred moves of a node at depth 1 classified with BMI2, as [`perft_bmi2`]; never
+/// inlined, so that the loops that defer them stay small.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi1,bmi2,lzcnt,avx2")]
+#[inline(never)]
+fn settle_last_moves_bmi2<I: Bmi2Index, S: Side, C: Flag>(
+    node: &mut LastPlyNode<'_, Bmi2<I>, S, C>,
+    deferred: Deferred,
+    stats: &mut LeafStats,
+) {
+    node.settle(deferred, stats)
 }

@@ -44,9 +44,9 @@ pub fn add_perft_stats<L: Sliders, S: Side, E: Flag, C: Flag>(
     total: &mut LeafStats,
 ) {
     if depth == 1 {
-        let mut last_ply = LastPly::<L, S, C>::new(sliders, board, total);
+        let mut last_ply = LastPly::<L, S, C>::new(sliders, board);
         generate::<L, S, E, C, _>(sliders, board, &mut last_ply);
-        last_ply.stats.nodes += last_ply.nodes;
+        last_ply.add_to(total);
     } else {
         let mut children = Children::<L, S, C, LeafStats>::new(sliders, board, depth - 1);
         generate::<L, S, E, C, _>(sliders, board, &mut children);
@@ -123,8 +123,75 @@ impl Visitor for AnyMove {
     }
 }
 
-/// Classifies the moves of a node at depth 1, `S` to move.
-struct LastPly<'a, 't, L, S, C> {
+/// The moves of a node at depth 1 whose classification needs a child made: checking moves (is
+/// it mate?), quiet moves that might stalemate, and the rare kinds of move. The generator's
+/// loops hand them to [`LastPlyNode::settle`] by a call rather than inline it: in the common
+/// case a piece's moves cost a few masks and popcounts, and the loops stay small.
+#[derive(Clone, Copy)]
+pub(super) enum Deferred {
+    /// `mover`'s moves to `checking`, which give check, and to `quiet`, which might stalemate.
+    Moves {
+        mover: Mover,
+        checking: Bitboard,
+        quiet: Bitboard,
+    },
+    /// Promotions onto `targets` from `to - offset`, classified whole here.
+    Promotions {
+        targets: Bitboard,
+        offset: i8,
+    },
+    EnPassant {
+        from: Square,
+    },
+    Castle {
+        squares: CastlingSquares,
+    },
+}
+
+/// How a deferred move is made: the piece that lands on its target, and where it comes from.
+#[derive(Clone, Copy)]
+pub(super) enum Mover {
+    /// The piece of role `role` (knight to king) on `from`.
+    Piece {
+        role: usize,
+        from: Square,
+    },
+    /// A pawn from `to - offset` that does not promote.
+    Pawn {
+        offset: i8,
+    },
+    DoublePush {
+        offset: i8,
+    },
+    /// A pawn from `to - offset` that lands as `role`.
+    Promotion {
+        role: usize,
+        offset: i8,
+    },
+}
+
+impl Mover {
+    #[inline(always)]
+    fn role(self) -> usize {
+        match self {
+            Mover::Piece { role, .. } | Mover::Promotion { role, .. } => role,
+            Mover::Pawn { .. } | Mover::DoublePush { .. } => PAWN,
+        }
+    }
+
+    #[inline(always)]
+    fn origin(self, to: Square) -> Square {
+        match self {
+            Mover::Piece { from, .. } => from,
+            Mover::Pawn { offset }
+            | Mover::DoublePush { offset }
+            | Mover::Promotion { offset, .. } => origin(to, offset),
+        }
+    }
+}
+
+/// What a node at depth 1, `S` to move, knows of its moves' effect on their king, found once.
+pub(super) struct LastPlyNode<'a, L, S, C> {
     sliders: L,
     board: &'a Board,
     theirs: Bitboard,
@@ -137,17 +204,12 @@ struct LastPly<'a, 't, L, S, C> {
     /// found for the first checking move.
     escapes: Option<Bitboard>,
     witnesses: Witnesses,
-    /// The caller's total, which the moves' statistics are added to.
-    stats: &'t mut LeafStats,
-    /// The moves, added to the total at the end: a count in a register, not a chain of
-    /// additions in memory, each waiting for the last one's write.
-    nodes: u64,
     side: PhantomData<(S, C)>,
 }
 
-impl<'a, 't, L: Sliders, S: Side, C: Flag> LastPly<'a, 't, L, S, C> {
+impl<'a, L: Sliders, S: Side, C: Flag> LastPlyNode<'a, L, S, C> {
     #[inline(always)]
-    fn new(sliders: L, board: &'a Board, stats: &'t mut LeafStats) -> Self {
+    fn new(sliders: L, board: &'a Board) -> Self {
         let t = sliders.leapers();
         let ours = board.ours::<S>();
         let theirs = board.theirs::<S>();
@@ -175,7 +237,7 @@ impl<'a, 't, L: Sliders, S: Side, C: Flag> LastPly<'a, 't, L, S, C> {
                 pinned |= between & theirs;
             }
         }
-        LastPly {
+        LastPlyNode {
             sliders,
             board,
             theirs,
@@ -184,9 +246,82 @@ impl<'a, 't, L: Sliders, S: Side, C: Flag> LastPly<'a, 't, L, S, C> {
             discoverers,
             escapes: None,
             witnesses: Witnesses::new::<L, S>(sliders, board, their_king, pinned),
-            stats,
-            nodes: 0,
             side: PhantomData,
+        }
+    }
+
+    /// Adds to `stats` what the generator's loops left of `deferred`'s moves: checkmates and
+    /// stalemates, and everything of promotions, en passant captures and castles.
+    #[inline(always)]
+    pub(super) fn settle(&mut self, deferred: Deferred, stats: &mut LeafStats) {
+        match deferred {
+            Deferred::Moves {
+                mover,
+                checking,
+                quiet,
+            } => self.test_endings(mover, checking, quiet, stats),
+            Deferred::Promotions { targets, offset } => self.promotions(targets, offset, stats),
+            Deferred::EnPassant { from } => {
+                let child = self.board.en_passant::<S>(from);
+                stats.en_passant += 1;
+                stats.captures += 1;
+                self.made(&child, self.board.ep_square, stats);
+            }
+            Deferred::Castle { squares } => {
+                let child = self.board.castled::<S>(squares);
+                stats.castles += 1;
+                self.made(&child, squares.rook_to, stats);
+            }
+        }
+    }
+
+    /// Tests `mover`'s moves to `checking` for mate and to `quiet` for stalemate.
+    #[inline(always)]
+    fn test_endings(
+        &mut self,
+        mover: Mover,
+        checking: Bitboard,
+        quiet: Bitboard,
+        stats: &mut LeafStats,
+    ) {
+        for to in checking {
+            if self.king_escapes(mover.role(), mover.origin(to), to) {
+                continue;
+            }
+            let (child, en_passant) = self.make(mover, to);
+            if !self.has_reply(&child, en_passant) {
+                stats.checkmates += 1;
+            }
+        }
+        for to in quiet {
+            let (child, en_passant) = self.make(mover, to);
+            if !self.has_reply(&child, en_passant) {
+                stats.stalemates += 1;
+            }
+        }
+    }
+
+    /// The child after `mover` goes to `to`, and whether the opponent may then take en
+    /// passant.
+    #[inline(always)]
+    fn make(&self, mover: Mover, to: Square) -> (Board, bool) {
+        let board = self.board;
+        match mover {
+            Mover::Piece { role, from } => {
+                let child = match role {
+                    KNIGHT => board.moved::<S, C, KNIGHT>(from, to),
+                    BISHOP => board.moved::<S, C, BISHOP>(from, to),
+                    ROOK => board.moved::<S, C, ROOK>(from, to),
+                    QUEEN => board.moved::<S, C, QUEEN>(from, to),
+                    _ => board.moved::<S, C, KING>(from, to),
+                };
+                (child, false)
+            }
+            Mover::Pawn { offset } => (board.moved::<S, C, PAWN>(origin(to, offset), to), false),
+            Mover::DoublePush { offset } => board.double_pushed::<S>(origin(to, offset), to),
+            Mover::Promotion { role, offset } => {
+                (board.promoted::<S, C>(origin(to, offset), to, role), false)
+            }
         }
     }
 
@@ -263,140 +398,13 @@ impl<'a, 't, L: Sliders, S: Side, C: Flag> LastPly<'a, 't, L, S, C> {
         discovered
     }
 
-    /// Adds moves of a piece that lands as role `role` to `targets` (`captures` of them
-    /// captures), of which `direct` give check with the moved piece and `discovered` with
-    /// another, and tests for mate the checking ones and for stalemate the quiet ones among
-    /// `unproven`; `from` gives a target's origin, and `make` makes the move to a target and
-    /// says whether the opponent may then take en passant.
-    #[allow(clippy::too_many_arguments)]
+    /// Promotions onto `targets` from `to - offset`, four moves each: the new piece is looked
+    /// up with the occupancy after the move, since the pawn may have shielded the king from it.
     #[inline(always)]
-    fn last_moves(
-        &mut self,
-        role: usize,
-        from: impl Fn(Square) -> Square,
-        targets: Bitboard,
-        captures: u32,
-        direct: Bitboard,
-        discovered: Bitboard,
-        unproven: Bitboard,
-        make: impl Fn(Square) -> (Board, bool),
-    ) {
-        let checking = direct | discovered;
-        let stats = &mut *self.stats;
-        self.nodes += u64::from(targets.count());
-        stats.captures += u64::from(captures);
-        stats.checks += u64::from(checking.count());
-        stats.double_checks += u64::from((direct & discovered).count());
-        stats.discovered_checks += u64::from((discovered & !direct).count());
-        for to in checking {
-            if self.king_escapes(role, from(to), to) {
-                continue;
-            }
-            let (child, en_passant) = make(to);
-            if !self.has_reply(&child, en_passant) {
-                self.stats.checkmates += 1;
-            }
-        }
-        for to in targets & !checking & unproven {
-            let (child, en_passant) = make(to);
-            if !self.has_reply(&child, en_passant) {
-                self.stats.stalemates += 1;
-            }
-        }
-    }
-
-    /// A move that changes squares besides `from` and `to`, classified by the child's
-    /// checkers; `moved_to`: where the piece that moved (for a castle, the rook) landed.
-    #[inline(always)]
-    fn made(&mut self, child: &Board, moved_to: Square) {
-        let checkers = king_safety::<L, S::Other>(self.sliders, child, self.their_king).checkers;
-        let check = checkers.any();
-        let double = checkers.more_than_one();
-        let stats = &mut *self.stats;
-        self.nodes += 1;
-        stats.checks += u64::from(check);
-        stats.double_checks += u64::from(double);
-        stats.discovered_checks += u64::from(check && !double && !checkers.contains(moved_to));
-        if !self.has_reply(child, false) {
-            if check {
-                self.stats.checkmates += 1;
-            } else {
-                self.stats.stalemates += 1;
-            }
-        }
-    }
-
-    /// Pawn moves (pushes, captures, double pushes) onto `targets` from `to - offset`.
-    #[inline(always)]
-    fn pawn_batch(
-        &mut self,
-        targets: Bitboard,
-        offset: i8,
-        make: impl Fn(Square) -> (Board, bool),
-    ) {
-        let captures = if offset == S::PUSH || offset == 2 * S::PUSH {
-            0
-        } else {
-            targets.count()
-        };
-        let direct = targets & self.check_squares[PAWN];
-        let discovered = self.discovered_by_pawns(targets, offset);
-        let unproven = self.witnesses.unproven_pawn_moves(offset);
-        let from = |to| origin(to, offset);
-        self.last_moves(
-            PAWN, from, targets, captures, direct, discovered, unproven, make,
-        );
-    }
-}
-
-impl<L: Sliders, S: Side, C: Flag> Visitor for LastPly<'_, '_, L, S, C> {
-    #[inline(always)]
-    fn piece<const ROLE: usize>(&mut self, from: Square, targets: Bitboard) {
+    fn promotions(&mut self, targets: Bitboard, offset: i8, stats: &mut LeafStats) {
         let t = self.sliders.leapers();
-        let direct = targets & self.check_squares[ROLE];
-        let discovered = if self.discoverers.contains(from) {
-            targets & !t.line(self.their_king, from)
-        } else {
-            Bitboard::EMPTY
-        };
-        let captures = (targets & self.theirs).count();
-        let unproven = self.witnesses.unproven(ROLE, from);
-        let board = self.board;
-        let origin = |_| from;
-        self.last_moves(
-            ROLE,
-            origin,
-            targets,
-            captures,
-            direct,
-            discovered,
-            unproven,
-            |to| (board.moved::<S, C, ROLE>(from, to), false),
-        );
-    }
-
-    #[inline(always)]
-    fn pawn_moves(&mut self, targets: Bitboard, offset: i8) {
-        let board = self.board;
-        self.pawn_batch(targets, offset, |to| {
-            (board.moved::<S, C, PAWN>(origin(to, offset), to), false)
-        });
-    }
-
-    #[inline(always)]
-    fn double_pushes(&mut self, targets: Bitboard, offset: i8) {
-        let board = self.board;
-        self.pawn_batch(targets, offset, |to| {
-            board.double_pushed::<S>(origin(to, offset), to)
-        });
-    }
-
-    #[inline(always)]
-    fn promotions(&mut self, targets: Bitboard, offset: i8) {
-        let t = self.sliders.leapers();
-        let board = self.board;
-        let occupied = board.ours::<S>() | self.theirs;
-        let captures = u32::from(offset != S::PUSH);
+        let occupied = self.board.ours::<S>() | self.theirs;
+        let captures = u64::from(offset != S::PUSH);
         for to in targets {
             let from = origin(to, offset);
             let after = occupied.without(from).with(to);
@@ -409,40 +417,178 @@ impl<L: Sliders, S: Side, C: Flag> Visitor for LastPly<'_, '_, L, S, C> {
                     ROOK => self.sliders.rook(to, after),
                     _ => self.sliders.bishop(to, after) | self.sliders.rook(to, after),
                 };
-                let direct = if attacks.contains(self.their_king) {
-                    target
+                let direct = attacks.contains(self.their_king);
+                let checking = direct || discovered.any();
+                stats.nodes += 1;
+                stats.promotions += 1;
+                stats.captures += captures;
+                stats.checks += u64::from(checking);
+                stats.double_checks += u64::from(direct && discovered.any());
+                stats.discovered_checks += u64::from(!direct && discovered.any());
+                let mover = Mover::Promotion { role, offset };
+                let quiet = self.witnesses.unproven(role, from) & target;
+                if checking {
+                    self.test_endings(mover, target, Bitboard::EMPTY, stats);
                 } else {
-                    Bitboard::EMPTY
-                };
-                self.stats.promotions += 1;
-                let unproven = self.witnesses.unproven(role, from);
-                let origin = |_| from;
-                self.last_moves(
-                    role,
-                    origin,
-                    target,
-                    captures,
-                    direct,
-                    discovered,
-                    unproven,
-                    |to| (board.promoted::<S, C>(from, to, role), false),
-                );
+                    self.test_endings(mover, Bitboard::EMPTY, quiet, stats);
+                }
             }
+        }
+    }
+
+    /// A move that changes squares besides `from` and `to`, classified by the child's
+    /// checkers; `moved_to`: where the piece that moved (for a castle, the rook) landed.
+    #[inline(always)]
+    fn made(&self, child: &Board, moved_to: Square, stats: &mut LeafStats) {
+        let checkers = king_safety::<L, S::Other>(self.sliders, child, self.their_king).checkers;
+        let check = checkers.any();
+        let double = checkers.more_than_one();
+        stats.nodes += 1;
+        stats.checks += u64::from(check);
+        stats.double_checks += u64::from(double);
+        stats.discovered_checks += u64::from(check && !double && !checkers.contains(moved_to));
+        if !self.has_reply(child, false) {
+            if check {
+                stats.checkmates += 1;
+            } else {
+                stats.stalemates += 1;
+            }
+        }
+    }
+}
+
+/// Classifies the moves of a node at depth 1 as the generator finds them: counts in registers,
+/// the rest deferred to [`LastPlyNode::settle`].
+struct LastPly<'a, L, S, C> {
+    node: LastPlyNode<'a, L, S, C>,
+    nodes: u64,
+    captures: u64,
+    checks: u64,
+    discovered_checks: u64,
+    double_checks: u64,
+    /// What the deferred moves added.
+    settled: LeafStats,
+}
+
+impl<'a, L: Sliders, S: Side, C: Flag> LastPly<'a, L, S, C> {
+    #[inline(always)]
+    fn new(sliders: L, board: &'a Board) -> Self {
+        LastPly {
+            node: LastPlyNode::new(sliders, board),
+            nodes: 0,
+            captures: 0,
+            checks: 0,
+            discovered_checks: 0,
+            double_checks: 0,
+            settled: LeafStats::default(),
+        }
+    }
+
+    /// The node's statistics, added to `total`.
+    #[inline(always)]
+    fn add_to(&self, total: &mut LeafStats) {
+        total.nodes += self.nodes;
+        total.captures += self.captures;
+        total.checks += self.checks;
+        total.discovered_checks += self.discovered_checks;
+        total.double_checks += self.double_checks;
+        *total += self.settled;
+    }
+
+    /// Out of line: see [`Deferred`].
+    #[inline(always)]
+    fn defer(&mut self, deferred: Deferred) {
+        let sliders = self.node.sliders;
+        sliders.settle_last_moves(&mut self.node, deferred, &mut self.settled);
+    }
+
+    /// Adds `mover`'s moves to `targets` (`captures` of them captures), of which `direct` give
+    /// check with the moved piece and `discovered` with another; those checking, and the
+    /// quiet ones among `unproven`, are deferred.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn classify(
+        &mut self,
+        mover: Mover,
+        targets: Bitboard,
+        captures: u32,
+        direct: Bitboard,
+        discovered: Bitboard,
+        unproven: Bitboard,
+    ) {
+        let checking = direct | discovered;
+        self.nodes += u64::from(targets.count());
+        self.captures += u64::from(captures);
+        self.checks += u64::from(checking.count());
+        self.double_checks += u64::from((direct & discovered).count());
+        self.discovered_checks += u64::from((discovered & !direct).count());
+        let quiet = targets & !checking & unproven;
+        if (checking | quiet).any() {
+            self.defer(Deferred::Moves {
+                mover,
+                checking,
+                quiet,
+            });
+        }
+    }
+
+    /// Pawn moves (pushes, captures, double pushes) onto `targets` from `to - offset`.
+    #[inline(always)]
+    fn pawn_batch(&mut self, mover: Mover, targets: Bitboard, offset: i8) {
+        let node = &self.node;
+        let captures = if offset == S::PUSH || offset == 2 * S::PUSH {
+            0
+        } else {
+            targets.count()
+        };
+        let direct = targets & node.check_squares[PAWN];
+        let discovered = node.discovered_by_pawns(targets, offset);
+        let unproven = node.witnesses.unproven_pawn_moves(offset);
+        self.classify(mover, targets, captures, direct, discovered, unproven);
+    }
+}
+
+impl<L: Sliders, S: Side, C: Flag> Visitor for LastPly<'_, L, S, C> {
+    #[inline(always)]
+    fn piece<const ROLE: usize>(&mut self, from: Square, targets: Bitboard) {
+        let node = &self.node;
+        let t = node.sliders.leapers();
+        let direct = targets & node.check_squares[ROLE];
+        let discovered = if node.discoverers.contains(from) {
+            targets & !t.line(node.their_king, from)
+        } else {
+            Bitboard::EMPTY
+        };
+        let captures = (targets & node.theirs).count();
+        let unproven = node.witnesses.unproven(ROLE, from);
+        let mover = Mover::Piece { role: ROLE, from };
+        self.classify(mover, targets, captures, direct, discovered, unproven);
+    }
+
+    #[inline(always)]
+    fn pawn_moves(&mut self, targets: Bitboard, offset: i8) {
+        self.pawn_batch(Mover::Pawn { offset }, targets, offset);
+    }
+
+    #[inline(always)]
+    fn double_pushes(&mut self, targets: Bitboard, offset: i8) {
+        self.pawn_batch(Mover::DoublePush { offset }, targets, offset);
+    }
+
+    #[inline(always)]
+    fn promotions(&mut self, targets: Bitboard, offset: i8) {
+        if targets.any() {
+            self.defer(Deferred::Promotions { targets, offset });
         }
     }
 
     #[inline(always)]
     fn en_passant(&mut self, from: Square) {
-        let child = self.board.en_passant::<S>(from);
-        self.stats.en_passant += 1;
-        self.stats.captures += 1;
-        self.made(&child, self.board.ep_square);
+        self.defer(Deferred::EnPassant { from });
     }
 
     #[inline(always)]
     fn castle(&mut self, squares: CastlingSquares) {
-        let child = self.board.castled::<S>(squares);
-        self.stats.castles += 1;
-        self.made(&child, squares.rook_to);
+        self.defer(Deferred::Castle { squares });
     }
 }

@@ -68,6 +68,23 @@ impl Witnesses {
         their_king: Square,
         pinned: Bitboard,
     ) -> Witnesses {
+        let t = sliders.leapers();
+        let theirs = board.theirs::<S>();
+        let empty = !(board.ours::<S>() | theirs);
+        let aligned = t.bishop_rays(their_king) | t.rook_rays(their_king);
+        // Their pawns whose square ahead is empty: it is one rank ahead in their direction,
+        // one rank behind in ours.
+        let pushers = board.roles[PAWN] & theirs & S::forward(empty) & !pinned;
+        // Witnesses off the lines through their king are killed only by a move onto their
+        // piece's square (or a pawn's square ahead): two of them, most nodes, leave no move
+        // of ours to test, and need no table.
+        if (pushers & !aligned).more_than_one() {
+            return Witnesses::killing_none();
+        }
+        let movers = mobile_pieces::<L, S>(sliders, board, pinned);
+        if ((pushers | movers) & !aligned).more_than_one() {
+            return Witnesses::killing_none();
+        }
         let mut witnesses = Witnesses {
             found: [Witness {
                 from_kill: Bitboard::EMPTY,
@@ -77,24 +94,13 @@ impl Witnesses {
             any_from_kill: Bitboard::EMPTY,
             all_to_kill: [Bitboard::ALL; 6],
         };
-        let t = sliders.leapers();
-        let theirs = board.theirs::<S>();
-        let empty = !(board.ours::<S>() | theirs);
-        let aligned = t.bishop_rays(their_king) | t.rook_rays(their_king);
-        // Their pawns whose square ahead is empty: it is one rank ahead in their direction,
-        // one rank behind in ours.
-        let pushers = board.roles[PAWN] & theirs & S::forward(empty) & !pinned;
         let ahead = |pawn: Square| Square::new((pawn.to_u8() as i8 - S::PUSH) as u8);
         for pawn in pushers & !aligned {
             witnesses.add(
                 Bitboard::EMPTY,
                 Bitboard::from_square(pawn).with(ahead(pawn)),
             );
-            if witnesses.settled() {
-                return witnesses;
-            }
         }
-        let movers = mobile_pieces::<L, S>(sliders, board, pinned);
         for piece in movers & !aligned {
             witnesses.add(Bitboard::EMPTY, Bitboard::from_square(piece));
             if witnesses.settled() {
@@ -131,6 +137,20 @@ impl Witnesses {
             }
         }
         witnesses
+    }
+
+    /// No move of ours kills every witness.
+    #[inline(always)]
+    fn killing_none() -> Witnesses {
+        Witnesses {
+            found: [Witness {
+                from_kill: Bitboard::EMPTY,
+                to_kill: [Bitboard::EMPTY; 6],
+            }; MAX_WITNESSES],
+            count: 0,
+            any_from_kill: Bitboard::EMPTY,
+            all_to_kill: [Bitboard::EMPTY; 6],
+        }
     }
 
     #[inline(always)]
