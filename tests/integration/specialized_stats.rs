@@ -240,6 +240,15 @@ const CRAFTED: &[(&str, [u128; 9])] = &[
         "5k2/8/8/8/8/8/8/1KR5 w C - 0 1",
         [0, 0, 1, 0, 3, 0, 0, 0, 0],
     ),
+    // Castles that stalemate: O-O-O, the only move that does; O-O, and three queen moves.
+    (
+        "8/8/8/1Q6/8/2k5/8/R3K2R w KQ - 0 1",
+        [0, 0, 2, 0, 12, 0, 0, 0, 1],
+    ),
+    (
+        "8/8/8/8/Q7/6k1/6P1/R3K2R w KQ - 0 1",
+        [0, 0, 2, 0, 7, 0, 0, 0, 4],
+    ),
     // dxc8 opens the rook's file: =Q and =R check twice, =B and =N by discovery.
     (
         "2rk4/3P4/8/8/8/8/8/3RK3 w - - 0 1",

@@ -129,10 +129,12 @@ impl Visitor for AnyMove {
 /// case a piece's moves cost a few masks and popcounts, and the loops stay small.
 #[derive(Clone, Copy)]
 pub(super) enum Deferred {
-    /// `mover`'s moves to `checking`, which give check, and to `quiet`, which might stalemate.
+    /// `mover`'s moves that give check, `direct`ly with the moved piece or `discovered` with
+    /// another, and those to `quiet`, which might stalemate.
     Moves {
         mover: Mover,
-        checking: Bitboard,
+        direct: Bitboard,
+        discovered: Bitboard,
         quiet: Bitboard,
     },
     /// Promotions onto `targets` from `to - offset`, classified whole here.
@@ -250,27 +252,33 @@ impl<'a, L: Sliders, S: Side, C: Flag> LastPlyNode<'a, L, S, C> {
         }
     }
 
-    /// Adds to `stats` what the generator's loops left of `deferred`'s moves: checkmates and
-    /// stalemates, and everything of promotions, en passant captures and castles.
+    /// Adds to `stats` what the generator's loops left of `deferred`'s moves: checks, checkmates
+    /// and stalemates, and everything of promotions, en passant captures and castles.
     #[inline(always)]
     pub(super) fn settle(&mut self, deferred: Deferred, stats: &mut LeafStats) {
         match deferred {
             Deferred::Moves {
                 mover,
-                checking,
+                direct,
+                discovered,
                 quiet,
-            } => self.test_endings(mover, checking, quiet, stats),
+            } => {
+                add_checks(stats, direct, discovered);
+                self.test_endings(mover, direct | discovered, quiet, stats);
+            }
             Deferred::Promotions { targets, offset } => self.promotions(targets, offset, stats),
             Deferred::EnPassant { from } => {
                 let child = self.board.en_passant::<S>(from);
                 stats.en_passant += 1;
                 stats.captures += 1;
-                self.made(&child, self.board.ep_square, stats);
+                self.made(&child, self.board.ep_square, false, stats);
             }
             Deferred::Castle { squares } => {
                 let child = self.board.castled::<S>(squares);
                 stats.castles += 1;
-                self.made(&child, squares.rook_to, stats);
+                let landing = Bitboard::from_square(squares.king_to).with(squares.rook_to);
+                let survivor = self.witnesses.survive_landing(landing);
+                self.made(&child, squares.rook_to, survivor, stats);
             }
         }
     }
@@ -417,17 +425,18 @@ impl<'a, L: Sliders, S: Side, C: Flag> LastPlyNode<'a, L, S, C> {
                     ROOK => self.sliders.rook(to, after),
                     _ => self.sliders.bishop(to, after) | self.sliders.rook(to, after),
                 };
-                let direct = attacks.contains(self.their_king);
-                let checking = direct || discovered.any();
+                let direct = if attacks.contains(self.their_king) {
+                    target
+                } else {
+                    Bitboard::EMPTY
+                };
                 stats.nodes += 1;
                 stats.promotions += 1;
                 stats.captures += captures;
-                stats.checks += u64::from(checking);
-                stats.double_checks += u64::from(direct && discovered.any());
-                stats.discovered_checks += u64::from(!direct && discovered.any());
+                add_checks(stats, direct, discovered);
                 let mover = Mover::Promotion { role, offset };
                 let quiet = self.witnesses.unproven(role, from) & target;
-                if checking {
+                if (direct | discovered).any() {
                     self.test_endings(mover, target, Bitboard::EMPTY, stats);
                 } else {
                     self.test_endings(mover, Bitboard::EMPTY, quiet, stats);
@@ -437,9 +446,10 @@ impl<'a, L: Sliders, S: Side, C: Flag> LastPlyNode<'a, L, S, C> {
     }
 
     /// A move that changes squares besides `from` and `to`, classified by the child's
-    /// checkers; `moved_to`: where the piece that moved (for a castle, the rook) landed.
+    /// checkers; `moved_to`: where the piece that moved (for a castle, the rook) landed;
+    /// `survivor`: a witness survives the move, so that it is no stalemate.
     #[inline(always)]
-    fn made(&self, child: &Board, moved_to: Square, stats: &mut LeafStats) {
+    fn made(&self, child: &Board, moved_to: Square, survivor: bool, stats: &mut LeafStats) {
         let checkers = king_safety::<L, S::Other>(self.sliders, child, self.their_king).checkers;
         let check = checkers.any();
         let double = checkers.more_than_one();
@@ -447,7 +457,7 @@ impl<'a, L: Sliders, S: Side, C: Flag> LastPlyNode<'a, L, S, C> {
         stats.checks += u64::from(check);
         stats.double_checks += u64::from(double);
         stats.discovered_checks += u64::from(check && !double && !checkers.contains(moved_to));
-        if !self.has_reply(child, false) {
+        if (check || !survivor) && !self.has_reply(child, false) {
             if check {
                 stats.checkmates += 1;
             } else {
@@ -457,15 +467,22 @@ impl<'a, L: Sliders, S: Side, C: Flag> LastPlyNode<'a, L, S, C> {
     }
 }
 
-/// Classifies the moves of a node at depth 1 as the generator finds them: counts in registers,
-/// the rest deferred to [`LastPlyNode::settle`].
+/// Adds the checks of moves to `direct | discovered`: `direct` give check with the moved piece,
+/// `discovered` with another (both: a double check).
+#[inline(always)]
+fn add_checks(stats: &mut LeafStats, direct: Bitboard, discovered: Bitboard) {
+    stats.checks += u64::from((direct | discovered).count());
+    stats.double_checks += u64::from((direct & discovered).count());
+    stats.discovered_checks += u64::from((discovered & !direct).count());
+}
+
+/// Classifies the moves of a node at depth 1 as the generator finds them: moves and captures
+/// counted in registers, checks (a few percent of the moves) with the rest deferred to
+/// [`LastPlyNode::settle`].
 struct LastPly<'a, L, S, C> {
     node: LastPlyNode<'a, L, S, C>,
     nodes: u64,
     captures: u64,
-    checks: u64,
-    discovered_checks: u64,
-    double_checks: u64,
     /// What the deferred moves added.
     settled: LeafStats,
 }
@@ -477,9 +494,6 @@ impl<'a, L: Sliders, S: Side, C: Flag> LastPly<'a, L, S, C> {
             node: LastPlyNode::new(sliders, board),
             nodes: 0,
             captures: 0,
-            checks: 0,
-            discovered_checks: 0,
-            double_checks: 0,
             settled: LeafStats::default(),
         }
     }
@@ -489,9 +503,6 @@ impl<'a, L: Sliders, S: Side, C: Flag> LastPly<'a, L, S, C> {
     fn add_to(&self, total: &mut LeafStats) {
         total.nodes += self.nodes;
         total.captures += self.captures;
-        total.checks += self.checks;
-        total.discovered_checks += self.discovered_checks;
-        total.double_checks += self.double_checks;
         *total += self.settled;
     }
 
@@ -503,8 +514,8 @@ impl<'a, L: Sliders, S: Side, C: Flag> LastPly<'a, L, S, C> {
     }
 
     /// Adds `mover`'s moves to `targets` (`captures` of them captures), of which `direct` give
-    /// check with the moved piece and `discovered` with another; those checking, and the
-    /// quiet ones among `unproven`, are deferred.
+    /// check with the moved piece and `discovered` with another; those, and the quiet ones
+    /// among `unproven`, are deferred.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn classify(
@@ -519,14 +530,12 @@ impl<'a, L: Sliders, S: Side, C: Flag> LastPly<'a, L, S, C> {
         let checking = direct | discovered;
         self.nodes += u64::from(targets.count());
         self.captures += u64::from(captures);
-        self.checks += u64::from(checking.count());
-        self.double_checks += u64::from((direct & discovered).count());
-        self.discovered_checks += u64::from((discovered & !direct).count());
         let quiet = targets & !checking & unproven;
         if (checking | quiet).any() {
             self.defer(Deferred::Moves {
                 mover,
-                checking,
+                direct,
+                discovered,
                 quiet,
             });
         }

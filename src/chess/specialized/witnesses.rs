@@ -38,8 +38,18 @@ struct Witness {
     to_kill: [Bitboard; 6],
 }
 
-/// The witnesses of a node, and for the common case the targets that may kill them all.
+/// The witnesses of a node: no table where two witnesses off the lines through their king leave
+/// no move of ours to test (most nodes).
 pub struct Witnesses {
+    table: Option<WitnessTable>,
+    /// Where two witnesses off the lines through their king settled the node, the squares our
+    /// pieces must land on to kill each (its own, a pawn's square ahead); elsewhere every
+    /// square. A castle lands two pieces, and stalemates only if it kills both.
+    free_pair: [Bitboard; 2],
+}
+
+/// The witnesses found, and for the common case the targets that may kill them all.
+struct WitnessTable {
     found: [Witness; MAX_WITNESSES],
     count: usize,
     /// The union of the witnesses' `from_kill`.
@@ -78,14 +88,30 @@ impl Witnesses {
         // Witnesses off the lines through their king are killed only by a move onto their
         // piece's square (or a pawn's square ahead): two of them, most nodes, leave no move
         // of ours to test, and need no table.
+        let ahead = |pawn: Square| Square::new((pawn.to_u8() as i8 - S::PUSH) as u8);
+        let kill_squares = |piece: Square| {
+            let square = Bitboard::from_square(piece);
+            if pushers.contains(piece) {
+                square.with(ahead(piece))
+            } else {
+                square
+            }
+        };
+        let settled_by = |free: Bitboard| {
+            let first = free.lsb();
+            Witnesses {
+                table: None,
+                free_pair: [kill_squares(first), kill_squares(free.without(first).lsb())],
+            }
+        };
         if (pushers & !aligned).more_than_one() {
-            return Witnesses::killing_none();
+            return settled_by(pushers & !aligned);
         }
         let movers = mobile_pieces::<L, S>(sliders, board, pinned);
         if ((pushers | movers) & !aligned).more_than_one() {
-            return Witnesses::killing_none();
+            return settled_by((pushers | movers) & !aligned);
         }
-        let mut witnesses = Witnesses {
+        let mut witnesses = WitnessTable {
             found: [Witness {
                 from_kill: Bitboard::EMPTY,
                 to_kill: [Bitboard::EMPTY; 6],
@@ -94,7 +120,6 @@ impl Witnesses {
             any_from_kill: Bitboard::EMPTY,
             all_to_kill: [Bitboard::ALL; 6],
         };
-        let ahead = |pawn: Square| Square::new((pawn.to_u8() as i8 - S::PUSH) as u8);
         for pawn in pushers & !aligned {
             witnesses.add(
                 Bitboard::EMPTY,
@@ -104,7 +129,7 @@ impl Witnesses {
         for piece in movers & !aligned {
             witnesses.add(Bitboard::EMPTY, Bitboard::from_square(piece));
             if witnesses.settled() {
-                return witnesses;
+                return Witnesses::table(witnesses);
             }
         }
         for piece in (pushers | movers) & aligned {
@@ -115,7 +140,7 @@ impl Witnesses {
             }
             witnesses.add(line, to_kill);
             if witnesses.settled() {
-                return witnesses;
+                return Witnesses::table(witnesses);
             }
         }
         let escapes = t.king(their_king)
@@ -133,26 +158,49 @@ impl Witnesses {
             to_kill[KING] = t.king(escape);
             witnesses.add_by_role(diagonal | straight, to_kill.map(|set| set.with(escape)));
             if witnesses.settled() {
-                return witnesses;
+                return Witnesses::table(witnesses);
             }
         }
-        witnesses
+        Witnesses::table(witnesses)
     }
 
-    /// No move of ours kills every witness.
     #[inline(always)]
-    fn killing_none() -> Witnesses {
+    fn table(table: WitnessTable) -> Witnesses {
         Witnesses {
-            found: [Witness {
-                from_kill: Bitboard::EMPTY,
-                to_kill: [Bitboard::EMPTY; 6],
-            }; MAX_WITNESSES],
-            count: 0,
-            any_from_kill: Bitboard::EMPTY,
-            all_to_kill: [Bitboard::EMPTY; 6],
+            table: Some(table),
+            free_pair: [Bitboard::ALL; 2],
         }
     }
 
+    /// Whether a witness surely survives a move of ours that lands pieces on `landing`, takes
+    /// nothing and gives no check (a castle).
+    #[inline(always)]
+    pub fn survive_landing(&self, landing: Bitboard) -> bool {
+        (self.free_pair[0] & landing).is_empty() || (self.free_pair[1] & landing).is_empty()
+    }
+
+    /// The targets of the piece of role `role` moving from `from` after which no witness is
+    /// known to survive.
+    #[inline(always)]
+    pub fn unproven(&self, role: usize, from: Square) -> Bitboard {
+        match &self.table {
+            None => Bitboard::EMPTY,
+            Some(table) => table.unproven(role, from),
+        }
+    }
+
+    /// As [`Self::unproven`] for pawn moves that do not promote, onto each target from
+    /// `to - offset`.
+    #[inline(always)]
+    pub fn unproven_pawn_moves(&self, offset: i8) -> Bitboard {
+        match &self.table {
+            None => Bitboard::EMPTY,
+            Some(table) => table.unproven_pawn_moves(offset),
+        }
+    }
+}
+
+impl WitnessTable {
     #[inline(always)]
     fn add(&mut self, from_kill: Bitboard, to_kill: Bitboard) {
         self.add_by_role(from_kill, [to_kill; 6]);
@@ -176,10 +224,8 @@ impl Witnesses {
             || (self.any_from_kill.is_empty() && self.all_to_kill.iter().all(|set| set.is_empty()))
     }
 
-    /// The targets of the piece of role `role` moving from `from` after which no witness is
-    /// known to survive.
     #[inline(always)]
-    pub fn unproven(&self, role: usize, from: Square) -> Bitboard {
+    fn unproven(&self, role: usize, from: Square) -> Bitboard {
         if !self.any_from_kill.contains(from) {
             return self.all_to_kill[role];
         }
@@ -192,10 +238,8 @@ impl Witnesses {
         unproven
     }
 
-    /// As [`Self::unproven`] for pawn moves that do not promote, onto each target from
-    /// `to - offset`.
     #[inline(always)]
-    pub fn unproven_pawn_moves(&self, offset: i8) -> Bitboard {
+    fn unproven_pawn_moves(&self, offset: i8) -> Bitboard {
         if self.any_from_kill.is_empty() {
             return self.all_to_kill[PAWN];
         }
