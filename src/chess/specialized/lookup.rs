@@ -4,7 +4,6 @@
 use super::board::Board;
 use super::flags::{Flag, Side};
 use super::leaf_stats::LeafStats;
-use super::stats::{Deferred, LastPlyNode};
 use super::tables::{Leapers, SliderSquare};
 use crate::chess::bitboard::Bitboard;
 use crate::chess::square::Square;
@@ -29,15 +28,16 @@ pub trait Sliders: Copy {
     /// Whether the side to move on `board` has a legal move, by
     /// [`any_legal_move`](super::stats::any_legal_move) compiled for these lookups.
     fn any_legal_move<S: Side, E: Flag, C: Flag>(self, board: &Board) -> bool;
-    /// [`LastPlyNode::settle`] compiled for these lookups, out of line.
-    fn settle_last_moves<S: Side, C: Flag>(
-        self,
-        node: &mut LastPlyNode<'_, Self, S, C>,
-        deferred: Deferred,
-        stats: &mut LeafStats,
-    );
+    /// Runs `work` in a function of its own compiled for these lookups: rare work that would
+    /// make the loops that hand it over larger if it were inlined there.
+    fn out_of_line<W: OutOfLine>(self, work: &mut W);
     /// The squares a rook on `sq` attacks with `occupied`.
     fn rook(self, sq: Square, occupied: Bitboard) -> Bitboard;
     /// The squares a bishop on `sq` attacks with `occupied`.
     fn bishop(self, sq: Square, occupied: Bitboard) -> Bitboard;
+}
+
+/// Work the node function hands to [`Sliders::out_of_line`].
+pub trait OutOfLine {
+    fn run(&mut self);
 }

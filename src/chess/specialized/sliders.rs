@@ -15,11 +15,11 @@
 use super::board::Board;
 use super::flags::{Flag, Side};
 use super::leaf_stats::LeafStats;
-use super::lookup::Sliders;
+use super::lookup::{OutOfLine, Sliders};
 use super::node;
 #[cfg(target_arch = "x86_64")]
 use super::slider_lookup::bmi2_present;
-use super::stats::{self, Deferred, LastPlyNode};
+use super::stats;
 use super::tables::{Leapers, SliderSquare, SliderTable};
 use crate::chess::bitboard::Bitboard;
 use crate::chess::square::Square;
@@ -83,13 +83,8 @@ impl Sliders for Magic {
     }
 
     #[inline(never)]
-    fn settle_last_moves<S: Side, C: Flag>(
-        self,
-        node: &mut LastPlyNode<'_, Self, S, C>,
-        deferred: Deferred,
-        stats: &mut LeafStats,
-    ) {
-        node.settle(deferred, stats)
+    fn out_of_line<W: OutOfLine>(self, work: &mut W) {
+        work.run();
     }
 
     #[inline(always)]
@@ -219,14 +214,9 @@ impl<I: Bmi2Index> Sliders for Bmi2<I> {
     }
 
     #[inline(always)]
-    fn settle_last_moves<S: Side, C: Flag>(
-        self,
-        node: &mut LastPlyNode<'_, Self, S, C>,
-        deferred: Deferred,
-        stats: &mut LeafStats,
-    ) {
-        // SAFETY: a `Bmi2` exists only where `settle_last_moves_bmi2`'s features were detected.
-        unsafe { settle_last_moves_bmi2::<I, S, C>(node, deferred, stats) }
+    fn out_of_line<W: OutOfLine>(self, work: &mut W) {
+        // SAFETY: a `Bmi2` exists only where `out_of_line_bmi2`'s features were detected.
+        unsafe { out_of_line_bmi2(work) }
     }
 
     #[inline(always)]
@@ -282,15 +272,11 @@ fn any_legal_move_bmi2<I: Bmi2Index, S: Side, E: Flag, C: Flag>(
     stats::any_legal_move::<Bmi2<I>, S, E, C>(sliders, board)
 }
 
-/// The deferred moves of a node at depth 1 classified with BMI2, as [`perft_bmi2`]; never
-/// inlined, so that the loops that defer them stay small.
+/// Work handed out of line, compiled with BMI2 as [`perft_bmi2`]; never inlined, so that the
+/// loops that hand it over stay small.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "bmi1,bmi2,lzcnt,avx2")]
 #[inline(never)]
-fn settle_last_moves_bmi2<I: Bmi2Index, S: Side, C: Flag>(
-    node: &mut LastPlyNode<'_, Bmi2<I>, S, C>,
-    deferred: Deferred,
-    stats: &mut LeafStats,
-) {
-    node.settle(deferred, stats)
+fn out_of_line_bmi2<W: OutOfLine>(work: &mut W) {
+    work.run();
 }

@@ -24,7 +24,7 @@ use super::board::{Board, BISHOP, KING, KNIGHT, PAWN, PROMOTIONS, QUEEN, ROOK};
 use super::flags::{Flag, No, Side, Yes};
 use super::leaf_count::add_leaf_count_ops;
 use super::leaf_stats::LeafStats;
-use super::lookup::Sliders;
+use super::lookup::{OutOfLine, Sliders};
 use super::node::{
     attacked_next_to_king, generate, king_safety, origin, Children, Subtree, Visitor,
 };
@@ -128,7 +128,7 @@ impl Visitor for AnyMove {
 /// loops hand them to [`LastPlyNode::settle`] by a call rather than inline it: in the common
 /// case a piece's moves cost a few masks and popcounts, and the loops stay small.
 #[derive(Clone, Copy)]
-pub(super) enum Deferred {
+enum Deferred {
     /// `mover`'s moves that give check, `direct`ly with the moved piece or `discovered` with
     /// another, and those to `quiet`, which might stalemate.
     Moves {
@@ -152,7 +152,7 @@ pub(super) enum Deferred {
 
 /// How a deferred move is made: the piece that lands on its target, and where it comes from.
 #[derive(Clone, Copy)]
-pub(super) enum Mover {
+enum Mover {
     /// The piece of role `role` (knight to king) on `from`.
     Piece {
         role: usize,
@@ -193,7 +193,7 @@ impl Mover {
 }
 
 /// What a node at depth 1, `S` to move, knows of its moves' effect on their king, found once.
-pub(super) struct LastPlyNode<'a, L, S, C> {
+struct LastPlyNode<'a, L, S, C> {
     sliders: L,
     board: &'a Board,
     theirs: Bitboard,
@@ -255,7 +255,7 @@ impl<'a, L: Sliders, S: Side, C: Flag> LastPlyNode<'a, L, S, C> {
     /// Adds to `stats` what the generator's loops left of `deferred`'s moves: checks, checkmates
     /// and stalemates, and everything of promotions, en passant captures and castles.
     #[inline(always)]
-    pub(super) fn settle(&mut self, deferred: Deferred, stats: &mut LeafStats) {
+    fn settle(&mut self, deferred: Deferred, stats: &mut LeafStats) {
         match deferred {
             Deferred::Moves {
                 mover,
@@ -467,6 +467,20 @@ impl<'a, L: Sliders, S: Side, C: Flag> LastPlyNode<'a, L, S, C> {
     }
 }
 
+/// A node's deferred moves, settled out of line into `stats`.
+struct Settle<'n, 'a, 's, L, S, C> {
+    node: &'n mut LastPlyNode<'a, L, S, C>,
+    deferred: Deferred,
+    stats: &'s mut LeafStats,
+}
+
+impl<L: Sliders, S: Side, C: Flag> OutOfLine for Settle<'_, '_, '_, L, S, C> {
+    #[inline(always)]
+    fn run(&mut self) {
+        self.node.settle(self.deferred, self.stats);
+    }
+}
+
 /// Adds the checks of moves to `direct | discovered`: `direct` give check with the moved piece,
 /// `discovered` with another (both: a double check).
 #[inline(always)]
@@ -510,7 +524,11 @@ impl<'a, L: Sliders, S: Side, C: Flag> LastPly<'a, L, S, C> {
     #[inline(always)]
     fn defer(&mut self, deferred: Deferred) {
         let sliders = self.node.sliders;
-        sliders.settle_last_moves(&mut self.node, deferred, &mut self.settled);
+        sliders.out_of_line(&mut Settle {
+            node: &mut self.node,
+            deferred,
+            stats: &mut self.settled,
+        });
     }
 
     /// Adds `mover`'s moves to `targets` (`captures` of them captures), of which `direct` give
