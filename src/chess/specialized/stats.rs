@@ -13,12 +13,16 @@
 //! - Discovered checks: `from` is the only piece between one of our sliders and their king,
 //!   and `to` leaves the line through both (no move crosses the king or the slider).
 //! - Checkmates: a checking move is no mate when their king surely has a square to step to
-//!   ([`LastPly::king_escapes`], no move made); the others are made and the child searched for
-//!   a legal move, which stops after the king's moves when it has one.
+//!   ([`LastPlyNode::king_escapes`], no move made); the others are made and the child searched
+//!   for a legal move, which stops after the king's moves when it has one.
 //! - Stalemates: only the quiet moves that might kill every witness ([`Witnesses`]) are made
 //!   and searched.
 //! - Castles and en passant captures (which also change squares other than `from` and `to`)
-//!   are made and classified by the child's checkers.
+//!   are made and classified by the child's checkers; a castle that a witness surely survives
+//!   is not searched for a reply.
+//!
+//! The loops the generator inlines only count and find these targets; whatever needs a child
+//! made is [`Deferred`] to a function called out of line.
 
 use super::board::{Board, BISHOP, KING, KNIGHT, PAWN, PROMOTIONS, QUEEN, ROOK};
 use super::flags::{Flag, No, Side, Yes};
