@@ -422,12 +422,14 @@ impl<'a, L: Sliders, S: Side, C: Flag> LastPlyNode<'a, L, S, C> {
             let after = occupied.without(from).with(to);
             let target = Bitboard::from_square(to);
             let discovered = self.discovered_by_pawns(target, offset);
+            let diagonal = self.sliders.bishop(to, after);
+            let straight = self.sliders.rook(to, after);
             for role in PROMOTIONS {
                 let attacks = match role {
                     KNIGHT => t.knight(to),
-                    BISHOP => self.sliders.bishop(to, after),
-                    ROOK => self.sliders.rook(to, after),
-                    _ => self.sliders.bishop(to, after) | self.sliders.rook(to, after),
+                    BISHOP => diagonal,
+                    ROOK => straight,
+                    _ => diagonal | straight,
                 };
                 let direct = if attacks.contains(self.their_king) {
                     target
