@@ -120,25 +120,13 @@ impl Witnesses {
             any_from_kill: Bitboard::EMPTY,
             all_to_kill: [Bitboard::ALL; 6],
         };
-        for pawn in pushers & !aligned {
-            witnesses.add(
-                Bitboard::EMPTY,
-                Bitboard::from_square(pawn).with(ahead(pawn)),
-            );
-        }
-        for piece in movers & !aligned {
-            witnesses.add(Bitboard::EMPTY, Bitboard::from_square(piece));
-            if witnesses.settled() {
-                return Witnesses::table(witnesses);
-            }
+        // At most one is left off the lines, and one witness settles nothing.
+        for piece in (pushers | movers) & !aligned {
+            witnesses.add(Bitboard::EMPTY, kill_squares(piece));
         }
         for piece in (pushers | movers) & aligned {
             let line = t.line(their_king, piece);
-            let mut to_kill = line.with(piece);
-            if pushers.contains(piece) {
-                to_kill = to_kill.with(ahead(piece));
-            }
-            witnesses.add(line, to_kill);
+            witnesses.add(line, line | kill_squares(piece));
             if witnesses.settled() {
                 return Witnesses::table(witnesses);
             }
