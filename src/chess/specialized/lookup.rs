@@ -17,6 +17,10 @@ pub trait Sliders: Copy {
     /// Perft of `board` to `depth >= 1`, by [`perft`](super::node::perft) compiled for these
     /// lookups.
     fn perft<S: Side, E: Flag, C: Flag>(self, board: &Board, depth: u32) -> u64;
+    /// The number of legal moves on `board`, by [`leaf_count`](super::node::leaf_count)
+    /// compiled for these lookups in a function of its own: small enough that the loops of
+    /// a depth-2 node and the leaf count they call stay in the instruction cache together.
+    fn leaf_count<S: Side, E: Flag, C: Flag>(self, board: &Board) -> u64;
     /// Adds to `total` perft of `board` to `depth >= 1` with the statistics of the last moves,
     /// by [`add_perft_stats`](super::stats::add_perft_stats) compiled for these lookups.
     fn add_perft_stats<S: Side, E: Flag, C: Flag>(

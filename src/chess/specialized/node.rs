@@ -6,6 +6,7 @@ use super::board::{Board, BISHOP, KING, KNIGHT, PAWN, PROMOTIONS, QUEEN, ROOK};
 use super::flags::{Flag, No, Side, Yes};
 use super::leaf_count::add_leaf_count_ops;
 use super::lookup::Sliders;
+use super::tables::Reach;
 use crate::chess::bitboard::Bitboard;
 use crate::chess::castling::CastlingSquares;
 use crate::chess::square::Square;
@@ -17,17 +18,22 @@ use std::marker::PhantomData;
 #[inline(always)]
 pub fn perft<L: Sliders, S: Side, E: Flag, C: Flag>(sliders: L, board: &Board, depth: u32) -> u64 {
     if depth == 1 {
-        let mut count = Count(0);
-        generate::<L, S, E, C, _>(sliders, board, &mut count);
-        count.0
-    } else {
-        let mut children = Children::<L, S, C, u64>::new(sliders, board, depth - 1);
-        generate::<L, S, E, C, _>(sliders, board, &mut children);
-        if depth == 2 {
-            add_leaf_count_ops(children.made);
-        }
-        children.total
+        return sliders.leaf_count::<S, E, C>(board);
     }
+    let mut children = Children::<L, S, C, u64>::new(sliders, board, depth - 1);
+    generate::<L, S, E, C, _>(sliders, board, &mut children);
+    if depth == 2 {
+        add_leaf_count_ops(children.made);
+    }
+    children.total
+}
+
+/// The number of legal moves on `board`, counted without making them.
+#[inline(always)]
+pub fn leaf_count<L: Sliders, S: Side, E: Flag, C: Flag>(sliders: L, board: &Board) -> u64 {
+    let mut count = Count(0);
+    generate::<L, S, E, C, _>(sliders, board, &mut count);
+    count.0
 }
 
 /// Receives the legal moves of a node, grouped as generation finds them.
@@ -153,14 +159,15 @@ impl Subtree for u64 {
         child: &Board,
         depth: u32,
     ) {
-        *self += sliders.perft::<S, E, C>(child, depth);
+        *self += match depth {
+            1 => sliders.leaf_count::<S, E, C>(child),
+            _ => sliders.perft::<S, E, C>(child, depth),
+        };
     }
 
     #[inline(always)]
     fn add_last_ply<L: Sliders, S: Side, C: Flag>(&mut self, sliders: L, child: &Board) {
-        let mut count = Count(0);
-        generate::<L, S, No, C, _>(sliders, child, &mut count);
-        *self += count.0;
+        *self += sliders.leaf_count::<S, No, C>(child);
     }
 }
 
@@ -333,13 +340,26 @@ pub(super) fn king_safety<L: Sliders, S: Side>(
 }
 
 /// The squares next to our king that the opponent attacks, seen through the king so that it
-/// cannot step back along a slider's ray. Only enemy pieces that can reach those squares on
-/// an empty board are looked at.
+/// cannot step back along a slider's ray.
 #[inline(always)]
 pub(super) fn attacked_next_to_king<L: Sliders, S: Side>(
     sliders: L,
     board: &Board,
     king: Square,
+) -> Bitboard {
+    let reach = sliders.leapers().next_to_king_reach(king);
+    attacked_around_king::<L, S>(sliders, board, king, reach)
+}
+
+/// What the opponent attacks, seen through our king, of the zone that `reach` was made for:
+/// only enemy pieces that can reach the zone on an empty board are looked at (pawns and the
+/// king are cheaper to take whole).
+#[inline(always)]
+fn attacked_around_king<L: Sliders, S: Side>(
+    sliders: L,
+    board: &Board,
+    king: Square,
+    reach: &Reach,
 ) -> Bitboard {
     let t = sliders.leapers();
     let theirs = board.theirs::<S>();
@@ -349,43 +369,16 @@ pub(super) fn attacked_next_to_king<L: Sliders, S: Side>(
     let mut attacked = (ahead & !Bitboard::FILE_A).shift_west()
         | (ahead & !Bitboard::FILE_H).shift_east()
         | t.king((board.roles[KING] & theirs).lsb());
-    for from in board.roles[KNIGHT] & theirs & t.knight_reach(king) {
+    for from in board.roles[KNIGHT] & theirs & reach.knight {
         attacked |= t.knight(from);
     }
-    for from in (board.roles[BISHOP] | queens) & theirs & t.bishop_reach(king) {
+    for from in (board.roles[BISHOP] | queens) & theirs & reach.bishop {
         attacked |= sliders.bishop(from, occupied);
     }
-    for from in (board.roles[ROOK] | queens) & theirs & t.rook_reach(king) {
+    for from in (board.roles[ROOK] | queens) & theirs & reach.rook {
         attacked |= sliders.rook(from, occupied);
     }
     attacked
-}
-
-/// Whether the opponent attacks `sq` with the given occupancy. A slider's attacks are looked
-/// up only when one of theirs stands on a ray from `sq` on the empty board: castling asks this
-/// of squares that most often no slider can reach.
-#[inline(always)]
-fn is_attacked<L: Sliders, S: Side>(
-    sliders: L,
-    board: &Board,
-    sq: Square,
-    occupied: Bitboard,
-) -> bool {
-    let t = sliders.leapers();
-    let theirs = board.theirs::<S>();
-    let queens = board.roles[QUEEN];
-    if ((t.knight(sq) & board.roles[KNIGHT])
-        | (t.pawn(S::COLOR, sq) & board.roles[PAWN])
-        | (t.king(sq) & board.roles[KING]))
-        & theirs
-        != Bitboard::EMPTY
-    {
-        return true;
-    }
-    let straight = (board.roles[ROOK] | queens) & theirs;
-    let diagonal = (board.roles[BISHOP] | queens) & theirs;
-    ((t.rook_rays(sq) & straight).any() && (sliders.rook(sq, occupied) & straight).any())
-        || ((t.bishop_rays(sq) & diagonal).any() && (sliders.bishop(sq, occupied) & diagonal).any())
 }
 
 #[inline(always)]
@@ -406,12 +399,15 @@ pub(super) fn generate<L: Sliders, S: Side, E: Flag, C: Flag, V: Visitor>(
     } else {
         Bitboard::EMPTY
     };
-    let attacked_next_to_king = if king_targets.any() || castling_rooks.any() {
+    // With a castle to test, the squares its king passes are looked at in the same pass.
+    let attacked = if castling_rooks.any() {
+        attacked_around_king::<L, S>(sliders, board, king, t.castling_reach(king))
+    } else if king_targets.any() {
         attacked_next_to_king::<L, S>(sliders, board, king)
     } else {
         Bitboard::EMPTY
     };
-    visitor.piece::<KING>(king, king_targets & !attacked_next_to_king);
+    visitor.piece::<KING>(king, king_targets & !attacked);
     if safety.checkers.more_than_one() || visitor.done() {
         return;
     }
@@ -455,14 +451,7 @@ pub(super) fn generate<L: Sliders, S: Side, E: Flag, C: Flag, V: Visitor>(
     generate_pawn_moves::<L, S, E, V>(sliders, board, visitor, king, &safety, check_mask);
 
     if castling_rooks.any() {
-        generate_castles::<L, S, V>(
-            sliders,
-            board,
-            visitor,
-            king,
-            castling_rooks,
-            attacked_next_to_king,
-        );
+        generate_castles::<L, S, V>(sliders, board, visitor, king, castling_rooks, attacked);
     }
 }
 
@@ -596,11 +585,10 @@ fn rooks_with_clear_castling_paths<L: Sliders, S: Side>(
     clear
 }
 
-/// Castles of the side to move, which is not in check, with `rooks` (their paths clear).
-/// Besides the unattacked squares, a Chess960 castle must not uncover an attack along the back
-/// rank that its own rook blocked (king d1 castling with the rook on b1, their rook on a1).
-/// `attacked_next_to_king` answers for the king's path next to it; squares further away are
-/// looked at one by one.
+/// Castles of the side to move, which is not in check, with `rooks` (their paths clear), where
+/// the opponent attacks the squares of `attacked` among those a castling king passes. Besides
+/// those squares, a Chess960 castle must not uncover an attack along the back rank that its own
+/// rook blocked (king d1 castling with the rook on b1, their rook on a1).
 #[inline(always)]
 fn generate_castles<L: Sliders, S: Side, V: Visitor>(
     sliders: L,
@@ -608,25 +596,18 @@ fn generate_castles<L: Sliders, S: Side, V: Visitor>(
     visitor: &mut V,
     king: Square,
     rooks: Bitboard,
-    attacked_next_to_king: Bitboard,
+    attacked: Bitboard,
 ) {
-    let next_to_king = sliders.leapers().king(king);
     let occupied = board.ours::<S>() | board.theirs::<S>();
-    let seen_through_king = occupied.without(king);
     let rank_sliders =
         (board.roles[ROOK] | board.roles[QUEEN]) & board.theirs::<S>() & S::BACK_RANK;
     for rook in rooks {
         let squares = CastlingSquares::new(king, rook);
-        let path = squares.king_path();
-        if (path & next_to_king & attacked_next_to_king).any()
-            || (path & !next_to_king)
-                .into_iter()
-                .any(|sq| is_attacked::<L, S>(sliders, board, sq, seen_through_king))
-        {
+        if (squares.king_path() & attacked).any() {
             continue;
         }
         if rank_sliders.any() {
-            let after = seen_through_king.without(rook).with(squares.rook_to);
+            let after = occupied.without(king).without(rook).with(squares.rook_to);
             if (sliders.rook(squares.king_to, after) & rank_sliders).any() {
                 continue;
             }

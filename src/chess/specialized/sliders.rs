@@ -69,6 +69,11 @@ impl Sliders for Magic {
         node::perft::<Self, S, E, C>(self, board, depth)
     }
 
+    #[inline(never)]
+    fn leaf_count<S: Side, E: Flag, C: Flag>(self, board: &Board) -> u64 {
+        node::leaf_count::<Self, S, E, C>(self, board)
+    }
+
     fn add_perft_stats<S: Side, E: Flag, C: Flag>(
         self,
         board: &Board,
@@ -197,6 +202,12 @@ impl<I: Bmi2Index> Sliders for Bmi2<I> {
     }
 
     #[inline(always)]
+    fn leaf_count<S: Side, E: Flag, C: Flag>(self, board: &Board) -> u64 {
+        // SAFETY: a `Bmi2` exists only where `leaf_count_bmi2`'s features were detected.
+        unsafe { leaf_count_bmi2::<I, S, E, C>(self, board) }
+    }
+
+    #[inline(always)]
     fn add_perft_stats<S: Side, E: Flag, C: Flag>(
         self,
         board: &Board,
@@ -248,6 +259,18 @@ fn perft_bmi2<I: Bmi2Index, S: Side, E: Flag, C: Flag>(
     depth: u32,
 ) -> u64 {
     node::perft::<Bmi2<I>, S, E, C>(sliders, board, depth)
+}
+
+/// The leaf count compiled with BMI2, as [`perft_bmi2`]; never inlined (see
+/// [`Sliders::leaf_count`]).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi1,bmi2,lzcnt,avx2")]
+#[inline(never)]
+fn leaf_count_bmi2<I: Bmi2Index, S: Side, E: Flag, C: Flag>(
+    sliders: Bmi2<I>,
+    board: &Board,
+) -> u64 {
+    node::leaf_count::<Bmi2<I>, S, E, C>(sliders, board)
 }
 
 /// The statistics perft compiled with BMI2, as [`perft_bmi2`].

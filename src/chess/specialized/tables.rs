@@ -1,6 +1,6 @@
 //! Attack tables laid out for the specialised generator: fixed-size arrays indexed by squares
 //! (no bounds checks), the reach sets that tell which enemy pieces can attack the squares
-//! around a king, and slider tables indexed either by magic multiplication or by PEXT.
+//! around a king and on its castling paths, and slider tables indexed either by magic multiplication or by PEXT.
 //!
 //! Everything is copied from [`crate::chess::attacks`] and [`crate::chess::magic_search`] at
 //! first use, so both generators answer from the same attack sets.
@@ -21,12 +21,12 @@ pub struct Leapers {
     between: Box<[[Bitboard; 64]; 64]>,
     /// The full line through two squares (edge to edge) when they are aligned, else empty.
     line: Box<[[Bitboard; 64]; 64]>,
-    /// Squares from which a knight attacks some square next to the king on this square.
-    knight_reach: [Bitboard; 64],
-    /// Squares from which a bishop on an empty board attacks some square next to the king.
-    bishop_reach: [Bitboard; 64],
-    /// Squares from which a rook on an empty board attacks some square next to the king.
-    rook_reach: [Bitboard; 64],
+    /// Which enemy pieces can attack the squares next to the king on this square.
+    next_to_king_reach: [Reach; 64],
+    /// Which enemy pieces can attack the squares next to the king on this square or the
+    /// squares of its rank from the c- to the g-file: every square a castling king passes or
+    /// lands on, in Chess960 too (it lands on the c- or g-file, from between the rooks).
+    castling_reach: [Reach; 64],
     /// A bishop's attacks from this square on an empty board. The slider tables hold the same
     /// sets (at index 0), but read through them the castling test made Kiwipete 18% slower.
     bishop_rays: [Bitboard; 64],
@@ -58,15 +58,24 @@ impl Leapers {
             }
             out
         };
-        let reach = |piece: &dyn Fn(Square) -> Bitboard| {
-            by_square(&|king| {
-                attacks::king(king)
-                    .into_iter()
-                    .fold(Bitboard::EMPTY, |all, next_to_king| {
-                        all | piece(next_to_king)
-                    })
-            })
+        let reach = |zone: &dyn Fn(Square) -> Bitboard| {
+            let mut out = [Reach::default(); 64];
+            for king in squares() {
+                let from = |piece: &dyn Fn(Square) -> Bitboard| {
+                    zone(king)
+                        .into_iter()
+                        .fold(Bitboard::EMPTY, |all, sq| all | piece(sq))
+                };
+                out[king.index()] = Reach {
+                    knight: from(&attacks::knight),
+                    bishop: from(&|sq| attacks::bishop(sq, Bitboard::EMPTY)),
+                    rook: from(&|sq| attacks::rook(sq, Bitboard::EMPTY)),
+                };
+            }
+            out
         };
+        let c_to_g_files =
+            (2..=6).fold(Bitboard::EMPTY, |files, file| files | Bitboard::file(file));
         Leapers {
             knight: by_square(&attacks::knight),
             king: by_square(&attacks::king),
@@ -76,9 +85,10 @@ impl Leapers {
             ],
             between: pairs(&attacks::between),
             line: pairs(&attacks::line),
-            knight_reach: reach(&attacks::knight),
-            bishop_reach: reach(&|sq| attacks::bishop(sq, Bitboard::EMPTY)),
-            rook_reach: reach(&|sq| attacks::rook(sq, Bitboard::EMPTY)),
+            next_to_king_reach: reach(&attacks::king),
+            castling_reach: reach(&|king| {
+                attacks::king(king) | (c_to_g_files & Bitboard::rank(king.rank()))
+            }),
             bishop_rays: by_square(&|sq| attacks::bishop(sq, Bitboard::EMPTY)),
             rook_rays: by_square(&|sq| attacks::rook(sq, Bitboard::EMPTY)),
         }
@@ -111,13 +121,13 @@ impl Leapers {
     }
 
     #[inline(always)]
-    pub fn knight_reach(&self, king: Square) -> Bitboard {
-        self.knight_reach[king.index()]
+    pub fn next_to_king_reach(&self, king: Square) -> &Reach {
+        &self.next_to_king_reach[king.index()]
     }
 
     #[inline(always)]
-    pub fn bishop_reach(&self, king: Square) -> Bitboard {
-        self.bishop_reach[king.index()]
+    pub fn castling_reach(&self, king: Square) -> &Reach {
+        &self.castling_reach[king.index()]
     }
 
     #[inline(always)]
@@ -129,11 +139,16 @@ impl Leapers {
     pub fn rook_rays(&self, sq: Square) -> Bitboard {
         self.rook_rays[sq.index()]
     }
+}
 
-    #[inline(always)]
-    pub fn rook_reach(&self, king: Square) -> Bitboard {
-        self.rook_reach[king.index()]
-    }
+/// The squares from which an enemy knight, bishop or rook on an empty board attacks some
+/// square of a zone: only those pieces' attacks are looked up to find what of the zone they
+/// attack.
+#[derive(Clone, Copy, Default)]
+pub struct Reach {
+    pub knight: Bitboard,
+    pub bishop: Bitboard,
+    pub rook: Bitboard,
 }
 
 /// One slider's lookup on one square: the relevant-occupancy mask, its magic, and the square's
