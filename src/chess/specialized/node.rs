@@ -328,10 +328,19 @@ pub(super) fn king_safety<L: Sliders, S: Side>(
         }
         mask
     };
-    let rook_snipers = sliders.rook(king, theirs) & (board.roles[ROOK] | queens) & theirs;
-    let pin_straight = pin_ray(rook_snipers, &mut checkers);
-    let bishop_snipers = sliders.bishop(king, theirs) & (board.roles[BISHOP] | queens) & theirs;
-    let pin_diagonal = pin_ray(bishop_snipers, &mut checkers);
+    // A slider's lookup only where one of theirs stands on the king's lines.
+    let straight = (board.roles[ROOK] | queens) & theirs;
+    let pin_straight = if (t.rook_rays(king) & straight).any() {
+        pin_ray(sliders.rook(king, theirs) & straight, &mut checkers)
+    } else {
+        Bitboard::EMPTY
+    };
+    let diagonal = (board.roles[BISHOP] | queens) & theirs;
+    let pin_diagonal = if (t.bishop_rays(king) & diagonal).any() {
+        pin_ray(sliders.bishop(king, theirs) & diagonal, &mut checkers)
+    } else {
+        Bitboard::EMPTY
+    };
     KingSafety {
         checkers,
         pin_straight,
