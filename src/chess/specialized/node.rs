@@ -139,16 +139,15 @@ impl Visitor for Count {
 /// statistics are ten words, which a child returning them would write field by field and its
 /// parent then read back two at a time, each read stalled on the writes it spans.
 pub(super) trait Subtree: Default {
-    /// Adds the subtree of `child`, `depth >= 1` plies deep, by the node function of its flags.
+    /// Adds the subtree of `child`, `depth >= 1` plies deep, by the node function of its flags:
+    /// a call, so that the loops of a depth-2 node stay small (the leaf counter inlined there
+    /// made the code so large that it ran slower, Kiwipete by 3-4%).
     fn add_below<L: Sliders, S: Side, E: Flag, C: Flag>(
         &mut self,
         sliders: L,
         child: &Board,
         depth: u32,
     );
-    /// Adds the subtree of `child` one ply deep (no en passant capture possible), where the
-    /// caller may count it without a call.
-    fn add_last_ply<L: Sliders, S: Side, C: Flag>(&mut self, sliders: L, child: &Board);
 }
 
 impl Subtree for u64 {
@@ -163,11 +162,6 @@ impl Subtree for u64 {
             1 => sliders.leaf_count::<S, E, C>(child),
             _ => sliders.perft::<S, E, C>(child, depth),
         };
-    }
-
-    #[inline(always)]
-    fn add_last_ply<L: Sliders, S: Side, C: Flag>(&mut self, sliders: L, child: &Board) {
-        *self += sliders.leaf_count::<S, No, C>(child);
     }
 }
 
@@ -207,25 +201,6 @@ impl<'a, L: Sliders, S: Side, C: Flag, T: Subtree> Children<'a, L, S, C, T> {
                 .add_below::<L, S::Other, E, No>(self.sliders, child, self.depth);
         }
     }
-
-    /// As [`Self::count`], but a child at depth 1 is counted here rather than by a call. Pawn
-    /// moves, the most numerous at most nodes, do this everywhere; the other moves only where
-    /// no castling right is left. The leaf counter with castling inlined at every kind of move
-    /// made the code so large that it ran slower (Kiwipete by 8%).
-    #[inline(always)]
-    fn count_inline(&mut self, child: &Board) {
-        if self.depth != 1 {
-            return self.count::<No>(child);
-        }
-        self.made += 1;
-        if C::ON && child.castling_rooks.any() {
-            self.total
-                .add_last_ply::<L, S::Other, Yes>(self.sliders, child);
-        } else {
-            self.total
-                .add_last_ply::<L, S::Other, No>(self.sliders, child);
-        }
-    }
 }
 
 #[inline(always)]
@@ -238,11 +213,7 @@ impl<L: Sliders, S: Side, C: Flag, T: Subtree> Visitor for Children<'_, L, S, C,
     fn piece<const ROLE: usize>(&mut self, from: Square, targets: Bitboard) {
         for to in targets {
             let child = self.board.moved::<S, C, ROLE>(from, to);
-            if C::ON {
-                self.count::<No>(&child);
-            } else {
-                self.count_inline(&child);
-            }
+            self.count::<No>(&child);
         }
     }
 
@@ -250,7 +221,7 @@ impl<L: Sliders, S: Side, C: Flag, T: Subtree> Visitor for Children<'_, L, S, C,
     fn pawn_moves(&mut self, targets: Bitboard, offset: i8) {
         for to in targets {
             let child = self.board.moved::<S, C, PAWN>(origin(to, offset), to);
-            self.count_inline(&child);
+            self.count::<No>(&child);
         }
     }
 

@@ -71,12 +71,6 @@ impl Subtree for LeafStats {
     ) {
         sliders.add_perft_stats::<S, E, C>(child, depth, self);
     }
-
-    /// A call, not inlined: the statistics visitor is large.
-    #[inline(always)]
-    fn add_last_ply<L: Sliders, S: Side, C: Flag>(&mut self, sliders: L, child: &Board) {
-        sliders.add_perft_stats::<S, No, C>(child, 1, self);
-    }
 }
 
 /// Whether the side to move on `board` has a legal move.
