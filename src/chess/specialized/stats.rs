@@ -48,9 +48,9 @@ pub fn add_perft_stats<L: Sliders, S: Side, E: Flag, C: Flag>(
     total: &mut LeafStats,
 ) {
     if depth == 1 {
-        let mut last_ply = LastPly::<L, S, C>::new(sliders, board);
+        let mut last_ply = LastPly::<L, S, C>::new(sliders, board, total);
         generate::<L, S, E, C, _>(sliders, board, &mut last_ply);
-        last_ply.add_to(total);
+        last_ply.finish();
     } else {
         let mut children = Children::<L, S, C, LeafStats>::new(sliders, board, depth - 1);
         generate::<L, S, E, C, _>(sliders, board, &mut children);
@@ -435,10 +435,10 @@ impl<'a, L: Sliders, S: Side, C: Flag> LastPlyNode<'a, L, S, C> {
                 stats.captures += captures;
                 add_checks(stats, direct, discovered);
                 let mover = Mover::Promotion { role, offset };
-                let quiet = self.witnesses.unproven(role, from) & target;
                 if (direct | discovered).any() {
                     self.test_endings(mover, target, Bitboard::EMPTY, stats);
                 } else {
+                    let quiet = self.witnesses.unproven(role, from) & target;
                     self.test_endings(mover, Bitboard::EMPTY, quiet, stats);
                 }
             }
@@ -493,31 +493,30 @@ fn add_checks(stats: &mut LeafStats, direct: Bitboard, discovered: Bitboard) {
 /// Classifies the moves of a node at depth 1 as the generator finds them: moves and captures
 /// counted in registers, checks (a few percent of the moves) with the rest deferred to
 /// [`LastPlyNode::settle`].
-struct LastPly<'a, L, S, C> {
+struct LastPly<'a, 't, L, S, C> {
     node: LastPlyNode<'a, L, S, C>,
     nodes: u64,
     captures: u64,
-    /// What the deferred moves added.
-    settled: LeafStats,
+    /// The caller's total, which the deferred moves add to as they are settled.
+    total: &'t mut LeafStats,
 }
 
-impl<'a, L: Sliders, S: Side, C: Flag> LastPly<'a, L, S, C> {
+impl<'a, 't, L: Sliders, S: Side, C: Flag> LastPly<'a, 't, L, S, C> {
     #[inline(always)]
-    fn new(sliders: L, board: &'a Board) -> Self {
+    fn new(sliders: L, board: &'a Board, total: &'t mut LeafStats) -> Self {
         LastPly {
             node: LastPlyNode::new(sliders, board),
             nodes: 0,
             captures: 0,
-            settled: LeafStats::default(),
+            total,
         }
     }
 
-    /// The node's statistics, added to `total`.
+    /// Adds the moves and captures counted in registers to the total.
     #[inline(always)]
-    fn add_to(&self, total: &mut LeafStats) {
-        total.nodes += self.nodes;
-        total.captures += self.captures;
-        *total += self.settled;
+    fn finish(self) {
+        self.total.nodes += self.nodes;
+        self.total.captures += self.captures;
     }
 
     /// Out of line: see [`Deferred`].
@@ -527,7 +526,7 @@ impl<'a, L: Sliders, S: Side, C: Flag> LastPly<'a, L, S, C> {
         sliders.out_of_line(&mut Settle {
             node: &mut self.node,
             deferred,
-            stats: &mut self.settled,
+            stats: self.total,
         });
     }
 
@@ -575,7 +574,7 @@ impl<'a, L: Sliders, S: Side, C: Flag> LastPly<'a, L, S, C> {
     }
 }
 
-impl<L: Sliders, S: Side, C: Flag> Visitor for LastPly<'_, L, S, C> {
+impl<L: Sliders, S: Side, C: Flag> Visitor for LastPly<'_, '_, L, S, C> {
     #[inline(always)]
     fn piece<const ROLE: usize>(&mut self, from: Square, targets: Bitboard) {
         let node = &self.node;
