@@ -1,6 +1,7 @@
 //! Attack tables laid out for the specialised generator: fixed-size arrays indexed by squares
 //! (no bounds checks), the reach sets that tell which enemy pieces can attack the squares
-//! around a king and on its castling paths, and slider tables indexed either by magic multiplication or by PEXT.
+//! around a king and on its castling paths, and slider tables indexed either by magic
+//! multiplication or by PEXT.
 //!
 //! Everything is copied from [`crate::chess::attacks`] and [`crate::chess::magic_search`] at
 //! first use, so both generators answer from the same attack sets.
@@ -58,18 +59,23 @@ impl Leapers {
             }
             out
         };
+        let knight = by_square(&attacks::knight);
+        let bishop_rays = by_square(&|sq| attacks::bishop(sq, Bitboard::EMPTY));
+        let rook_rays = by_square(&|sq| attacks::rook(sq, Bitboard::EMPTY));
+        // A piece's attacks are symmetric: it reaches the zone from the squares it attacks
+        // from the zone's squares.
         let reach = |zone: &dyn Fn(Square) -> Bitboard| {
             let mut out = [Reach::default(); 64];
             for king in squares() {
-                let from = |piece: &dyn Fn(Square) -> Bitboard| {
+                let from = |attacks: &[Bitboard; 64]| {
                     zone(king)
                         .into_iter()
-                        .fold(Bitboard::EMPTY, |all, sq| all | piece(sq))
+                        .fold(Bitboard::EMPTY, |all, sq| all | attacks[sq.index()])
                 };
                 out[king.index()] = Reach {
-                    knight: from(&attacks::knight),
-                    bishop: from(&|sq| attacks::bishop(sq, Bitboard::EMPTY)),
-                    rook: from(&|sq| attacks::rook(sq, Bitboard::EMPTY)),
+                    knight: from(&knight),
+                    bishop: from(&bishop_rays),
+                    rook: from(&rook_rays),
                 };
             }
             out
@@ -77,7 +83,7 @@ impl Leapers {
         let c_to_g_files =
             (2..=6).fold(Bitboard::EMPTY, |files, file| files | Bitboard::file(file));
         Leapers {
-            knight: by_square(&attacks::knight),
+            knight,
             king: by_square(&attacks::king),
             pawn: [
                 by_square(&|sq| attacks::pawn(Color::White, sq)),
@@ -89,8 +95,8 @@ impl Leapers {
             castling_reach: reach(&|king| {
                 attacks::king(king) | (c_to_g_files & Bitboard::rank(king.rank()))
             }),
-            bishop_rays: by_square(&|sq| attacks::bishop(sq, Bitboard::EMPTY)),
-            rook_rays: by_square(&|sq| attacks::rook(sq, Bitboard::EMPTY)),
+            bishop_rays,
+            rook_rays,
         }
     }
 
