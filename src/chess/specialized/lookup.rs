@@ -29,6 +29,10 @@ pub trait Sliders: Copy {
         depth: u32,
         total: &mut LeafStats,
     );
+    /// Adds to `total` the moves of `board` and the statistics of each (perft to depth 1), by
+    /// [`add_last_ply_stats`](super::stats::add_last_ply_stats) compiled for these lookups in a
+    /// function of its own, as [`Self::leaf_count`].
+    fn add_last_ply_stats<S: Side, E: Flag, C: Flag>(self, board: &Board, total: &mut LeafStats);
     /// Whether the side to move on `board` has a legal move, by
     /// [`any_legal_move`](super::stats::any_legal_move) compiled for these lookups.
     fn any_legal_move<S: Side, E: Flag, C: Flag>(self, board: &Board) -> bool;

@@ -83,6 +83,11 @@ impl Sliders for Magic {
         stats::add_perft_stats::<Self, S, E, C>(self, board, depth, total);
     }
 
+    #[inline(never)]
+    fn add_last_ply_stats<S: Side, E: Flag, C: Flag>(self, board: &Board, total: &mut LeafStats) {
+        stats::add_last_ply_stats::<Self, S, E, C>(self, board, total);
+    }
+
     fn any_legal_move<S: Side, E: Flag, C: Flag>(self, board: &Board) -> bool {
         stats::any_legal_move::<Self, S, E, C>(self, board)
     }
@@ -219,6 +224,12 @@ impl<I: Bmi2Index> Sliders for Bmi2<I> {
     }
 
     #[inline(always)]
+    fn add_last_ply_stats<S: Side, E: Flag, C: Flag>(self, board: &Board, total: &mut LeafStats) {
+        // SAFETY: a `Bmi2` exists only where `add_last_ply_stats_bmi2`'s features were detected.
+        unsafe { add_last_ply_stats_bmi2::<I, S, E, C>(self, board, total) }
+    }
+
+    #[inline(always)]
     fn any_legal_move<S: Side, E: Flag, C: Flag>(self, board: &Board) -> bool {
         // SAFETY: a `Bmi2` exists only where `any_legal_move_bmi2`'s features were detected.
         unsafe { any_legal_move_bmi2::<I, S, E, C>(self, board) }
@@ -283,6 +294,19 @@ fn add_perft_stats_bmi2<I: Bmi2Index, S: Side, E: Flag, C: Flag>(
     total: &mut LeafStats,
 ) {
     stats::add_perft_stats::<Bmi2<I>, S, E, C>(sliders, board, depth, total);
+}
+
+/// The last ply's statistics compiled with BMI2, as [`perft_bmi2`]; never inlined (see
+/// [`Sliders::add_last_ply_stats`]).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi1,bmi2,lzcnt,avx2")]
+#[inline(never)]
+fn add_last_ply_stats_bmi2<I: Bmi2Index, S: Side, E: Flag, C: Flag>(
+    sliders: Bmi2<I>,
+    board: &Board,
+    total: &mut LeafStats,
+) {
+    stats::add_last_ply_stats::<Bmi2<I>, S, E, C>(sliders, board, total);
 }
 
 /// The test for a legal move compiled with BMI2, as [`perft_bmi2`].

@@ -21,8 +21,11 @@
 //!   are made and classified by the child's checkers; a castle that a witness surely survives
 //!   is not searched for a reply.
 //!
-//! The loops the generator inlines only count and find these targets; whatever needs a child
-//! made is [`Deferred`] to a function called out of line.
+//! The loops the generator inlines only count moves and captures and, with a few masks, find a
+//! superset of the moves that need more (checks, quiet moves that might stalemate); those are
+//! [`Deferred`] to a function called out of line, which classifies them exactly. The node at
+//! depth 1 is a function of its own ([`Sliders::add_last_ply_stats`]), as the plain leaf count
+//! is: inlined into the recursion its code, and the deeper nodes' around it, ran slower.
 
 use super::board::{Board, BISHOP, KING, KNIGHT, PAWN, PROMOTIONS, QUEEN, ROOK};
 use super::flags::{Flag, No, Side, Yes};
@@ -48,9 +51,7 @@ pub fn add_perft_stats<L: Sliders, S: Side, E: Flag, C: Flag>(
     total: &mut LeafStats,
 ) {
     if depth == 1 {
-        let mut last_ply = LastPly::<L, S, C>::new(sliders, board, total);
-        generate::<L, S, E, C, _>(sliders, board, &mut last_ply);
-        last_ply.finish();
+        sliders.add_last_ply_stats::<S, E, C>(board, total);
     } else {
         let mut children = Children::<L, S, C, LeafStats>::new(sliders, board, depth - 1);
         generate::<L, S, E, C, _>(sliders, board, &mut children);
@@ -61,7 +62,20 @@ pub fn add_perft_stats<L: Sliders, S: Side, E: Flag, C: Flag>(
     }
 }
 
+/// Adds to `total` the moves of `board` and the statistics of each: perft to depth 1.
+#[inline(always)]
+pub fn add_last_ply_stats<L: Sliders, S: Side, E: Flag, C: Flag>(
+    sliders: L,
+    board: &Board,
+    total: &mut LeafStats,
+) {
+    let mut last_ply = LastPly::<L, S, C>::new(sliders, board, total);
+    generate::<L, S, E, C, _>(sliders, board, &mut last_ply);
+    last_ply.finish();
+}
+
 impl Subtree for LeafStats {
+    /// As for `u64`, a child at depth 1 goes straight to the last ply's function.
     #[inline(always)]
     fn add_below<L: Sliders, S: Side, E: Flag, C: Flag>(
         &mut self,
@@ -69,7 +83,10 @@ impl Subtree for LeafStats {
         child: &Board,
         depth: u32,
     ) {
-        sliders.add_perft_stats::<S, E, C>(child, depth, self);
+        match depth {
+            1 => sliders.add_last_ply_stats::<S, E, C>(child, self),
+            _ => sliders.add_perft_stats::<S, E, C>(child, depth, self),
+        }
     }
 }
 
@@ -127,13 +144,11 @@ impl Visitor for AnyMove {
 /// case a piece's moves cost a few masks and popcounts, and the loops stay small.
 #[derive(Clone, Copy)]
 enum Deferred {
-    /// `mover`'s moves that give check, `direct`ly with the moved piece or `discovered` with
-    /// another, and those to `quiet`, which might stalemate.
+    /// `mover`'s moves onto `suspects`: a superset of those that give check and of the quiet
+    /// ones that might stalemate, classified exactly here.
     Moves {
         mover: Mover,
-        direct: Bitboard,
-        discovered: Bitboard,
-        quiet: Bitboard,
+        suspects: Bitboard,
     },
     /// Promotions onto `targets` from `to - offset`, classified whole here.
     Promotions {
@@ -255,13 +270,10 @@ impl<'a, L: Sliders, S: Side, C: Flag> LastPlyNode<'a, L, S, C> {
     #[inline(always)]
     fn settle(&mut self, deferred: Deferred, stats: &mut LeafStats) {
         match deferred {
-            Deferred::Moves {
-                mover,
-                direct,
-                discovered,
-                quiet,
-            } => {
+            Deferred::Moves { mover, suspects } => {
+                let (direct, discovered) = self.checking(mover, suspects);
                 add_checks(stats, direct, discovered);
+                let quiet = suspects & !(direct | discovered) & self.unproven(mover);
                 self.test_endings(mover, direct | discovered, quiet, stats);
             }
             Deferred::Promotions { targets, offset } => self.promotions(targets, offset, stats),
@@ -388,6 +400,42 @@ impl<'a, L: Sliders, S: Side, C: Flag> LastPlyNode<'a, L, S, C> {
             }
         }
         (escapes & !attacked).any()
+    }
+
+    /// Of `mover`'s moves onto `targets`, those that give check with the moved piece, and those
+    /// that give check with another (`from` alone between one of our sliders and their king,
+    /// `to` off the line through both).
+    #[inline(always)]
+    fn checking(&self, mover: Mover, targets: Bitboard) -> (Bitboard, Bitboard) {
+        let t = self.sliders.leapers();
+        match mover {
+            Mover::Piece { role, from } => {
+                let direct = targets & self.check_squares[role];
+                let discovered = if self.discoverers.contains(from) {
+                    targets & !t.line(self.their_king, from)
+                } else {
+                    Bitboard::EMPTY
+                };
+                (direct, discovered)
+            }
+            Mover::Pawn { offset } | Mover::DoublePush { offset } => (
+                targets & self.check_squares[PAWN],
+                self.discovered_by_pawns(targets, offset),
+            ),
+            Mover::Promotion { .. } => unreachable!("promotions are classified whole"),
+        }
+    }
+
+    /// The targets of `mover` after which no witness is known to survive.
+    #[inline(always)]
+    fn unproven(&self, mover: Mover) -> Bitboard {
+        match mover {
+            Mover::Piece { role, from } => self.witnesses.unproven(role, from),
+            Mover::Pawn { offset } | Mover::DoublePush { offset } => {
+                self.witnesses.unproven_pawn_moves(offset)
+            }
+            Mover::Promotion { .. } => unreachable!("promotions are classified whole"),
+        }
     }
 
     /// Our pawn moves from `to - offset` onto `targets` that uncover a check:
@@ -530,31 +578,14 @@ impl<'a, 't, L: Sliders, S: Side, C: Flag> LastPly<'a, 't, L, S, C> {
         });
     }
 
-    /// Adds `mover`'s moves to `targets` (`captures` of them captures), of which `direct` give
-    /// check with the moved piece and `discovered` with another; those, and the quiet ones
-    /// among `unproven`, are deferred.
-    #[allow(clippy::too_many_arguments)]
+    /// Adds `mover`'s moves to `targets` (`captures` of them captures) and defers those onto
+    /// `suspects`.
     #[inline(always)]
-    fn classify(
-        &mut self,
-        mover: Mover,
-        targets: Bitboard,
-        captures: u32,
-        direct: Bitboard,
-        discovered: Bitboard,
-        unproven: Bitboard,
-    ) {
-        let checking = direct | discovered;
+    fn classify(&mut self, mover: Mover, targets: Bitboard, captures: u32, suspects: Bitboard) {
         self.nodes += u64::from(targets.count());
         self.captures += u64::from(captures);
-        let quiet = targets & !checking & unproven;
-        if (checking | quiet).any() {
-            self.defer(Deferred::Moves {
-                mover,
-                direct,
-                discovered,
-                quiet,
-            });
+        if suspects.any() {
+            self.defer(Deferred::Moves { mover, suspects });
         }
     }
 
@@ -567,10 +598,10 @@ impl<'a, 't, L: Sliders, S: Side, C: Flag> LastPly<'a, 't, L, S, C> {
         } else {
             targets.count()
         };
-        let direct = targets & node.check_squares[PAWN];
-        let discovered = node.discovered_by_pawns(targets, offset);
-        let unproven = node.witnesses.unproven_pawn_moves(offset);
-        self.classify(mover, targets, captures, direct, discovered, unproven);
+        let suspects = node.check_squares[PAWN]
+            | shifted(node.discoverers, offset)
+            | node.witnesses.unproven_pawn_moves_superset();
+        self.classify(mover, targets, captures, targets & suspects);
     }
 }
 
@@ -578,17 +609,16 @@ impl<L: Sliders, S: Side, C: Flag> Visitor for LastPly<'_, '_, L, S, C> {
     #[inline(always)]
     fn piece<const ROLE: usize>(&mut self, from: Square, targets: Bitboard) {
         let node = &self.node;
-        let t = node.sliders.leapers();
-        let direct = targets & node.check_squares[ROLE];
-        let discovered = if node.discoverers.contains(from) {
-            targets & !t.line(node.their_king, from)
+        let discoverer = if node.discoverers.contains(from) {
+            Bitboard::ALL
         } else {
             Bitboard::EMPTY
         };
+        let suspects =
+            node.check_squares[ROLE] | discoverer | node.witnesses.unproven_superset(ROLE, from);
         let captures = (targets & node.theirs).count();
-        let unproven = node.witnesses.unproven(ROLE, from);
         let mover = Mover::Piece { role: ROLE, from };
-        self.classify(mover, targets, captures, direct, discovered, unproven);
+        self.classify(mover, targets, captures, targets & suspects);
     }
 
     #[inline(always)]

@@ -177,6 +177,27 @@ impl Witnesses {
         }
     }
 
+    /// A superset of [`Self::unproven`] that costs a load: the generator's loops test it for
+    /// every piece, and the moves it lets through are classified exactly out of line.
+    #[inline(always)]
+    pub fn unproven_superset(&self, role: usize, from: Square) -> Bitboard {
+        match &self.table {
+            None => Bitboard::EMPTY,
+            Some(table) if table.any_from_kill.contains(from) => Bitboard::ALL,
+            Some(table) => table.all_to_kill[role],
+        }
+    }
+
+    /// As [`Self::unproven_superset`] for [`Self::unproven_pawn_moves`].
+    #[inline(always)]
+    pub fn unproven_pawn_moves_superset(&self) -> Bitboard {
+        match &self.table {
+            None => Bitboard::EMPTY,
+            Some(table) if table.any_from_kill.any() => Bitboard::ALL,
+            Some(table) => table.all_to_kill[PAWN],
+        }
+    }
+
     /// As [`Self::unproven`] for pawn moves that do not promote, onto each target from
     /// `to - offset`.
     #[inline(always)]
