@@ -539,8 +539,7 @@ fn add_checks(stats: &mut LeafStats, direct: Bitboard, discovered: Bitboard) {
 }
 
 /// Classifies the moves of a node at depth 1 as the generator finds them: moves and captures
-/// counted in registers, checks (a few percent of the moves) with the rest deferred to
-/// [`LastPlyNode::settle`].
+/// counted here, the few that may give check or stalemate deferred to [`LastPlyNode::settle`].
 struct LastPly<'a, 't, L, S, C> {
     node: LastPlyNode<'a, L, S, C>,
     nodes: u64,
