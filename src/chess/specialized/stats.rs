@@ -271,9 +271,8 @@ impl<'a, L: Sliders, S: Side, C: Flag> LastPlyNode<'a, L, S, C> {
     fn settle(&mut self, deferred: Deferred, stats: &mut LeafStats) {
         match deferred {
             Deferred::Moves { mover, suspects } => {
-                let (direct, discovered) = self.checking(mover, suspects);
+                let (direct, discovered, quiet) = self.classify_exactly(mover, suspects);
                 add_checks(stats, direct, discovered);
-                let quiet = suspects & !(direct | discovered) & self.unproven(mover);
                 self.test_endings(mover, direct | discovered, quiet, stats);
             }
             Deferred::Promotions { targets, offset } => self.promotions(targets, offset, stats),
@@ -402,40 +401,32 @@ impl<'a, L: Sliders, S: Side, C: Flag> LastPlyNode<'a, L, S, C> {
         (escapes & !attacked).any()
     }
 
-    /// Of `mover`'s moves onto `targets`, those that give check with the moved piece, and those
-    /// that give check with another (`from` alone between one of our sliders and their king,
-    /// `to` off the line through both).
+    /// Of `mover`'s moves onto `suspects`, those that give check with the moved piece (`direct`),
+    /// those that give check with another (`from` alone between one of our sliders and their
+    /// king, `to` off the line through both), and the quiet ones after which no witness is known
+    /// to survive.
     #[inline(always)]
-    fn checking(&self, mover: Mover, targets: Bitboard) -> (Bitboard, Bitboard) {
+    fn classify_exactly(&self, mover: Mover, suspects: Bitboard) -> (Bitboard, Bitboard, Bitboard) {
         let t = self.sliders.leapers();
-        match mover {
+        let (direct, discovered, unproven) = match mover {
             Mover::Piece { role, from } => {
-                let direct = targets & self.check_squares[role];
                 let discovered = if self.discoverers.contains(from) {
-                    targets & !t.line(self.their_king, from)
+                    suspects & !t.line(self.their_king, from)
                 } else {
                     Bitboard::EMPTY
                 };
-                (direct, discovered)
+                let unproven = self.witnesses.unproven(role, from);
+                (suspects & self.check_squares[role], discovered, unproven)
             }
             Mover::Pawn { offset } | Mover::DoublePush { offset } => (
-                targets & self.check_squares[PAWN],
-                self.discovered_by_pawns(targets, offset),
+                suspects & self.check_squares[PAWN],
+                self.discovered_by_pawns(suspects, offset),
+                self.witnesses.unproven_pawn_moves(offset),
             ),
             Mover::Promotion { .. } => unreachable!("promotions are classified whole"),
-        }
-    }
-
-    /// The targets of `mover` after which no witness is known to survive.
-    #[inline(always)]
-    fn unproven(&self, mover: Mover) -> Bitboard {
-        match mover {
-            Mover::Piece { role, from } => self.witnesses.unproven(role, from),
-            Mover::Pawn { offset } | Mover::DoublePush { offset } => {
-                self.witnesses.unproven_pawn_moves(offset)
-            }
-            Mover::Promotion { .. } => unreachable!("promotions are classified whole"),
-        }
+        };
+        let quiet = suspects & !(direct | discovered) & unproven;
+        (direct, discovered, quiet)
     }
 
     /// Our pawn moves from `to - offset` onto `targets` that uncover a check:
