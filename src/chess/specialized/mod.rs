@@ -14,6 +14,7 @@ mod leaf_count;
 mod leaf_stats;
 mod lookup;
 mod node;
+mod null_replies;
 mod slider_lookup;
 // Calls into the BMI2 build of the generator, and attack-set loads without a bounds check
 // (see the module's safety arguments).
@@ -26,11 +27,12 @@ mod witnesses;
 use super::move_stats::MoveStats;
 use super::movegen::legal_moves;
 use super::position::Position;
+use super::square::Square;
 use super::types::Color;
 use board::Board;
 use flags::{Black, No, Side, White, Yes};
 use leaf_count::add_leaf_count_ops;
-pub use leaf_count::leaf_count_ops;
+pub use leaf_count::{leaf_count_ops, null_counted};
 use leaf_stats::LeafStats;
 use lookup::Sliders;
 use node::Subtree;
@@ -142,6 +144,31 @@ fn root_for_side<L: Sliders, S: Side, T: Subtree>(
         (true, true) => total.add_below::<L, S, Yes, Yes>(sliders, board, depth),
     }
     total
+}
+
+/// The moves of `pos`, as origin and target, that a node two plies above the leaves counts by
+/// the replies of the board with the turn passed instead of making them ([`null_replies`]);
+/// `None` when the side to move is in check and every move is made.
+pub fn neutral_moves(pos: &Position) -> Option<Vec<(Square, Square)>> {
+    let sliders = sliders::Magic::new();
+    let board = Board::from_position(pos);
+    match pos.turn() {
+        Color::White => neutral_moves_for::<_, White>(sliders, pos, &board),
+        Color::Black => neutral_moves_for::<_, Black>(sliders, pos, &board),
+    }
+}
+
+fn neutral_moves_for<L: Sliders, S: Side>(
+    sliders: L,
+    pos: &Position,
+    board: &Board,
+) -> Option<Vec<(Square, Square)>> {
+    match (pos.ep_square().is_some(), pos.castling_rooks().any()) {
+        (false, false) => null_replies::list_neutral::<L, S, No, No>(sliders, board),
+        (false, true) => null_replies::list_neutral::<L, S, No, Yes>(sliders, board),
+        (true, false) => null_replies::list_neutral::<L, S, Yes, No>(sliders, board),
+        (true, true) => null_replies::list_neutral::<L, S, Yes, Yes>(sliders, board),
+    }
 }
 
 /// The compile-time parameters a position enters the generator with.

@@ -4,8 +4,8 @@
 
 use super::board::{Board, BISHOP, KING, KNIGHT, PAWN, PROMOTIONS, QUEEN, ROOK};
 use super::flags::{Flag, No, Side, Yes};
-use super::leaf_count::add_leaf_count_ops;
 use super::lookup::Sliders;
+use super::null_replies::perft_two;
 use super::tables::Reach;
 use crate::chess::bitboard::Bitboard;
 use crate::chess::castling::CastlingSquares;
@@ -13,19 +13,19 @@ use crate::chess::square::Square;
 use std::marker::PhantomData;
 
 /// Perft of `board` to `depth >= 1` with `S` to move; `E`: an en passant capture may exist;
-/// `C`: some castling right is left. A node at depth 2 adds its children to the thread's
-/// [`leaf_count_ops`](super::leaf_count::leaf_count_ops).
+/// `C`: some castling right is left. A node at depth 2 counts the moves that leave the
+/// opponent's replies unchanged without making them ([`super::null_replies`]).
 #[inline(always)]
 pub fn perft<L: Sliders, S: Side, E: Flag, C: Flag>(sliders: L, board: &Board, depth: u32) -> u64 {
-    if depth == 1 {
-        return sliders.leaf_count::<S, E, C>(board);
+    match depth {
+        1 => sliders.leaf_count::<S, E, C>(board),
+        2 => perft_two::<L, S, E, C>(sliders, board),
+        _ => {
+            let mut children = Children::<L, S, C, u64>::new(sliders, board, depth - 1);
+            generate::<L, S, E, C, _>(sliders, board, &mut children);
+            children.total
+        }
     }
-    let mut children = Children::<L, S, C, u64>::new(sliders, board, depth - 1);
-    generate::<L, S, E, C, _>(sliders, board, &mut children);
-    if depth == 2 {
-        add_leaf_count_ops(children.made);
-    }
-    children.total
 }
 
 /// The number of legal moves on `board`, counted without making them.
