@@ -113,8 +113,9 @@ impl ChunkWork {
 }
 
 /// The keys of [`WorkCounters::to_json`]'s object, every one always present.
-pub const JSON_KEYS: [&str; 19] = [
+pub const JSON_KEYS: [&str; 20] = [
     "leaf_count_ops",
+    "null_counted",
     "positions_written",
     "positions_expanded",
     "duplicates",
@@ -139,8 +140,13 @@ pub const JSON_KEYS: [&str; 19] = [
 pub struct WorkCounters {
     /// Positions whose legal moves were counted at the last ply rather than made: the children
     /// made at remaining depth 2, and positions counted at remaining depth 1. With no table,
-    /// perft(N-1).
+    /// perft(N-1) less `null_counted`.
     pub leaf_count_ops: u128,
+    /// Moves of positions at remaining depth 2 counted without being made: they leave the
+    /// opponent's replies those of the position with the turn passed, whose replies are counted
+    /// once per position (`chess::specialized::null_replies`; those counts are not leaf
+    /// count-ops).
+    pub null_counted: u128,
     /// Positions whose children were made, by remaining depth (2 and deeper): table misses and
     /// positions no table was probed for. The CPU counts them only with a table (without one,
     /// every node is expanded and the generator does not stop to count).
@@ -174,6 +180,7 @@ impl WorkCounters {
         let chunk = |field: fn(&ChunkWork) -> Value| chunks.map_or(Value::Null, field);
         json!({
             "leaf_count_ops": self.leaf_count_ops.to_string(),
+            "null_counted": self.null_counted.to_string(),
             "positions_expanded": self.positions_expanded.to_json(),
             "probes_by_depth": self.probes_by_depth.to_json(),
             "hits_by_depth": self.hits_by_depth.to_json(),
@@ -199,8 +206,9 @@ impl WorkCounters {
     /// chunks wrote and how they ran.
     pub fn render_text(&self) -> String {
         let mut text = format!(
-            "Work: {} leaf count-ops, {} positions expanded, {} item(s) of {} plies\n",
+            "Work: {} leaf count-ops, {} moves counted without being made, {} positions expanded, {} item(s) of {} plies\n",
             self.leaf_count_ops,
+            self.null_counted,
             self.positions_expanded.total(),
             self.items,
             self.launch_depth

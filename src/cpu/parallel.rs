@@ -39,10 +39,12 @@ fn plan(
     })
 }
 
-/// The tally of a run and the leaf count-ops of its finished items, under one lock.
+/// The tally of a run and the leaf count-ops and moves counted without being made of its
+/// finished items, under one lock.
 struct Counted {
     tally: Tally,
     leaf_count_ops: u128,
+    null_counted: u128,
 }
 
 /// Perft of `root` to `depth` on `threads` threads, per root move in generation order.
@@ -57,8 +59,8 @@ pub fn divide<S: SubtreeSearch>(
     divide_with_work(root, depth, threads, search, zobrist, control).map(|(divide, _)| divide)
 }
 
-/// As [`divide`], with the work counters the search keeps (leaf count-ops, items, launch
-/// depth).
+/// As [`divide`], with the work counters the search keeps (leaf count-ops, moves counted
+/// without being made, items, launch depth).
 pub fn divide_with_work<S: SubtreeSearch>(
     root: &Position,
     depth: u32,
@@ -91,6 +93,7 @@ pub fn divide_with_work<S: SubtreeSearch>(
     let counted = Mutex::new(Counted {
         tally,
         leaf_count_ops: work.leaf_count_ops,
+        null_counted: 0,
     });
     let next_item = AtomicUsize::new(0);
     let (done_tx, done_rx) = crossbeam_channel::unbounded::<()>();
@@ -108,6 +111,7 @@ pub fn divide_with_work<S: SubtreeSearch>(
                     };
                     let hash = zobrist.hash(&item.position);
                     let ops_before = specialized::leaf_count_ops();
+                    let null_before = specialized::null_counted();
                     let result = match (item.remaining, search.counts_move_stats()) {
                         // A depth-1 run's items are the root's children: their one line's
                         // last move is the root move above them.
@@ -127,9 +131,11 @@ pub fn divide_with_work<S: SubtreeSearch>(
                         break;
                     };
                     let ops = specialized::leaf_count_ops().wrapping_sub(ops_before);
+                    let null_counted = specialized::null_counted().wrapping_sub(null_before);
                     let completed = {
                         let mut counted = counted.lock().unwrap_or_else(|e| e.into_inner());
                         counted.leaf_count_ops += u128::from(ops);
+                        counted.null_counted += u128::from(null_counted);
                         counted.tally.record(item, counts)
                     };
                     for (m, root_counts) in completed {
@@ -142,13 +148,18 @@ pub fn divide_with_work<S: SubtreeSearch>(
         }
         drop(done_tx);
         let report = || {
-            let (mut sample, leaf_count_ops) = {
+            let (mut sample, leaf_count_ops, null_counted) = {
                 let counted = counted.lock().unwrap_or_else(|e| e.into_inner());
-                (counted.tally.progress(), counted.leaf_count_ops)
+                (
+                    counted.tally.progress(),
+                    counted.leaf_count_ops,
+                    counted.null_counted,
+                )
             };
             sample.tt = search.tt_snapshot();
             let mut live = WorkCounters {
                 leaf_count_ops,
+                null_counted,
                 ..work.clone()
             };
             live.set_table_counts(sample.tt.as_ref());
@@ -171,6 +182,7 @@ pub fn divide_with_work<S: SubtreeSearch>(
     }
     let counted = counted.into_inner().unwrap_or_else(|e| e.into_inner());
     work.leaf_count_ops = counted.leaf_count_ops;
+    work.null_counted = counted.null_counted;
     let tt = search.tt_snapshot();
     work.set_table_counts(tt.as_ref());
     // Through the table, a node's children are made exactly when its probe misses.

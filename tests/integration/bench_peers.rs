@@ -64,6 +64,23 @@ printf 'perft %2d : %15d leaves in %10.3f s %12.0f leaves/s\n' "$depth" "$(count
 echo "full time:      0.001 s"
 "#;
 
+/// MPerft 5 with `--fen FEN --depth N --bulk --nullmove`: thousands separated by commas. It
+/// refuses to count without `--nullmove`, so that the test sees the option passed.
+const MPERFT_NULL: &str = r#"fen=$2 depth=$4
+[ "$6" = --nullmove ] || { echo "no --nullmove: $*" >&2; exit 1; }
+echo "Magic Perft version 5.1 (c) Richard Delorme 2020 - 2026"
+echo "Perft setting: no hashing; no multithreading; with nullmove counting."
+n=$(count "$fen" "$depth" | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta')
+printf 'perft %2d: %26s positions in %s %spos/s\n' "$depth" "$n" "0.001" "8.9 M"
+echo "full time:    0.001 s"
+"#;
+
+/// perft_cpu_2026 with `FEN DEPTH -nott`; it refuses to run without `-nott` or `-htt MIB` (the
+/// real one would take most of the machine's memory for its table).
+const PERFT_CPU_2026: &str = r#"case "$3" in -nott|-htt) ;; *) echo "no table option: $*" >&2; exit 1 ;; esac
+printf 'Perft(%02d): %s, time: 0.001 seconds, nps: 8902000\n' "$2" "$(count "$1" "$2")"
+"#;
+
 /// Stockfish over UCI.
 const STOCKFISH: &str = r#"while read -r line; do
   case "$line" in
@@ -76,10 +93,22 @@ const STOCKFISH: &str = r#"while read -r line; do
 done
 "#;
 
+/// Every peer `bench` knows, in the order it lists them.
+const PEER_NAMES: [&str; 6] = [
+    "stockfish",
+    "gigantua",
+    "ellxor",
+    "mperft",
+    "mperft-null",
+    "perft_cpu_2026",
+];
+
 struct Peers {
     gigantua: String,
     ellxor: String,
     mperft: String,
+    mperft_null: String,
+    perft_cpu_2026: String,
     stockfish: String,
 }
 
@@ -88,6 +117,8 @@ fn peers(dir: &Path) -> Peers {
         gigantua: script(dir, "gigantua", GIGANTUA),
         ellxor: script(dir, "ellxor", ELLXOR),
         mperft: script(dir, "mperft", MPERFT),
+        mperft_null: script(dir, "mperft-null", MPERFT_NULL),
+        perft_cpu_2026: script(dir, "perft_cpu_2026", PERFT_CPU_2026),
         stockfish: script(dir, "stockfish", STOCKFISH),
     }
 }
@@ -104,6 +135,8 @@ fn all_peers(peers: &Peers) -> Vec<String> {
         ("gigantua", &peers.gigantua),
         ("ellxor", &peers.ellxor),
         ("mperft", &peers.mperft),
+        ("mperft-null", &peers.mperft_null),
+        ("perft_cpu_2026", &peers.perft_cpu_2026),
     ]
     .iter()
     .flat_map(|(name, path)| ["--peer-bin".to_string(), format!("{name}={path}")])
@@ -121,7 +154,7 @@ fn every_peer_gets_its_columns_in_text() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     let lines: Vec<&str> = run.stdout.lines().collect();
     let (header, row) = (lines[1], lines[2]);
-    for name in ["stockfish", "gigantua", "ellxor", "mperft"] {
+    for name in PEER_NAMES {
         // Columns are right-aligned: a cell ends where its title ends.
         let title = format!("off/{name}");
         let end = header
@@ -139,7 +172,12 @@ fn every_peer_gets_its_columns_in_text() {
     assert_eq!(row[0], "kiwipete");
     assert_eq!(row[2], "97862");
     assert!(lines[3].starts_with("total"), "{}", run.stdout);
-    assert_eq!(lines[3].matches('x').count(), 4, "{}", lines[3]);
+    assert_eq!(
+        lines[3].matches('x').count(),
+        PEER_NAMES.len(),
+        "{}",
+        lines[3]
+    );
 }
 
 #[test]
@@ -158,7 +196,7 @@ fn every_peer_gets_its_fields_in_json() {
         .iter()
         .map(|peer| peer["name"].as_str().expect("a name"))
         .collect();
-    assert_eq!(names, ["stockfish", "gigantua", "ellxor", "mperft"]);
+    assert_eq!(names, PEER_NAMES);
     assert_eq!(value["peers"][1]["path"], peers.gigantua.as_str());
     assert_eq!(value["peers"][1]["skipped"], Value::Null);
     let positions = value["positions"].as_array().expect("positions");
@@ -458,4 +496,45 @@ fn a_peer_with_a_table_runs_with_the_modes_table_size() {
     );
     assert_eq!(text.code, 0, "{}", text.stderr);
     assert!(text.stdout.contains("mperft+tt Mnps"), "{}", text.stdout);
+}
+
+/// perft_cpu_2026 is told `-nott` when it runs without a table (it would otherwise take most of
+/// the memory for one) and `-htt MIB` with the modes' table size.
+#[test]
+fn perft_cpu_2026_runs_without_and_with_a_table_as_asked() {
+    let dir = scratch("perft-cpu-2026");
+    let log = dir.join("arguments");
+    let body = format!("echo \"$*\" >> '{}'\n{PERFT_CPU_2026}", log.display());
+    let peer = format!("perft_cpu_2026={}", script(&dir, "perft_cpu_2026", &body));
+    let run = run_vkperft(
+        &[
+            "bench",
+            "--backend",
+            "cpu",
+            "--threads",
+            "1",
+            "--modes",
+            "off,fast",
+            "--tt-mb",
+            "16",
+            "--position",
+            "kiwipete",
+            "--depth",
+            "3",
+            "--json",
+            "--peer-bin",
+            &peer,
+        ],
+        &[],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let arguments = std::fs::read_to_string(&log).expect("the stand-in's log");
+    let lines: Vec<&str> = arguments.lines().collect();
+    assert_eq!(lines.len(), 2, "{arguments}");
+    assert!(lines[0].ends_with(" 3 -nott"), "{arguments}");
+    assert!(lines[1].ends_with(" 3 -htt 16"), "{arguments}");
+    let value: Value = serde_json::from_str(run.stdout.trim()).expect("JSON");
+    let row = &value["positions"][0];
+    assert_eq!(row["peers"]["perft_cpu_2026"]["nodes"], "97862");
+    assert_eq!(row["peers"]["perft_cpu_2026"]["table"]["nodes"], "97862");
 }

@@ -9,9 +9,9 @@ thread_local! {
 }
 
 /// Positions whose legal moves this thread's generator counted at the last ply (children made
-/// at depth 2, the null boards of depth-2 nodes, and roots of depth 1) since the thread began:
-/// the leaf count-ops of the work counters (`crate::work_counters`). Callers take differences
-/// around a search.
+/// at depth 2, and roots of depth 1) since the thread began: the leaf count-ops of the work
+/// counters (`crate::work_counters`). The replies of a depth-2 node's null board are counted
+/// too, once per node, and are not among them. Callers take differences around a search.
 pub fn leaf_count_ops() -> u64 {
     LEAF_COUNT_OPS.with(Cell::get)
 }

@@ -72,8 +72,7 @@ pub fn perft_two<L: Sliders, S: Side, E: Flag, C: Flag>(sliders: L, board: &Boar
     let avoid = avoid::<L, S, C>(sliders, board, replies.targets);
     let mut split = NeutralSplit::<S, _, _>::new(board, children, avoid, 0u64);
     generate::<L, S, E, C, _>(sliders, board, &mut split);
-    // The null board is a position whose replies were counted too.
-    add_leaf_count_ops(split.others.made + 1);
+    add_leaf_count_ops(split.others.made);
     add_null_counted(split.neutral);
     split.others.total + split.neutral * replies.count
 }

@@ -7,6 +7,7 @@
 mod ellxor;
 mod gigantua;
 mod mperft;
+mod perft_cpu_2026;
 mod process;
 mod program;
 mod stockfish;
@@ -27,14 +28,18 @@ pub enum PeerKind {
     Gigantua,
     Ellxor,
     Mperft,
+    MperftNull,
+    PerftCpu2026,
 }
 
 impl PeerKind {
-    const ALL: [PeerKind; 4] = [
+    const ALL: [PeerKind; 6] = [
         PeerKind::Stockfish,
         PeerKind::Gigantua,
         PeerKind::Ellxor,
         PeerKind::Mperft,
+        PeerKind::MperftNull,
+        PeerKind::PerftCpu2026,
     ];
 
     pub fn name(self) -> &'static str {
@@ -43,6 +48,8 @@ impl PeerKind {
             PeerKind::Gigantua => "gigantua",
             PeerKind::Ellxor => "ellxor",
             PeerKind::Mperft => "mperft",
+            PeerKind::MperftNull => "mperft-null",
+            PeerKind::PerftCpu2026 => "perft_cpu_2026",
         }
     }
 
@@ -51,7 +58,9 @@ impl PeerKind {
             PeerKind::Stockfish => None,
             PeerKind::Gigantua => Some(&gigantua::Gigantua),
             PeerKind::Ellxor => Some(&ellxor::Ellxor),
-            PeerKind::Mperft => Some(&mperft::Mperft),
+            PeerKind::Mperft => Some(&mperft::Mperft { null_move: false }),
+            PeerKind::MperftNull => Some(&mperft::Mperft { null_move: true }),
+            PeerKind::PerftCpu2026 => Some(&perft_cpu_2026::PerftCpu2026),
         }
     }
 }
@@ -173,8 +182,9 @@ impl Peer {
             Adapter::Uci(stockfish) => stockfish.perft(fen, depth).map_err(|err| naming(err, flag)),
             Adapter::Process(program) => {
                 let mut arguments = program.arguments(fen, depth);
-                if let Some(table) = table_mib.and_then(|mib| program.table_arguments(mib)) {
-                    arguments.extend(table);
+                match table_mib.and_then(|mib| program.table_arguments(mib)) {
+                    Some(table) => arguments.extend(table),
+                    None => arguments.extend(program.no_table_arguments()),
                 }
                 let run = process::run(&self.path, &arguments).map_err(|err| naming(err, flag))?;
                 let at = format!("{flag}: at depth {depth} of {fen}");
