@@ -105,10 +105,16 @@ fn counters(ui: &mut Ui, live: &LiveRun) {
 fn work_rows(ui: &mut Ui, work: &WorkCounters) {
     let count = |value: u64| format::thousands(u128::from(value));
     ui.label("Leaf count-ops").on_hover_text(
-        "Positions whose moves were counted at the last ply: perft(depth - 1) without a \
-         table, fewer the more the table saves",
+        "Positions whose moves were counted at the last ply; with the moves counted without \
+         being made, perft(depth - 1) without a table, fewer the more the table saves",
     );
     ui.label(format::thousands(work.leaf_count_ops));
+    ui.end_row();
+    ui.label("Counted, not made").on_hover_text(
+        "Moves two plies above the leaves that leave the opponent's replies as they are: \
+         counted by the replies of the position with the turn passed, without being made",
+    );
+    ui.label(format::thousands(work.null_counted));
     ui.end_row();
     ui.label("Expanded")
         .on_hover_text("Positions whose children were made");
