@@ -2,13 +2,14 @@
 
 use super::error::{CliError, CliResult};
 use super::output;
+use super::work_args::DEFAULT_DEDUP_MB;
 use anyhow::anyhow;
 use serde_json::json;
 use std::path::PathBuf;
-use vkperft::engine::{move_stats_json, move_stats_text};
+use vkperft::engine::{mib_to_bytes, move_stats_json, move_stats_text};
 use vkperft::work::{
-    certificate, merge, read_journals, JournalScan, Merged, PlanFolder, Requirement, Total,
-    WorkError,
+    certificate, merge, read_journals, rederive, JournalScan, Merged, PlanFault, PlanFolder,
+    Rederivation, Requirement, Total, WorkError,
 };
 
 /// How many missing or differing units a message names before it only counts the rest.
@@ -47,6 +48,15 @@ fn unit_list(units: &[u64]) -> String {
         text.push(format!("and {} more", units.len() - LISTED_UNITS));
     }
     text.join(", ")
+}
+
+/// The error of a plan that is not what its root makes it: exit 3, naming each fault.
+pub(super) fn inconsistent_plan(faults: &[PlanFault]) -> CliError {
+    let faults: Vec<String> = faults.iter().map(ToString::to_string).collect();
+    CliError::Mismatch(anyhow!(
+        "the plan is not what its root makes it (its files were changed and sealed again):\n  {}",
+        faults.join("\n  ")
+    ))
 }
 
 /// Says on stderr which journal lines are left out, and refuses damaged ones unless told to
@@ -103,6 +113,18 @@ pub(super) fn merge_report(plan: &PlanFolder, options: &MergeOptions) -> CliResu
                 listed.join(", ")
             )));
         }
+        Merged::Inconsistent(mut faults) => {
+            // Splitting the root again names the units changed.
+            faults.extend(rederive(
+                plan,
+                &units,
+                &Rederivation {
+                    memory_bytes: mib_to_bytes(DEFAULT_DEDUP_MB),
+                    scratch_parent: std::env::temp_dir(),
+                },
+            )?);
+            return Err(inconsistent_plan(&faults));
+        }
         Merged::Missing(missing) => {
             let shards: std::collections::BTreeSet<usize> = missing
                 .iter()
@@ -139,7 +161,7 @@ pub(super) fn merge_report(plan: &PlanFolder, options: &MergeOptions) -> CliResu
         unit_list(&short),
         match options.require {
             Requirement::Exact =>
-                "`vkperft work run --tt verified` (or off, certify) computes them exactly",
+                "a merge cannot check a record's declared mode: `vkperft work verify-certificate --sample 100 --tt verified --require exact` recomputes every unit exactly",
             _ => "`vkperft work run` with another --zobrist-seed computes them independently",
         }
     )))

@@ -330,7 +330,10 @@ fn the_plan_window_follows_a_run() {
         shows(h, "5 of 20")
     });
     assert!(shows(&harness, "1 of 4"), "one shard complete");
-    assert!(shows(&harness, "exact"), "the trust of the units done");
+    assert!(
+        shows(&harness, "declared exact"),
+        "the trust of the units done: their records declare --tt off"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
