@@ -2,6 +2,7 @@
 //! [`vkperft::work`] (`work slurm` is in `work_slurm.rs`).
 
 use super::error::{CliError, CliResult};
+use super::interrupt;
 use super::output;
 use super::perft::{start_position, Runner};
 use super::progress::ProgressDisplay;
@@ -20,6 +21,7 @@ use vkperft::count::thousands;
 use vkperft::engine::event::{nodes_per_second, PerftResult};
 use vkperft::engine::{mib_to_bytes, JobSpec, Progress};
 use vkperft::tt::DEFAULT_VERIFIER_BITS;
+use vkperft::unique::UniqueError;
 use vkperft::work::{
     check_certificate, compare, fresh_seed, miss_chance, parse_shard_range, parse_shard_variable,
     read_journals, rederive, run_units, sample_units, split, CertificateClaims, Method, PlanFolder,
@@ -28,6 +30,12 @@ use vkperft::work::{
 
 impl From<WorkError> for CliError {
     fn from(error: WorkError) -> CliError {
+        if let WorkError::Expansion(UniqueError::Interrupted) = error {
+            return CliError::Interrupted {
+                elapsed: None,
+                nodes: None,
+            };
+        }
         if error.is_input() {
             CliError::input(error)
         } else {
@@ -58,6 +66,7 @@ fn run_split(args: &SplitArgs) -> CliResult {
         out: args.out.clone(),
         memory_bytes: mib_to_bytes(args.mem_mb),
         scratch_parent: args.tmp_dir.clone(),
+        interrupted: interrupt::requested,
     })?;
     output::write_stdout(&format!(
         "Plan {}: {} units ({} paths at ply {}), depth {} left below each, {} shard(s)\n",
@@ -276,6 +285,7 @@ fn run_verify_certificate(args: &VerifyCertificateArgs) -> CliResult {
         &Rederivation {
             memory_bytes: mib_to_bytes(args.mem_mb),
             scratch_parent: args.tmp_dir.clone().unwrap_or_else(std::env::temp_dir),
+            interrupted: interrupt::requested,
         },
     )?;
     if !faults.is_empty() {

@@ -1,6 +1,7 @@
 //! `vkperft work merge`'s report, which `work slurm` also prints once its jobs have ended.
 
 use super::error::{CliError, CliResult};
+use super::interrupt;
 use super::output;
 use super::work_args::DEFAULT_DEDUP_MB;
 use anyhow::anyhow;
@@ -121,6 +122,7 @@ pub(super) fn merge_report(plan: &PlanFolder, options: &MergeOptions) -> CliResu
                 &Rederivation {
                     memory_bytes: mib_to_bytes(DEFAULT_DEDUP_MB),
                     scratch_parent: std::env::temp_dir(),
+                    interrupted: interrupt::requested,
                 },
             )?);
             return Err(inconsistent_plan(&faults));

@@ -173,6 +173,8 @@ pub fn check_paths(plan: &PlanFolder, units: &[Unit]) -> Result<Vec<PlanFault>, 
 pub struct Rederivation {
     pub memory_bytes: usize,
     pub scratch_parent: PathBuf,
+    /// Polled while splitting: once it says so, the split stops.
+    pub interrupted: fn() -> bool,
 }
 
 /// The units in which `units` (every unit of `plan`, by id) differ from those that splitting
@@ -189,6 +191,7 @@ pub fn rederive(
         memory_bytes: how.memory_bytes,
         scratch_parent: how.scratch_parent.clone(),
         by_root_move: true,
+        interrupted: how.interrupted,
     };
     let mut faults = Vec::new();
     let mut differing = 0u64;

@@ -291,6 +291,7 @@ fn the_plan_window_follows_a_run() {
         out: plan_dir.clone(),
         memory_bytes: 1 << 20,
         scratch_parent: None,
+        interrupted: vkperft::unique::never_interrupted,
     })
     .expect("a plan");
 
