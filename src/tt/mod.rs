@@ -48,7 +48,7 @@ pub use config::{
 };
 pub use huge_pages::huge_pages_from_env;
 pub use layout::{bucket_bytes, slot_bytes, ways};
-pub use memory::available_memory;
+pub use memory::{available_memory, MemorySource};
 pub use mode::{ParseTtModeError, TtMode};
 pub use report::{TtReport, TtStatsSnapshot};
 pub use risk::{p_at_least_one, Risk};
