@@ -499,3 +499,24 @@ fn unique_and_split_leave_no_scratch_when_stopped() {
     assert_eq!(entries(&plan), ["manifest.json", "shard-00000.jsonl"]);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `suite --generate` stops on the first SIGINT (exit 130) and writes no file.
+#[test]
+fn suite_generate_ends_on_the_first_sigint() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let out = std::env::temp_dir().join(format!("vkperft-generate-{}.epd", std::process::id()));
+    let out_arg = out.display().to_string();
+    let args = [
+        "suite",
+        "--generate",
+        "100000",
+        "--depth",
+        "5",
+        "--out",
+        &out_arg,
+    ];
+    let run = interrupt(&args, CPU_START);
+    assert_eq!(run.status.code(), Some(130), "{}", run.stderr);
+    assert!(run.latency < BOUND, "took {:?} to end", run.latency);
+    assert!(!out.exists(), "a file was written");
+}
