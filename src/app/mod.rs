@@ -33,7 +33,7 @@ pub use editor::Editor;
 pub use level::{DivideOrder, Level};
 pub use plan_watch::PlanWatch;
 pub use settings::{EngineKind, Settings};
-pub use state::AppState;
+pub use state::{AppState, LoadedAdvanced};
 pub use suite_view::{SuiteAction, SuiteView};
 
 use crate::backend::Device;
@@ -406,6 +406,10 @@ impl VkperftApp {
             return;
         };
         let result = row.result.clone();
+        let kept = state.before_load.map_or(
+            (state.settings.verifier_bits, state.settings.zobrist_seed),
+            |load| load.kept,
+        );
         let settings = &mut state.settings;
         settings.depth = result.depth;
         settings.tt_mode = result.tt_mode;
@@ -426,6 +430,10 @@ impl VkperftApp {
                 }
             }
         }
+        state.before_load = Some(LoadedAdvanced {
+            kept,
+            loaded: (settings.verifier_bits, settings.zobrist_seed),
+        });
         state.seed = SeedField::new(result.zobrist_seed);
         state.editor.set_position(&result.position);
         state.levels = vec![Level {

@@ -5,8 +5,9 @@ use super::backend::available_backends;
 use super::settings::{EngineKind, Settings, ENGINE_DEADLINE_RANGE_S};
 use crate::backend::MAX_DEPTH;
 use crate::chess::parse_seed;
+use crate::chess::zobrist::DEFAULT_SEED;
 use crate::gpu::DeviceInfo;
-use crate::tt::{TtMode, MAX_VERIFIER_BITS, MIN_VERIFIER_BITS};
+use crate::tt::{TtMode, DEFAULT_VERIFIER_BITS, MAX_VERIFIER_BITS, MIN_VERIFIER_BITS};
 use egui::{RichText, Ui};
 
 pub enum RunAction {
@@ -109,6 +110,7 @@ pub fn show(
                         ui.selectable_value(&mut settings.tt_mode, mode, mode.name())
                             .on_hover_text(mode.description());
                     }
+                    tt_badges(ui, settings);
                 });
                 ui.end_row();
 
@@ -231,6 +233,31 @@ pub fn show(
         ui.label(RichText::new(reason).color(ui.visuals().error_fg_color));
     }
     action
+}
+
+/// Badges beside the TT mode for settings of the collapsed Advanced section that change what a
+/// run may be trusted with: a narrowed verifier (more false hits) and a seed other than the
+/// default (another run's counts are not the usual ones to compare with).
+fn tt_badges(ui: &mut Ui, settings: &Settings) {
+    let narrowed = matches!(settings.tt_mode, TtMode::Fast | TtMode::Certify)
+        && settings.verifier_bits < DEFAULT_VERIFIER_BITS;
+    if narrowed {
+        ui.label(
+            RichText::new(format!("⚠ {}-bit verifier", settings.verifier_bits))
+                .color(egui::Color32::from_rgb(210, 120, 20)),
+        )
+        .on_hover_text(
+            "The fast verifier compares fewer bits than its 64 (Advanced): false hits are far \
+             more likely",
+        );
+    }
+    if settings.tt_mode != TtMode::Off && settings.zobrist_seed != DEFAULT_SEED {
+        ui.label(
+            RichText::new(format!("seed {:#x}", settings.zobrist_seed))
+                .color(egui::Color32::from_rgb(210, 120, 20)),
+        )
+        .on_hover_text("A Zobrist seed other than the default (Advanced)");
+    }
 }
 
 fn advanced(ui: &mut Ui, settings: &mut Settings, seed: &mut SeedField) {

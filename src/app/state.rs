@@ -40,6 +40,18 @@ pub struct AppState {
     pub engine_check: EngineCheckView,
     /// The Suite window: a suite file and its results.
     pub suite: SuiteView,
+    /// The Advanced settings a loaded history row replaced, to save instead of the row's.
+    pub before_load: Option<LoadedAdvanced>,
+}
+
+/// The verifier width and Zobrist seed of the Advanced section: a history row loads its own
+/// for its run, but the ones saved for later sessions stay those the user chose.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LoadedAdvanced {
+    /// What the settings were before the load.
+    pub kept: (u32, u64),
+    /// What the loaded row set them to.
+    pub loaded: (u32, u64),
 }
 
 /// The state of comparing with the user's engine.
@@ -97,6 +109,7 @@ impl AppState {
             plan_watch: PlanWatch::default(),
             engine_check: EngineCheckView::default(),
             suite: SuiteView::default(),
+            before_load: None,
             settings,
         }
     }
@@ -217,10 +230,18 @@ impl AppState {
     }
 
     /// The settings as they stand, with the editor's FEN.
+    /// The settings for later sessions: a loaded row's verifier width and seed are not among
+    /// them unless the user changed them since.
     pub fn settings_to_save(&self) -> Settings {
-        Settings {
+        let mut settings = Settings {
             fen: self.editor.fen_text().to_string(),
             ..self.settings.clone()
+        };
+        if let Some(load) = self.before_load {
+            if (settings.verifier_bits, settings.zobrist_seed) == load.loaded {
+                (settings.verifier_bits, settings.zobrist_seed) = load.kept;
+            }
         }
+        settings
     }
 }

@@ -51,14 +51,7 @@ pub fn run(args: &HuntArgs) -> CliResult {
         )));
     }
     let root = start_position(&args.position)?;
-    let request = PositionRequest {
-        fen: args
-            .position
-            .fen
-            .clone()
-            .unwrap_or_else(|| START_FEN.to_string()),
-        moves: moves_as_written(&args.position)?,
-    };
+    let request = engine_request(&args.position)?;
     let command = match (&args.uci, &args.script) {
         (Some(uci), _) => EngineCommand::Uci(uci.clone()),
         (None, Some(script)) => EngineCommand::Script(script.clone()),
@@ -99,18 +92,24 @@ pub fn run(args: &HuntArgs) -> CliResult {
     }
 }
 
-/// The `--moves` as the engine reads them: each in the run's notation (a castle typed `e1g1`
-/// goes to the engine as `e1h1` in Chess960).
-fn moves_as_written(args: &PositionArgs) -> Result<Vec<String>, CliError> {
+/// The position as the engine is asked for it: the FEN as vkperft writes it (the parser
+/// accepts spacing, such as a line break or a Unicode space, that would split a UCI line), and
+/// the `--moves` each in the run's notation (a castle typed `e1g1` goes to the engine as `e1h1`
+/// in Chess960).
+fn engine_request(args: &PositionArgs) -> Result<PositionRequest, CliError> {
     let fen = args.fen.as_deref().unwrap_or(START_FEN);
-    let mut position = root_position(fen, args.chess960, [])?;
-    let mut written = Vec::with_capacity(args.moves.len());
+    let base = root_position(fen, args.chess960, [])?;
+    let mut position = base;
+    let mut moves = Vec::with_capacity(args.moves.len());
     for text in &args.moves {
         let m = uci::parse_move(&position, text).map_err(CliError::input)?;
-        written.push(m.to_string());
+        moves.push(m.to_string());
         position = position.play(m);
     }
-    Ok(written)
+    Ok(PositionRequest {
+        fen: base.to_fen(),
+        moves,
+    })
 }
 
 /// The engine failed (exit 1); a limit the user set was too low (exit 2).

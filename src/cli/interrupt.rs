@@ -1,6 +1,9 @@
-//! Ctrl-C (SIGINT) in the commands that run jobs: `perft`, `perftree` and `bench`.
+//! Ctrl-C (SIGINT), and SIGTERM and SIGHUP alike (`timeout`, CI runners, Slurm, systemd and a
+//! closed terminal send those), in the commands that run jobs or hold scratch files: `perft`,
+//! `perftree`, `bench`, `suite`, `hunt`, `unique`, `work run`, `work split` and `work
+//! verify-certificate`.
 //!
-//! SIGINT's default action ends the process wherever it stands: a Vulkan device could be
+//! The default action of these signals ends the process wherever it stands: a Vulkan device could be
 //! mid-submission and would never be destroyed, and a peer program of `bench` could go on
 //! counting on its own. So these commands install a handler that only raises a flag. Code that
 //! waits polls it every [`POLL`]: [`Runner::run`](super::perft::Runner::run) then cancels the
@@ -9,8 +12,10 @@
 //! command then returns [`CliError::Interrupted`](super::error::CliError::Interrupted), which
 //! prints no total and exits with
 //! [`INTERRUPTED_EXIT_CODE`]; the engine and its backends drop on the way out
-//! as after any other run, so the GPU is idle and the device destroyed in order. A second
-//! SIGINT, for a run that does not stop, ends the process at once with the same code.
+//! as after any other run, so the GPU is idle and the device destroyed in order. `unique` and
+//! `work split` stop their expansion, whose scratch folder then removes itself (a split also
+//! removes the files it wrote). A second signal, for a run that does not stop, ends the process
+//! at once with the same code.
 //!
 //! `hunt` counts on the CPU only and has nothing to tear down but the engine under test; a
 //! script engine runs in a process group of its own and does not see the terminal's Ctrl-C, so
@@ -61,7 +66,7 @@ pub fn install_for_hunt() {
     }
 }
 
-/// Whether Ctrl-C has been pressed (SIGINT received) since [`install`].
+/// Whether Ctrl-C has been pressed (or SIGTERM or SIGHUP received) since [`install`].
 pub fn requested() -> bool {
     REQUESTED.load(Ordering::SeqCst)
 }

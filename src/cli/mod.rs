@@ -43,8 +43,11 @@ pub fn main() -> ExitCode {
     if matches!(
         cli.command,
         Some(Commands::Perft(_) | Commands::Perftree(_) | Commands::Bench(_))
+            | Some(Commands::Unique(_))
             | Some(Commands::Work(work_args::WorkArgs {
                 command: work_args::WorkCommand::Run(_)
+                    | work_args::WorkCommand::Split(_)
+                    | work_args::WorkCommand::VerifyCertificate(_)
             }))
     ) {
         interrupt::install();

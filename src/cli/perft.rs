@@ -47,6 +47,18 @@ pub fn run_perft(args: &PerftArgs) -> CliResult {
             output::write_stdout(&details)?;
         }
     }
+    if let Some(risk) = result
+        .tt
+        .as_ref()
+        .and_then(|tt| tt.count_at_risk(result.counts.nodes))
+    {
+        output::write_stderr(&format!(
+            "warning: the count may be wrong: this fast table expected {:.3e} false hits with \
+             {} verifier bits (P(any) {:.3e}); rerun with --tt verified or --tt certify to count \
+             exactly\n",
+            risk.expected_false_hits, risk.verifier_bits, risk.p_false_hit
+        ));
+    }
     match cross_check {
         Some(second) if !output::agrees(&result, &second) => Err(CliError::Mismatch(anyhow!(
             "cross-check failed: {} nodes with Zobrist seed {:#x}, {} with seed {:#x} (or \

@@ -9,6 +9,7 @@ use super::output;
 use super::suite_progress::SuiteProgress;
 use anyhow::anyhow;
 use clap::{ArgGroup, Args};
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use vkperft::backend::MAX_DEPTH;
@@ -123,11 +124,24 @@ fn generate(args: &SuiteArgs, count: usize) -> CliResult {
         seed: args.seed,
         chess960: args.chess960,
     };
+    let started = Instant::now();
     let mut progress = SuiteProgress::new(count);
     let positions = suite::generate(&settings, args.run.thread_count(), &mut |done| {
-        progress.set(done, "positions generated".into())
+        progress.set(done, "positions generated".into());
+        if interrupt::requested() {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
     });
     progress.finish();
+    // Stopped by a signal: no file is written.
+    let Some(positions) = positions else {
+        return Err(CliError::Interrupted {
+            elapsed: Some(started.elapsed()),
+            nodes: None,
+        });
+    };
     std::fs::write(out, suite::epd_text(&positions))
         .map_err(|error| CliError::input(anyhow!("cannot write {}: {error}", out.display())))?;
     output::write_stdout(&format!(
@@ -212,8 +226,14 @@ fn run_files(args: &SuiteArgs) -> CliResult {
 }
 
 /// 5 when a count is wrong, else 1 when the engine failed, else 2 for an illegal position
-/// (unless `--skip-bad`), else 0.
+/// (unless `--skip-bad`) or when nothing was checked, else 0.
 fn exit_status(summary: &Summary, skip_bad: bool) -> CliResult {
+    if summary.total() == 0 {
+        return Err(CliError::input(anyhow!(
+            "nothing was checked: the files give no count at a depth the run may take \
+             (--depth, --max-nodes; a FEN without counts needs --depth)"
+        )));
+    }
     if summary.failed > 0 {
         return Err(CliError::SuiteFailed(format!(
             "{} of {} checks failed",

@@ -1,6 +1,7 @@
 //! `vkperft unique`: the number of unique positions at each ply.
 
 use super::error::{CliError, CliResult};
+use super::interrupt;
 use super::output;
 use super::perft::start_position;
 use super::work_args::UniqueArgs;
@@ -14,6 +15,7 @@ pub fn run(args: &UniqueArgs) -> CliResult {
         memory_bytes: mib_to_bytes(args.mem_mb),
         scratch_parent: args.tmp_dir.clone().unwrap_or_else(std::env::temp_dir),
         by_root_move: false,
+        interrupted: interrupt::requested,
     };
     let show_each = !args.json;
     let counts = expand(
@@ -33,6 +35,10 @@ pub fn run(args: &UniqueArgs) -> CliResult {
     )
     .map_err(|error| match error {
         UniqueError::Io { .. } => CliError::runtime(error),
+        UniqueError::Interrupted => CliError::Interrupted {
+            elapsed: None,
+            nodes: None,
+        },
         _ => CliError::input(error),
     })?;
     if args.json {

@@ -2,6 +2,7 @@
 //! [`vkperft::work`] (`work slurm` is in `work_slurm.rs`).
 
 use super::error::{CliError, CliResult};
+use super::interrupt;
 use super::output;
 use super::perft::{start_position, Runner};
 use super::progress::ProgressDisplay;
@@ -9,23 +10,32 @@ use super::work_args::{
     CompareArgs, MergeArgs, SplitArgs, StatusArgs, VerifyCertificateArgs, WorkArgs, WorkCommand,
     WorkRunArgs,
 };
-use super::work_merge::{merge_report, MergeOptions};
+use super::work_merge::{inconsistent_plan, merge_report, MergeOptions};
 use super::work_slurm;
 use anyhow::anyhow;
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use vkperft::chess::{Position, STAT_NAMES};
 use vkperft::count::thousands;
 use vkperft::engine::event::{nodes_per_second, PerftResult};
 use vkperft::engine::{mib_to_bytes, JobSpec, Progress};
+use vkperft::tt::DEFAULT_VERIFIER_BITS;
+use vkperft::unique::UniqueError;
 use vkperft::work::{
-    check_certificate, compare, fresh_seed, parse_shard_range, parse_shard_variable, read_journals,
-    run_units, sample_units, split, CertificateClaims, Method, PlanFolder, SplitRequest, Status,
-    TableStats, UnitOutcome, WorkError,
+    check_certificate, compare, fresh_seed, miss_chance, parse_shard_range, parse_shard_variable,
+    read_journals, rederive, run_units, sample_units, split, CertificateClaims, Method, PlanFolder,
+    Rederivation, Requirement, SplitRequest, Status, TableStats, Trust, UnitOutcome, WorkError,
 };
 
 impl From<WorkError> for CliError {
     fn from(error: WorkError) -> CliError {
+        if let WorkError::Expansion(UniqueError::Interrupted) = error {
+            return CliError::Interrupted {
+                elapsed: None,
+                nodes: None,
+            };
+        }
         if error.is_input() {
             CliError::input(error)
         } else {
@@ -56,6 +66,7 @@ fn run_split(args: &SplitArgs) -> CliResult {
         out: args.out.clone(),
         memory_bytes: mib_to_bytes(args.mem_mb),
         scratch_parent: args.tmp_dir.clone(),
+        interrupted: interrupt::requested,
     })?;
     output::write_stdout(&format!(
         "Plan {}: {} units ({} paths at ply {}), depth {} left below each, {} shard(s)\n",
@@ -245,8 +256,9 @@ fn run_compare(args: &CompareArgs) -> CliResult {
     output::write_stdout("all units agree\n")
 }
 
-/// Checks the certificate against its plan, then recomputes a sample of units with a fresh
-/// Zobrist seed; exit 3 if anything differs.
+/// Checks the certificate against its plan, splits the root again and compares the plan's
+/// units, then recomputes a sample of units with a fresh Zobrist seed: exit 3 if anything
+/// differs, 6 if the trust established falls short of `--require`.
 fn run_verify_certificate(args: &VerifyCertificateArgs) -> CliResult {
     let claims = CertificateClaims::read(&args.certificate)?;
     let dir = args
@@ -267,12 +279,27 @@ fn run_verify_certificate(args: &VerifyCertificateArgs) -> CliResult {
             check.failures.join("\n  ")
         )));
     }
+    let faults = rederive(
+        &plan,
+        &units,
+        &Rederivation {
+            memory_bytes: mib_to_bytes(args.mem_mb),
+            scratch_parent: args.tmp_dir.clone().unwrap_or_else(std::env::temp_dir),
+            interrupted: interrupt::requested,
+        },
+    )?;
+    if !faults.is_empty() {
+        return Err(inconsistent_plan(&faults));
+    }
     output::write_stdout(&format!(
-        "Certificate holds: seal {}, {} journal files, total {} = the sum of the units and of the divide, trust {}\n",
+        "Certificate holds: seal {}, {} journal files, total {} = the sum of the units and of the divide, trust {}\n\
+         Plan holds: its {} units are the unique positions at ply {} of the root, with their paths per root move\n",
         plan.seal,
         claims.journals.len(),
         claims.total,
-        claims.trust.level
+        claims.trust.level,
+        plan.manifest.units,
+        plan.manifest.split_ply
     ))?;
     let seed = args.seed.unwrap_or_else(|| {
         let nanos = SystemTime::now()
@@ -293,6 +320,12 @@ fn run_verify_certificate(args: &VerifyCertificateArgs) -> CliResult {
         plan.manifest.units,
         args.tt.0
     ))?;
+    let recomputation = Method {
+        mode: args.tt.0,
+        verifier_bits: DEFAULT_VERIFIER_BITS,
+        seed: zobrist_seed,
+    };
+    let mut trust = check.trust.clone();
     let mut runner = Runner::new();
     let mut differing = Vec::new();
     for &id in &sample {
@@ -313,7 +346,8 @@ fn run_verify_certificate(args: &VerifyCertificateArgs) -> CliResult {
         // One table for the whole sample, as `work run` keeps one for its units.
         let result = runner.run_observed(&spec, true, &mut |_| {})?;
         let journaled = check.counts[id as usize];
-        if result.counts.nodes != journaled {
+        let mut agrees = result.counts.nodes == journaled;
+        if !agrees {
             differing.push(format!(
                 "unit {id}: journal {journaled}, recomputed {}",
                 result.counts.nodes
@@ -325,11 +359,15 @@ fn run_verify_certificate(args: &VerifyCertificateArgs) -> CliResult {
                 STAT_NAMES.iter().zip(stats.values()).zip(recomputed)
             {
                 if journal != recomputed {
+                    agrees = false;
                     differing.push(format!(
                         "unit {id}: {name}: journal {journal}, recomputed {recomputed}"
                     ));
                 }
             }
+        }
+        if agrees {
+            trust[id as usize] = Trust::recomputed(trust[id as usize], recomputation);
         }
     }
     if !differing.is_empty() {
@@ -345,8 +383,52 @@ fn run_verify_certificate(args: &VerifyCertificateArgs) -> CliResult {
     } else {
         ""
     };
+    let units_total = plan.manifest.units;
+    let sampled = sample.len() as u64;
+    let misses: Vec<String> = [1, 10, 100]
+        .iter()
+        .filter(|&&forged| forged <= units_total)
+        .map(|&forged| {
+            format!(
+                "{forged} forged: {:.3e}",
+                miss_chance(units_total, sampled, forged)
+            )
+        })
+        .collect();
+    let weakest = trust.iter().copied().min().unwrap_or(Trust::Exact);
+    let mut levels: BTreeMap<Trust, u64> = BTreeMap::new();
+    for &unit_trust in &trust {
+        *levels.entry(unit_trust).or_default() += 1;
+    }
+    let levels: Vec<String> = levels
+        .iter()
+        .rev()
+        .map(|(level, units)| format!("{units} {level}"))
+        .collect();
     output::write_stdout(&format!(
-        "All {} recomputed units agree with the journals{with_stats}\n",
-        sample.len()
-    ))
+        "All {sampled} recomputed units agree with the journals{with_stats}\n\
+         Trust established: {weakest} (units: {}; recomputed here: {sampled}, the others by the journals' agreement across seeds)\n\
+         A sample of {sampled} of {units_total} units misses every forged count with a chance of {}\n",
+        levels.join(", "),
+        misses.join(", ")
+    ))?;
+    let short: Vec<u64> = (0..)
+        .zip(&trust)
+        .filter(|&(_, &unit_trust)| !args.require.0.is_met_by(unit_trust))
+        .map(|(unit, _)| unit)
+        .collect();
+    if short.is_empty() {
+        return Ok(());
+    }
+    Err(CliError::Untrusted(anyhow!(
+        "the trust established is {weakest}, short of --require {}: {} of {} units fall short (unit {} first); {}",
+        args.require.0.name(),
+        short.len(),
+        trust.len(),
+        short[0],
+        match args.require.0 {
+            Requirement::Exact => "--sample 100 with --tt verified (or off, certify) recomputes every unit exactly",
+            _ => "a larger --sample recomputes more units with a seed of this check's own",
+        }
+    )))
 }

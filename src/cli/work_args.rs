@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use vkperft::work::Requirement;
 
 /// Memory for deduplicating positions unless `--mem-mb` says otherwise.
-const DEFAULT_DEDUP_MB: u64 = 1024;
+pub(super) const DEFAULT_DEDUP_MB: u64 = 1024;
 
 #[derive(Args, Debug)]
 pub struct WorkArgs {
@@ -140,9 +140,11 @@ impl ValueEnum for RequirementArg {
 
     fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
         let help = match self.0 {
-            Requirement::Exact => "a result of --tt off, verified or certify for every unit",
+            Requirement::Exact => {
+                "every unit recomputed by verify-certificate in --tt off, verified or certify (a record's declared mode is not enough)"
+            }
             Requirement::Independent => {
-                "every unit exact, or computed with two Zobrist seeds whose results agree"
+                "every unit computed with two Zobrist seeds whose results agree, or recomputed by verify-certificate"
             }
             Requirement::Any => "any result",
         };
@@ -200,6 +202,16 @@ pub struct VerifyCertificateArgs {
     /// Transposition table size in MiB.
     #[arg(long)]
     pub tt_mb: Option<u64>,
+    /// The trust every unit must reach, from the journals' agreement and this recomputation;
+    /// exit 6 if some fall short (`exact`: `--sample 100` in an exact `--tt`).
+    #[arg(long, value_enum, default_value = "any")]
+    pub require: RequirementArg,
+    /// Memory for splitting the root again in MiB; beyond it, sorted runs go to disk.
+    #[arg(long, default_value_t = DEFAULT_DEDUP_MB)]
+    pub mem_mb: u64,
+    /// Folder for the sorted runs of the split (default: the system's temporary folder).
+    #[arg(long)]
+    pub tmp_dir: Option<PathBuf>,
 }
 
 fn sample_seed(text: &str) -> Result<u64, String> {

@@ -1,14 +1,17 @@
 //! `vkperft work merge`'s report, which `work slurm` also prints once its jobs have ended.
 
 use super::error::{CliError, CliResult};
+use super::interrupt;
 use super::output;
+use super::work_args::DEFAULT_DEDUP_MB;
 use anyhow::anyhow;
 use serde_json::json;
-use std::path::PathBuf;
-use vkperft::engine::{move_stats_json, move_stats_text};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use vkperft::engine::{mib_to_bytes, move_stats_json, move_stats_text};
 use vkperft::work::{
-    certificate, merge, read_journals, JournalScan, Merged, PlanFolder, Requirement, Total,
-    WorkError,
+    certificate, merge, read_journals, rederive, JournalScan, Merged, PlanFault, PlanFolder,
+    Rederivation, Requirement, Total, WorkError,
 };
 
 /// How many missing or differing units a message names before it only counts the rest.
@@ -47,6 +50,35 @@ fn unit_list(units: &[u64]) -> String {
         text.push(format!("and {} more", units.len() - LISTED_UNITS));
     }
     text.join(", ")
+}
+
+/// The error of a plan that is not what its root makes it: exit 3, naming each fault.
+pub(super) fn inconsistent_plan(faults: &[PlanFault]) -> CliError {
+    let faults: Vec<String> = faults.iter().map(ToString::to_string).collect();
+    CliError::Mismatch(anyhow!(
+        "the plan is not what its root makes it (its files were changed and sealed again):\n  {}",
+        faults.join("\n  ")
+    ))
+}
+
+/// Writes `bytes` to a file beside `path` and renames it over `path` once it is on disk: a
+/// full disk or a signal leaves the old file or none, never a part of the new one.
+fn write_aside(path: &Path, bytes: &[u8]) -> Result<(), WorkError> {
+    let name = path.file_name().map_or_else(
+        || std::ffi::OsString::from("certificate"),
+        |name| name.to_os_string(),
+    );
+    let mut staged_name = std::ffi::OsString::from(".");
+    staged_name.push(&name);
+    staged_name.push(format!(".{}.tmp", std::process::id()));
+    let staged = path.with_file_name(staged_name);
+    let written = std::fs::File::create(&staged)
+        .and_then(|mut file| file.write_all(bytes).and_then(|()| file.sync_all()))
+        .and_then(|()| std::fs::rename(&staged, path));
+    written.map_err(|e| {
+        let _ = std::fs::remove_file(&staged);
+        WorkError::io(path, e)
+    })
 }
 
 /// Says on stderr which journal lines are left out, and refuses damaged ones unless told to
@@ -103,6 +135,19 @@ pub(super) fn merge_report(plan: &PlanFolder, options: &MergeOptions) -> CliResu
                 listed.join(", ")
             )));
         }
+        Merged::Inconsistent(mut faults) => {
+            // Splitting the root again names the units changed.
+            faults.extend(rederive(
+                plan,
+                &units,
+                &Rederivation {
+                    memory_bytes: mib_to_bytes(DEFAULT_DEDUP_MB),
+                    scratch_parent: std::env::temp_dir(),
+                    interrupted: interrupt::requested,
+                },
+            )?);
+            return Err(inconsistent_plan(&faults));
+        }
         Merged::Missing(missing) => {
             let shards: std::collections::BTreeSet<usize> = missing
                 .iter()
@@ -123,7 +168,7 @@ pub(super) fn merge_report(plan: &PlanFolder, options: &MergeOptions) -> CliResu
     if let Some(path) = &options.certificate {
         let document = certificate(plan, &total, &scan);
         let text = serde_json::to_string_pretty(&document).expect("a certificate serializes");
-        std::fs::write(path, format!("{text}\n")).map_err(|e| WorkError::io(path, e))?;
+        write_aside(path, format!("{text}\n").as_bytes())?;
     }
     print_total(plan, &total, &scan, options)?;
     let short = total.short_of(options.require);
@@ -139,7 +184,7 @@ pub(super) fn merge_report(plan: &PlanFolder, options: &MergeOptions) -> CliResu
         unit_list(&short),
         match options.require {
             Requirement::Exact =>
-                "`vkperft work run --tt verified` (or off, certify) computes them exactly",
+                "a merge cannot check a record's declared mode: `vkperft work verify-certificate --sample 100 --tt verified --require exact` recomputes every unit exactly",
             _ => "`vkperft work run` with another --zobrist-seed computes them independently",
         }
     )))

@@ -29,6 +29,10 @@ pub enum HuntError {
         line: String,
         position: String,
     },
+    #[error("`{command}` printed a line longer than {} KiB answering `{position}`: not a divide", crate::child_lines::MAX_LINE_BYTES / 1024)]
+    LineTooLong { command: String, position: String },
+    #[error("`{command}` gave no total answering `{position}` (a divide ends with `Nodes searched: N`, or a blank line and the number)")]
+    NoTotal { command: String, position: String },
     #[error("`{command}` listed {mv} twice, answering `{position}`")]
     RepeatedMove {
         command: String,

@@ -8,11 +8,15 @@ use super::divide_output::EngineDivide;
 use super::engine::{EngineUnderTest, PositionRequest};
 use super::engine_process::EngineProcess;
 use super::error::HuntError;
+use crate::child_lines::MAX_LINE_BYTES;
 use std::io::Read;
 use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// The most a script's answer may hold: a divide of 218 moves is a few KiB.
+const MAX_OUTPUT_BYTES: u64 = 16 << 20;
 
 pub struct ScriptEngine {
     command: String,
@@ -60,13 +64,31 @@ impl ScriptEngine {
             command: self.command.clone(),
             reason: "its output pipe is missing".into(),
         })?;
-        let reader = std::thread::spawn(move || {
-            let mut text = String::new();
-            let _ = stdout.read_to_string(&mut text);
-            text
-        });
+        // Bytes, decoded lossily, and at most MAX_OUTPUT_BYTES of them: a script that writes
+        // more is killed then, not at its deadline.
+        let mut reader = Some(std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = (&mut stdout)
+                .take(MAX_OUTPUT_BYTES + 1)
+                .read_to_end(&mut bytes);
+            bytes
+        }));
+        let mut output = None;
+        let too_long = |request: String| HuntError::LineTooLong {
+            command: self.command.clone(),
+            position: request,
+        };
         let deadline = Instant::now() + self.timeout;
         let status = loop {
+            if let Some(done) = reader.take_if(|reader| reader.is_finished()) {
+                let bytes = done.join().unwrap_or_default();
+                if bytes.len() as u64 > MAX_OUTPUT_BYTES {
+                    drop(group);
+                    let _ = child.wait();
+                    return Err(too_long(request));
+                }
+                output = Some(bytes);
+            }
             match child.try_wait() {
                 Ok(Some(status)) => break status,
                 Ok(None) if Instant::now() < deadline => {
@@ -85,7 +107,11 @@ impl ScriptEngine {
         };
         // Whatever the script left running may hold its output open.
         drop(group);
-        let output = reader.join().unwrap_or_default();
+        let output = match (output, reader) {
+            (Some(output), _) => output,
+            (None, Some(reader)) => reader.join().unwrap_or_default(),
+            (None, None) => Vec::new(),
+        };
         if !status.success() {
             return Err(HuntError::Exited {
                 command: self.command.clone(),
@@ -93,7 +119,14 @@ impl ScriptEngine {
                 position: request,
             });
         }
-        Ok(output)
+        if output.len() as u64 > MAX_OUTPUT_BYTES
+            || output
+                .split(|&b| b == b'\n')
+                .any(|line| line.len() > MAX_LINE_BYTES)
+        {
+            return Err(too_long(request));
+        }
+        Ok(String::from_utf8_lossy(&output).into_owned())
     }
 }
 
@@ -110,6 +143,13 @@ impl EngineUnderTest for ScriptEngine {
             if let Err(bad) = divide.read_line(line) {
                 return Err(bad.error(&self.command, line, &request));
             }
+        }
+        // Empty output is no answer, not an engine that knows no move.
+        if divide.total.is_none() {
+            return Err(HuntError::NoTotal {
+                command: self.command.clone(),
+                position: request,
+            });
         }
         Ok(divide)
     }

@@ -9,7 +9,7 @@ use super::divide_output::EngineDivide;
 use super::engine::{EngineUnderTest, PositionRequest};
 use super::engine_process::{EngineProcess, GroupGuard};
 use super::error::HuntError;
-use crate::child_lines::read_lines;
+use crate::child_lines::{read_lines, LineTooLong};
 use crossbeam_channel::{Receiver, RecvTimeoutError};
 use std::io::Write;
 use std::os::unix::process::CommandExt;
@@ -22,7 +22,7 @@ pub struct UciEngine {
     child: Child,
     stdin: ChildStdin,
     /// The engine's stdout, line by line; disconnected at its end.
-    lines: Receiver<String>,
+    lines: Receiver<Result<String, LineTooLong>>,
     timeout: Duration,
     process: Arc<EngineProcess>,
     /// Kills the engine's process group when the engine is dropped.
@@ -117,7 +117,11 @@ impl UciEngine {
     fn next_line(&mut self, deadline: Instant, position: &str) -> Result<String, HuntError> {
         let left = deadline.saturating_duration_since(Instant::now());
         match self.lines.recv_timeout(left) {
-            Ok(line) => Ok(line),
+            Ok(Ok(line)) => Ok(line),
+            Ok(Err(LineTooLong)) => Err(HuntError::LineTooLong {
+                command: self.command.clone(),
+                position: position.to_string(),
+            }),
             Err(RecvTimeoutError::Timeout) => Err(HuntError::Timeout {
                 command: self.command.clone(),
                 seconds: self.timeout.as_secs(),

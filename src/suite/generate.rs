@@ -12,6 +12,7 @@ use crate::hunt;
 use crate::reference::chess960;
 use std::collections::HashSet;
 use std::fmt::Write;
+use std::ops::ControlFlow;
 
 /// The longest game played for one position.
 const MAX_PLIES: u64 = 120;
@@ -68,12 +69,12 @@ impl Feature {
 }
 
 /// The positions of a suite, each counted on `threads` threads; `on_position` sees how many
-/// are done.
+/// are done and may stop the generation (`None` then).
 pub fn generate(
     settings: &GenerateSettings,
     threads: usize,
-    on_position: &mut dyn FnMut(usize),
-) -> Vec<GeneratedPosition> {
+    on_position: &mut dyn FnMut(usize) -> ControlFlow<()>,
+) -> Option<Vec<GeneratedPosition>> {
     let mut rng = SplitMix64::new(settings.seed ^ SEED_SALT);
     let mut seen = HashSet::new();
     let mut positions = Vec::with_capacity(settings.count);
@@ -103,9 +104,11 @@ pub fn generate(
             fen: found.to_fen(),
             counts,
         });
-        on_position(positions.len());
+        if on_position(positions.len()).is_break() {
+            return None;
+        }
     }
-    positions
+    Some(positions)
 }
 
 /// One game from a start position; the first position along it (after the first ply) with the
@@ -211,15 +214,37 @@ mod tests {
 
     #[test]
     fn the_same_seed_gives_the_same_suite_and_another_seed_another() {
-        let first = generate(&settings(7, false), 1, &mut |_| {});
-        assert_eq!(first, generate(&settings(7, false), 1, &mut |_| {}));
-        assert_ne!(first, generate(&settings(8, false), 1, &mut |_| {}));
+        let go_on = &mut |_| ControlFlow::Continue(());
+        let first = generate(&settings(7, false), 1, go_on).expect("not stopped");
+        assert_eq!(
+            Some(&first),
+            generate(&settings(7, false), 1, go_on).as_ref()
+        );
+        assert_ne!(
+            Some(&first),
+            generate(&settings(8, false), 1, go_on).as_ref()
+        );
+    }
+
+    #[test]
+    fn a_generation_stops_when_asked() {
+        let mut seen = 0;
+        let stopped = generate(&settings(7, false), 1, &mut |done| {
+            seen = done;
+            ControlFlow::Break(())
+        });
+        assert_eq!((stopped, seen), (None, 1));
     }
 
     #[test]
     fn positions_are_distinct_and_cover_each_feature() {
         for chess960 in [false, true] {
-            let suite = generate(&settings(1, chess960), 1, &mut |_| {});
+            let suite = generate(
+                &settings(1, chess960),
+                1,
+                &mut |_| ControlFlow::Continue(()),
+            )
+            .expect("not stopped");
             let keys: HashSet<String> = suite.iter().map(|p| position_key(&p.fen)).collect();
             assert_eq!(keys.len(), suite.len());
             for feature in FEATURES {

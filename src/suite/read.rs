@@ -74,6 +74,8 @@ pub fn read_suite_file(file: &Path, skip_bad: bool) -> Result<SuiteFile, SuiteEr
 
 /// Reads a suite from `text`, as if it were the contents of `file`.
 pub fn read_suite_text(text: &str, file: &Path, skip_bad: bool) -> Result<SuiteFile, SuiteError> {
+    // A byte order mark some editors write is no part of the first line.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let lines: Vec<(usize, &str)> = text
         .lines()
         .enumerate()

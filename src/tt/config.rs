@@ -1,6 +1,7 @@
 //! What the caller asks of the table, and every way that request can fail.
 
 use super::layout::{bucket_bytes, ways};
+use super::memory::MemorySource;
 use super::mode::TtMode;
 use super::move_stats_slots::stats_bytes_per_slot;
 use thiserror::Error;
@@ -111,11 +112,15 @@ pub enum TtError {
     VerifierBits { bits: u32 },
     #[error(
         "the transposition table needs {:.1} MiB but only {:.1} MiB of memory is available \
-         (MemAvailable in /proc/meminfo)",
+         ({limit})",
         mib(*needed),
         mib(*available)
     )]
-    MoreThanAvailable { needed: usize, available: usize },
+    MoreThanAvailable {
+        needed: usize,
+        available: usize,
+        limit: MemorySource,
+    },
     #[error(
         "could not allocate {:.1} MiB for the transposition table",
         mib(*bytes)

@@ -48,9 +48,9 @@ pub use config::{
 };
 pub use huge_pages::huge_pages_from_env;
 pub use layout::{bucket_bytes, slot_bytes, ways};
-pub use memory::available_memory;
+pub use memory::{available_memory, MemorySource};
 pub use mode::{ParseTtModeError, TtMode};
-pub use report::{TtReport, TtStatsSnapshot};
+pub use report::{TtReport, TtStatsSnapshot, NEGLIGIBLE_P_ANY};
 pub use risk::{p_at_least_one, Risk};
 pub use shader_shared::MIN_TT_DEPTH;
 pub use shape::TableShape;

@@ -9,6 +9,10 @@ use super::stats::{summarize_depth_words, DepthStats, TtCounters};
 use serde::Serialize;
 use std::fmt::Write;
 
+/// The chance of at least one false hit above which a fast count is shown as at risk, with
+/// the advice to count again exactly.
+pub const NEGLIGIBLE_P_ANY: f64 = 1e-9;
+
 /// The table's statistics summed over all threads at one moment.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TtStatsSnapshot {
@@ -61,6 +65,14 @@ impl TtStatsSnapshot {
             total,
             per_depth,
         }
+    }
+
+    /// The risk of a `fast` run of `nodes` nodes whose chance of at least one false hit is
+    /// above [`NEGLIGIBLE_P_ANY`]: its count may be wrong, whether or not a published value
+    /// says so. `None` for the exact modes and for a negligible risk.
+    pub fn count_at_risk(&self, nodes: u128) -> Option<Risk> {
+        let risk = self.risk(nodes);
+        (self.mode == TtMode::Fast && risk.p_false_hit > NEGLIGIBLE_P_ANY).then_some(risk)
     }
 
     /// The risk model for a run of `nodes` nodes, from this snapshot's wrong-occupied probes,

@@ -5,22 +5,25 @@ use thiserror::Error;
 
 #[derive(Debug, Error)]
 pub enum UniqueError {
-    #[error("{}: {source}", path.display())]
+    #[error("{}: {error}", path.display())]
     Io {
         path: PathBuf,
-        source: std::io::Error,
+        /// Shown in the message, not chained as a source: the error is printed once.
+        error: std::io::Error,
     },
     #[error("the depth must be at least 1")]
     NoPlies,
     #[error("a stored position does not decode: {0}")]
     BadKey(String),
+    #[error("interrupted")]
+    Interrupted,
 }
 
 impl UniqueError {
-    pub fn io(path: &Path, source: std::io::Error) -> UniqueError {
+    pub fn io(path: &Path, error: std::io::Error) -> UniqueError {
         UniqueError::Io {
             path: path.to_path_buf(),
-            source,
+            error,
         }
     }
 }

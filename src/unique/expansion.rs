@@ -7,14 +7,15 @@
 use super::entry::Entry;
 use super::error::UniqueError;
 use super::scratch::Scratch;
-use super::sorter::{SortedEntries, Sorter};
+use super::sorter::{Budget, SortedEntries, Sorter};
 use crate::chess::movegen::legal_moves;
 use crate::chess::{NybbleBoard, Position};
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-const IO_BUFFER: usize = 1 << 20;
+/// Positions handled between two looks at the interruption flag.
+const CHECK_EVERY: u64 = 1 << 16;
 
 /// How an expansion runs.
 #[derive(Clone, Debug)]
@@ -27,6 +28,14 @@ pub struct ExpansionOptions {
     /// Keep the paths of each root move apart (for a plan's `--divide`); otherwise all paths
     /// count under root 0.
     pub by_root_move: bool,
+    /// Polled as the expansion goes: once it says so, the expansion stops with
+    /// [`UniqueError::Interrupted`] and removes its scratch folder.
+    pub interrupted: fn() -> bool,
+}
+
+/// For an expansion nothing interrupts.
+pub fn never_interrupted() -> bool {
+    false
 }
 
 /// The count of one ply.
@@ -69,8 +78,17 @@ pub fn expand(
         .map_err(|e| UniqueError::io(&options.scratch_parent, e))?;
     let mut counts = Vec::new();
     let mut previous: Option<PathBuf> = None;
+    let budget = Budget::of(options.memory_bytes);
+    let interrupted = options.interrupted;
+    let check = |handled: u64| {
+        if handled.is_multiple_of(CHECK_EVERY) && interrupted() {
+            Err(UniqueError::Interrupted)
+        } else {
+            Ok(())
+        }
+    };
     for ply in 1..=plies {
-        let mut sorter = Sorter::new(options.memory_bytes);
+        let mut sorter = Sorter::new(budget, interrupted);
         match &previous {
             None => {
                 // A position has at most 218 legal moves: the index fits a byte.
@@ -80,7 +98,7 @@ pub fn expand(
                     sorter.push(Entry::new(key, root_index, 1), &mut scratch)?;
                 }
             }
-            Some(path) => push_children(path, &mut sorter, &mut scratch)?,
+            Some(path) => push_children(path, budget, &check, &mut sorter, &mut scratch)?,
         }
         let mut sorted = sorter.finish(&mut scratch)?;
         let mut count = PlyCount {
@@ -92,17 +110,19 @@ pub fn expand(
             for_each_position(&mut sorted, |position| {
                 count.unique += 1;
                 count.paths += position.paths();
+                check(count.unique)?;
                 last_ply(position)
             })?;
         } else {
             let path = scratch.file(&format!("ply{ply}"));
             let file = File::create(&path).map_err(|e| UniqueError::io(&path, e))?;
-            let mut out = BufWriter::with_capacity(IO_BUFFER, file);
+            let mut out = BufWriter::with_capacity(budget.io_buffer, file);
             let mut last_key = None;
             while let Some(entry) = sorted.next_entry()? {
                 if last_key != Some(entry.key) {
                     count.unique += 1;
                     last_key = Some(entry.key);
+                    check(count.unique)?;
                 }
                 count.paths += entry.paths();
                 entry
@@ -150,15 +170,18 @@ fn for_each_position(
 }
 
 /// Pushes the children of every position of the ply file at `path`, each with its parent's
-/// paths per root move.
+/// paths per root move; `check` is told how many positions were handled.
 fn push_children(
     path: &Path,
+    budget: Budget,
+    check: &impl Fn(u64) -> Result<(), UniqueError>,
     sorter: &mut Sorter,
     scratch: &mut Scratch,
 ) -> Result<(), UniqueError> {
     let file = File::open(path).map_err(|e| UniqueError::io(path, e))?;
-    let mut input = BufReader::with_capacity(IO_BUFFER, file);
+    let mut input = BufReader::with_capacity(budget.io_buffer, file);
     let mut parent: Vec<Entry> = Vec::new();
+    let mut parents = 0u64;
     loop {
         let next = Entry::read_from(&mut input).map_err(|e| UniqueError::io(path, e))?;
         let new_position = match (&next, parent.first()) {
@@ -167,6 +190,8 @@ fn push_children(
             (_, None) => false,
         };
         if new_position {
+            parents += 1;
+            check(parents)?;
             let position = parent[0]
                 .board()
                 .to_position()
@@ -196,6 +221,7 @@ mod tests {
             memory_bytes,
             scratch_parent: std::env::temp_dir(),
             by_root_move,
+            interrupted: never_interrupted,
         }
     }
 

@@ -9,4 +9,4 @@ mod scratch;
 mod sorter;
 
 pub use error::UniqueError;
-pub use expansion::{expand, ExpansionOptions, PlyCount, UniquePosition};
+pub use expansion::{expand, never_interrupted, ExpansionOptions, PlyCount, UniquePosition};

@@ -1,8 +1,9 @@
 //! A plan's certificate: what `vkperft work merge --certificate` writes, one JSON document a
 //! reader can check against the plan folder (`vkperft work verify-certificate`): the position,
-//! depth, total and divide; the plan's seal; the trust reached and how (units per trust level,
-//! records per mode, seed and device, agreement across seeds); the summed risk; the program
-//! (version and git commit); and the SHA-256 of every journal file read.
+//! depth, total and divide; the plan's seal; the trust the merge established (units per trust
+//! level: what agreement across Zobrist seeds shows, never a record's own claim), the records
+//! per mode, seed and device as they declare them, the agreement across seeds; the summed risk;
+//! the program (version and git commit); and the SHA-256 of every journal file read.
 
 use super::error::WorkError;
 use super::folder::PlanFolder;
@@ -13,8 +14,11 @@ use serde::Deserialize;
 use serde_json::json;
 use std::path::Path;
 
-/// The certificate format this version writes and reads.
-pub const CERTIFICATE_FORMAT: u32 = 1;
+/// The certificate format this version writes and reads. Format 1 counted a record that
+/// declared an exact mode as exact.
+pub const CERTIFICATE_FORMAT: u32 = 2;
+/// How a merge establishes trust, as the certificate says it.
+const TRUST_BASIS: &str = "agreement of the journals' results across Zobrist seeds, checked by the merge; the modes in computations are as the records declare them; only a recomputation (work verify-certificate) establishes exact";
 /// What the `certificate` field of the document says.
 const KIND: &str = "vkperft plan certificate";
 /// The version of vkperft, and the git commit it was built from (`unknown` outside a git
@@ -47,6 +51,7 @@ pub fn certificate(plan: &PlanFolder, total: &Total, scan: &JournalScan) -> serd
         },
         "trust": {
             "level": total.trust.name(),
+            "basis": TRUST_BASIS,
             "units": total
                 .trust_counts()
                 .iter()

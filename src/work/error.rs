@@ -6,10 +6,11 @@ use thiserror::Error;
 
 #[derive(Debug, Error)]
 pub enum WorkError {
-    #[error("{}: {source}", path.display())]
+    #[error("{}: {error}", path.display())]
     Io {
         path: PathBuf,
-        source: std::io::Error,
+        /// Shown in the message, not chained as a source: the error is printed once.
+        error: std::io::Error,
     },
     #[error(transparent)]
     Expansion(#[from] UniqueError),
@@ -66,11 +67,18 @@ pub enum WorkError {
     NoSuchShard { shard: usize, shards: usize },
     #[error("'{0}' is not a shard range (A..B, A..=B or a single shard)")]
     ShardRange(String),
-    #[error("writing the result of unit {unit} to the journal {} failed: {source}; the unit is not counted", path.display())]
+    #[error("writing the result of unit {unit} to the journal {} failed: {error}; the unit is not counted", path.display())]
     JournalWrite {
         path: PathBuf,
         unit: u64,
-        source: std::io::Error,
+        /// Shown in the message, not chained as a source: the error is printed once.
+        error: std::io::Error,
+    },
+    #[error("cannot write the journal {}: {error}; no unit was computed", path.display())]
+    JournalProbe {
+        path: PathBuf,
+        /// Shown in the message, not chained as a source: the error is printed once.
+        error: std::io::Error,
     },
     #[error("{var} is not set: it names the environment variable in which the scheduler gives each task its shard")]
     ShardVariableUnset { var: String },
@@ -119,10 +127,10 @@ fn damaged_list(lines: &[(PathBuf, usize)]) -> String {
 }
 
 impl WorkError {
-    pub fn io(path: &Path, source: std::io::Error) -> WorkError {
+    pub fn io(path: &Path, error: std::io::Error) -> WorkError {
         WorkError::Io {
             path: path.to_path_buf(),
-            source,
+            error,
         }
     }
 
@@ -140,6 +148,7 @@ impl WorkError {
             self,
             WorkError::Io { .. }
                 | WorkError::JournalWrite { .. }
+                | WorkError::JournalProbe { .. }
                 | WorkError::SchedulerMissing { .. }
                 | WorkError::SchedulerFailed { .. }
                 | WorkError::SchedulerOutput { .. }

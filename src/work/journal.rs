@@ -44,16 +44,32 @@ impl JournalWriter {
         &self.path
     }
 
+    /// Writes a block to the journal, waits until it is on disk, and truncates it away: a disk
+    /// that is full or fails shows before any unit is computed, not after the first. Cut short
+    /// by a crash, the block is a torn last line, which readers ignore.
+    pub fn probe(&mut self) -> Result<(), WorkError> {
+        const PROBE: [u8; 4096] = [b' '; 4096];
+        self.file
+            .write_all(&PROBE)
+            .and_then(|()| self.file.sync_data())
+            .and_then(|()| self.file.set_len(0))
+            .and_then(|()| self.file.sync_data())
+            .map_err(|error| WorkError::JournalProbe {
+                path: self.path.clone(),
+                error,
+            })
+    }
+
     /// Appends `record` in one write and waits until it is on disk. After an error the line
     /// may be partly written: it then fails its checksum, and the caller must stop.
     pub fn append(&mut self, record: &JournalRecord) -> Result<(), WorkError> {
         self.file
             .write_all(record.to_line().as_bytes())
             .and_then(|()| self.file.sync_data())
-            .map_err(|source| WorkError::JournalWrite {
+            .map_err(|error| WorkError::JournalWrite {
                 path: self.path.clone(),
                 unit: record.unit,
-                source,
+                error,
             })
     }
 }
@@ -168,6 +184,43 @@ mod tests {
     use crate::work::record::TableStats;
     use crate::work::seal::PlanSeal;
     use crate::work::trust::Method;
+
+    /// A full disk (here /dev/full) fails the probe before any unit.
+    #[test]
+    fn a_full_disk_fails_the_probe() {
+        let path = PathBuf::from("/dev/full");
+        let file = OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .expect("/dev/full opens");
+        let mut journal = JournalWriter { file, path };
+        let error = journal.probe().expect_err("no space");
+        assert!(matches!(error, WorkError::JournalProbe { .. }), "{error}");
+        assert!(
+            error.to_string().contains("no unit was computed"),
+            "{error}"
+        );
+    }
+
+    /// A probe leaves an empty journal file behind it.
+    #[test]
+    fn a_probe_leaves_the_journal_empty() {
+        let dir = std::env::temp_dir().join(format!("vkperft-probe-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a folder");
+        let path = dir.join("journal.jsonl");
+        let file = OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(&path)
+            .expect("created");
+        let mut journal = JournalWriter {
+            file,
+            path: path.clone(),
+        };
+        journal.probe().expect("written");
+        assert_eq!(std::fs::metadata(&path).map(|m| m.len()).ok(), Some(0));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     /// A full disk (here /dev/full) fails the append with an error that names the unit.
     #[test]

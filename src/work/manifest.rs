@@ -81,6 +81,17 @@ impl Manifest {
             serde_json::from_value(value).map_err(|e| WorkError::malformed(path, e.to_string()))?;
         let mut next = 0;
         for shard in &manifest.shards {
+            // A shard is a file of the plan folder: no path may lead out of it.
+            let plain = !shard.file.is_empty()
+                && shard.file != "."
+                && shard.file != ".."
+                && !shard.file.contains(['/', '\\', '\0']);
+            if !plain {
+                return Err(WorkError::malformed(
+                    path,
+                    format!("shard file {:?} is not a plain file name", shard.file),
+                ));
+            }
             if shard.first != next {
                 return Err(WorkError::malformed(path, "the shards are not consecutive"));
             }
@@ -150,5 +161,14 @@ mod tests {
             Manifest::parse(path, unbalanced.to_text().trim_end()),
             Err(WorkError::Malformed { .. })
         ));
+        for file in ["/etc/passwd", "../other/shard.jsonl", "..", "", "a/b.jsonl"] {
+            let mut escaping = manifest();
+            escaping.shards[0].file = file.into();
+            let error = Manifest::parse(path, escaping.to_text().trim_end()).err();
+            assert!(
+                matches!(&error, Some(WorkError::Malformed { reason, .. }) if reason.contains("not a plain file name")),
+                "{file}: {error:?}"
+            );
+        }
     }
 }

@@ -4,6 +4,7 @@
 use super::error::WorkError;
 use super::folder::PlanFolder;
 use super::journal::JournalScan;
+use super::plan_check::{check_paths, PlanFault};
 use super::record::JournalRecord;
 use super::risk::PlanRisk;
 use super::trust::{Requirement, Trust};
@@ -108,11 +109,17 @@ pub enum Merged {
     Missing(Vec<u64>),
     /// Units whose results agree on the count but not on the move-type statistics.
     StatsDisagreeing(Vec<u64>),
+    /// The plan is not what its root makes it: its root moves, depths or paths were changed.
+    Inconsistent(Vec<PlanFault>),
 }
 
 /// Sums `units` (every unit of `plan`, by id) with the results of `scan`, in checked 128-bit
-/// arithmetic.
+/// arithmetic, once the units' paths are checked against the root (`plan_check`).
 pub fn merge(plan: &PlanFolder, units: &[Unit], scan: &JournalScan) -> Result<Merged, WorkError> {
+    let faults = check_paths(plan, units)?;
+    if !faults.is_empty() {
+        return Ok(Merged::Inconsistent(faults));
+    }
     let results = by_unit(scan);
     let disagreeing: Vec<(u64, Vec<u128>)> = results
         .iter()

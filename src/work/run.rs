@@ -93,7 +93,13 @@ pub fn run_units<E: From<WorkError>>(
         skipped: progress.done,
         ..RunReport::default()
     };
-    let mut journal: Option<JournalWriter> = None;
+    if progress.done == units {
+        return Ok(report);
+    }
+    // Opened and tried before the first unit: a read-only or full disk costs no computation.
+    let mut journal = JournalWriter::create(plan)?;
+    report.journal = Some(journal.path().to_path_buf());
+    journal.probe()?;
     for unit in shard_units.into_iter().flatten() {
         let unit = unit?;
         if done.contains(&unit.id) {
@@ -101,15 +107,7 @@ pub fn run_units<E: From<WorkError>>(
         }
         progress.elapsed = start.elapsed();
         let outcome = compute(&unit, &progress)?;
-        let writer = match &mut journal {
-            Some(writer) => writer,
-            None => {
-                let writer = journal.insert(JournalWriter::create(plan)?);
-                report.journal = Some(writer.path().to_path_buf());
-                writer
-            }
-        };
-        writer.append(&JournalRecord {
+        journal.append(&JournalRecord {
             plan: plan.seal,
             unit: unit.id,
             nodes: outcome.nodes,
@@ -187,6 +185,43 @@ pub fn parse_shard_variable(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chess::Position;
+    use crate::work::split::{split, SplitRequest};
+
+    /// A journal that cannot be written (its folder a link into /proc, where no file can be
+    /// created) fails the run before its first unit is computed.
+    #[test]
+    fn an_unwritable_journal_fails_before_the_first_unit() {
+        let dir = std::env::temp_dir().join(format!("vkperft-run-probe-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let out = dir.join("plan");
+        split(&SplitRequest {
+            root: Position::startpos(),
+            depth: 3,
+            split_ply: 1,
+            shards: 1,
+            out: out.clone(),
+            memory_bytes: 1 << 20,
+            scratch_parent: None,
+            interrupted: crate::unique::never_interrupted,
+        })
+        .expect("a plan");
+        std::os::unix::fs::symlink("/proc/self", out.join("journal")).expect("a link");
+        let plan = PlanFolder::open(&out).expect("the plan");
+        let asked = Method {
+            mode: crate::tt::TtMode::Off,
+            verifier_bits: crate::tt::DEFAULT_VERIFIER_BITS,
+            seed: 0,
+        };
+        let mut computed = 0;
+        let result = run_units(&plan, &[0], &asked, |_, _| {
+            computed += 1;
+            Err(WorkError::NoShards)
+        });
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(matches!(result, Err(WorkError::Io { .. })), "{result:?}");
+        assert_eq!(computed, 0);
+    }
 
     #[test]
     fn shard_variables() {

@@ -1,5 +1,9 @@
 //! `vkperft work split`: the unique positions at the split ply become the units of a plan
 //! folder, in key order, cut into consecutive shards. The same request gives the same bytes.
+//!
+//! A split that fails or is interrupted removes what it wrote; one killed outright leaves a
+//! folder without a manifest holding only a split's own files, which the next split into it
+//! clears.
 
 use super::error::WorkError;
 use super::folder::sync_dir;
@@ -27,6 +31,8 @@ pub struct SplitRequest {
     pub memory_bytes: usize,
     /// Where sorted runs go while splitting (default: the plan folder).
     pub scratch_parent: Option<PathBuf>,
+    /// Polled while splitting: once it says so, the split stops and removes what it wrote.
+    pub interrupted: fn() -> bool,
 }
 
 impl SplitRequest {
@@ -54,16 +60,72 @@ impl SplitRequest {
 pub fn split(request: &SplitRequest) -> Result<Manifest, WorkError> {
     request.check()?;
     let out = &request.out;
-    let empty_folder = out.is_dir()
-        && std::fs::read_dir(out)
-            .map_err(|e| WorkError::io(out, e))?
-            .next()
-            .is_none();
-    if out.exists() && !empty_folder {
-        return Err(WorkError::OutExists { path: out.clone() });
+    let created = !out.exists();
+    if !created {
+        clear_leftovers(out)?;
     }
     std::fs::create_dir_all(out).map_err(|e| WorkError::io(out, e))?;
+    let written = write_plan(request);
+    if written.is_err() {
+        // Best effort: the error says what went wrong, and a leftover is cleared next time.
+        let _ = remove_split_files(out);
+        if created {
+            let _ = std::fs::remove_dir(out);
+        }
+    }
+    written
+}
 
+/// Whether `name` is a file a split writes before its manifest (or its scratch folder).
+fn is_split_file(name: &str) -> bool {
+    let shard = name
+        .strip_prefix("shard-")
+        .and_then(|rest| rest.strip_suffix(".jsonl"))
+        .is_some_and(|number| !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit()));
+    shard
+        || name == ALL_UNITS_FILE
+        || name == format!("{MANIFEST_FILE}.tmp")
+        || name.starts_with(".vkperft-unique-")
+}
+
+/// Refuses `out` unless it is an empty folder or what a split killed before its manifest
+/// left there, which it removes.
+fn clear_leftovers(out: &Path) -> Result<(), WorkError> {
+    let refuse = || WorkError::OutExists {
+        path: out.to_path_buf(),
+    };
+    if !out.is_dir() || out.join(MANIFEST_FILE).exists() {
+        return Err(refuse());
+    }
+    for entry in std::fs::read_dir(out).map_err(|e| WorkError::io(out, e))? {
+        let entry = entry.map_err(|e| WorkError::io(out, e))?;
+        if !entry.file_name().to_str().is_some_and(is_split_file) {
+            return Err(refuse());
+        }
+    }
+    remove_split_files(out)
+}
+
+/// Removes the files and scratch folders of a split from `out`.
+fn remove_split_files(out: &Path) -> Result<(), WorkError> {
+    for entry in std::fs::read_dir(out).map_err(|e| WorkError::io(out, e))? {
+        let entry = entry.map_err(|e| WorkError::io(out, e))?;
+        if !entry.file_name().to_str().is_some_and(is_split_file) {
+            continue;
+        }
+        let path = entry.path();
+        let removed = if path.is_dir() {
+            std::fs::remove_dir_all(&path)
+        } else {
+            std::fs::remove_file(&path)
+        };
+        removed.map_err(|e| WorkError::io(&path, e))?;
+    }
+    Ok(())
+}
+
+fn write_plan(request: &SplitRequest) -> Result<Manifest, WorkError> {
+    let out = &request.out;
     let root_moves: Vec<String> = legal_moves(&request.root)
         .iter()
         .map(|m| m.to_string())
@@ -108,6 +170,7 @@ fn write_all_units(
             .clone()
             .unwrap_or_else(|| request.out.clone()),
         by_root_move: true,
+        interrupted: request.interrupted,
     };
     let (mut units, mut paths) = (0u64, 0u128);
     expand(

@@ -6,6 +6,11 @@
 //! trusts a hash check of `verifier_bits` bits, so a false hit (a wrong count) has a small
 //! chance; the same computation with another Zobrist seed fails in another place, so two
 //! agreeing results with different seeds are independent evidence.
+//!
+//! A record's mode is what its line declares, and anyone can write a line: a merge establishes
+//! only what it checks itself, the agreement of results computed with different seeds. A unit
+//! is [`Trust::Exact`] only once a check recomputed it in an exact mode
+//! (`work verify-certificate`).
 
 use crate::tt::{TtMode, DEFAULT_VERIFIER_BITS};
 use std::fmt;
@@ -53,21 +58,24 @@ impl Method {
 pub enum Trust {
     /// Fast results with one Zobrist seed, the widest verifier `verifier_bits` bits.
     OneSeed { verifier_bits: u32 },
-    /// Fast results with at least two Zobrist seeds, all agreeing.
+    /// Results with one Zobrist seed of which at least one declares an exact mode: exact if
+    /// the records are honest, which nothing but a recomputation checks.
+    DeclaredExact,
+    /// Agreeing results with at least two Zobrist seeds, or a result that a check recomputed
+    /// with a seed of its own.
     Independent,
-    /// At least one result of an exact mode.
+    /// Recomputed in an exact mode by the check itself, agreeing with the journals.
     Exact,
 }
 
 impl Trust {
-    /// The trust of a unit computed by `methods` (results that agree; at least one).
+    /// The trust that agreeing results computed by `methods` (at least one) establish.
     pub fn of(methods: impl IntoIterator<Item = Method>) -> Trust {
         let mut seeds = Vec::new();
         let mut widest = 0;
+        let mut declared_exact = false;
         for method in methods {
-            if method.is_exact() {
-                return Trust::Exact;
-            }
+            declared_exact |= method.is_exact();
             if !seeds.contains(&method.seed) {
                 seeds.push(method.seed);
             }
@@ -75,6 +83,8 @@ impl Trust {
         }
         if seeds.len() >= 2 {
             Trust::Independent
+        } else if declared_exact {
+            Trust::DeclaredExact
         } else {
             Trust::OneSeed {
                 verifier_bits: widest,
@@ -82,10 +92,23 @@ impl Trust {
         }
     }
 
-    /// A short name: `exact`, `independent`, `one seed` or `one seed, 8-bit verifier`.
+    /// The trust of a unit whose journal results have trust `journaled` and which a check
+    /// recomputed as `recomputed`, with a Zobrist seed none of its records used, and found
+    /// the same count.
+    pub fn recomputed(journaled: Trust, recomputed: Method) -> Trust {
+        if recomputed.is_exact() {
+            Trust::Exact
+        } else {
+            journaled.max(Trust::Independent)
+        }
+    }
+
+    /// A short name: `exact`, `independent`, `declared exact`, `one seed` or `one seed, 8-bit
+    /// verifier`.
     pub fn name(&self) -> String {
         match self {
             Trust::Exact => "exact".into(),
+            Trust::DeclaredExact => "declared exact".into(),
             Trust::Independent => "independent".into(),
             Trust::OneSeed { verifier_bits } if *verifier_bits == DEFAULT_VERIFIER_BITS => {
                 "one seed".into()
@@ -106,9 +129,10 @@ impl fmt::Display for Trust {
 pub enum Requirement {
     /// Any result.
     Any,
-    /// Two agreeing fast results with different seeds, or an exact one.
+    /// Agreeing results with two different seeds, or a recomputation with a seed of its own.
     Independent,
-    /// A result of `off`, `verified` or `certify`.
+    /// A recomputation in an exact mode (`off`, `verified` or `certify`) by the check itself:
+    /// records that declare an exact mode are not enough.
     Exact,
 }
 
@@ -167,12 +191,27 @@ mod tests {
             Trust::OneSeed { verifier_bits: 64 }
         );
         assert_eq!(Trust::of([fast(64, 1), fast(64, 2)]), Trust::Independent);
+        let declared = method(TtMode::Off, 64, 1);
         assert_eq!(
             Trust::of([fast(64, 1), method(TtMode::Certify, 8, 1)]),
+            Trust::DeclaredExact,
+            "a record's mode is a claim"
+        );
+        assert_eq!(Trust::of([declared]), Trust::DeclaredExact);
+        assert_eq!(Trust::of([declared, fast(64, 2)]), Trust::Independent);
+        assert!(!Requirement::Exact.is_met_by(Trust::DeclaredExact));
+        assert!(!Requirement::Independent.is_met_by(Trust::DeclaredExact));
+        assert_eq!(
+            Trust::recomputed(Trust::DeclaredExact, fast(64, 9)),
+            Trust::Independent
+        );
+        assert_eq!(
+            Trust::recomputed(Trust::OneSeed { verifier_bits: 8 }, declared),
             Trust::Exact
         );
         assert!(Trust::OneSeed { verifier_bits: 8 } < Trust::OneSeed { verifier_bits: 64 });
-        assert!(Trust::OneSeed { verifier_bits: 64 } < Trust::Independent);
+        assert!(Trust::OneSeed { verifier_bits: 64 } < Trust::DeclaredExact);
+        assert!(Trust::DeclaredExact < Trust::Independent);
         assert!(Trust::Independent < Trust::Exact);
         let one = Trust::OneSeed { verifier_bits: 64 };
         assert!(Requirement::Any.is_met_by(one));

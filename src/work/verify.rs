@@ -9,6 +9,7 @@ use super::folder::PlanFolder;
 use super::journal::{journal_files, read_journal_files};
 use super::merge::{merge, Merged};
 use super::seal::Sha256Digest;
+use super::trust::Trust;
 use super::unit::Unit;
 use crate::chess::rng::SplitMix64;
 use crate::chess::MoveStats;
@@ -27,6 +28,9 @@ pub struct CertificateCheck {
     /// Each unit's move-type statistics, as the journals give them (`None` for a unit run
     /// without `--stats`; empty if they give no total).
     pub stats: Vec<Option<MoveStats>>,
+    /// Each unit's trust, as the agreement of the journals establishes it (empty if they
+    /// give no total).
+    pub trust: Vec<Trust>,
 }
 
 /// Checks `claims` against `plan`, whose units the caller read (`PlanFolder::read_units`).
@@ -97,6 +101,12 @@ pub fn check_certificate(
             ));
             return Ok(check);
         }
+        Merged::Inconsistent(faults) => {
+            check
+                .failures
+                .extend(faults.iter().map(|fault| fault.to_string()));
+            return Ok(check);
+        }
         Merged::Missing(missing) => {
             check.failures.push(format!(
                 "{} units have no result in the journals named (unit {} first)",
@@ -159,6 +169,7 @@ pub fn check_certificate(
     }
     check.counts = counts;
     check.stats = stats;
+    check.trust = total.unit_trust;
     Ok(check)
 }
 
@@ -180,6 +191,19 @@ pub fn sample_units(units: u64, percent: f64, seed: u64) -> Result<Vec<u64>, Wor
         }
     }
     Ok(chosen.into_iter().collect())
+}
+
+/// The chance that a sample of `sampled` of `units` units, drawn without repetition, holds none
+/// of `forged` forged units: the hypergeometric C(units - forged, sampled) / C(units, sampled),
+/// at most (1 - sampled/units)^forged.
+pub fn miss_chance(units: u64, sampled: u64, forged: u64) -> f64 {
+    if forged > units - sampled.min(units) {
+        return 0.0;
+    }
+    // The product over the forged units of (units - sampled - i) / (units - i).
+    (0..forged)
+        .map(|i| (units - sampled - i) as f64 / (units - i) as f64)
+        .product()
 }
 
 /// A Zobrist seed drawn from `seed` that is none of `used`.
@@ -216,6 +240,23 @@ mod tests {
                 "{bad}"
             );
         }
+    }
+
+    #[test]
+    fn the_miss_chance_is_hypergeometric() {
+        assert_eq!(miss_chance(10, 0, 3), 1.0);
+        assert_eq!(miss_chance(10, 10, 1), 0.0);
+        assert_eq!(
+            miss_chance(10, 8, 3),
+            0.0,
+            "three forged among two unsampled"
+        );
+        // C(8, 2) / C(10, 2) = 28 / 45.
+        assert!((miss_chance(10, 2, 2) - 28.0 / 45.0).abs() < 1e-15);
+        assert!((miss_chance(400, 20, 1) - 0.95).abs() < 1e-15);
+        let bound = 0.95f64.powi(100);
+        let exact = miss_chance(72_078, 3_604, 100);
+        assert!(exact <= bound && exact > bound * 0.99, "{exact} {bound}");
     }
 
     #[test]

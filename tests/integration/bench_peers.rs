@@ -8,12 +8,28 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use vkperft::reference;
 
-/// A scratch directory of this test process and test.
-fn scratch(test: &str) -> PathBuf {
+/// A scratch directory of this test process and test, removed when dropped.
+struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn scratch(test: &str) -> Scratch {
     let dir =
         std::env::temp_dir().join(format!("vkperft-bench-peers-{}-{test}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a scratch directory");
-    dir
+    Scratch(dir)
 }
 
 /// A shell function `count FEN DEPTH` that prints the published perft, 1 at depth 0, or 0.
@@ -329,6 +345,67 @@ fn a_peer_that_crashes_or_prints_no_total_fails() {
         &["no total"],
     );
     fails(&dir, "stockfish", "read -r line\nexit 0\n", 2, &["exited"]);
+}
+
+/// A Stockfish whose output is not UTF-8 (an author's name in Latin-1) is read on; one that
+/// closes its output but runs on is killed before it is waited for, so `bench` ends with an
+/// error instead of waiting for it (the bound is far above what the error takes on a loaded
+/// machine, and far below the peer's sleep).
+#[test]
+fn a_peer_with_latin1_output_runs_and_one_that_closes_its_output_is_killed() {
+    let dir = scratch("latin1");
+    let latin1 = script(
+        &dir,
+        "stockfish",
+        &STOCKFISH.replace(
+            "echo 'id name Stockfish 15.1'",
+            "printf 'id author J\\366rg\\n'",
+        ),
+    );
+    let flag = format!("stockfish={latin1}");
+    let run = bench(&[
+        "--position",
+        "startpos",
+        "--depth",
+        "3",
+        "--peer-bin",
+        &flag,
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+
+    let silent = script(&dir, "silent", "exec >&-\nexec sleep 600\n");
+    let flag = format!("stockfish={silent}");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_vkperft"))
+        .args([
+            "bench",
+            "--threads",
+            "1",
+            "--tt",
+            "off",
+            "--position",
+            "startpos",
+        ])
+        .args(["--depth", "3", "--peer-bin", &flag])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("started");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("waited") {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("bench waits for a peer that closed its output");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().expect("a pipe"), &mut stderr)
+        .expect("read");
+    assert_eq!(status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("exited unexpectedly"), "{stderr}");
 }
 
 #[test]

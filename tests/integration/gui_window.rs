@@ -1,6 +1,7 @@
 //! The window as users drive it at the sizes they use: results that stay in view, messages
 //! that belong to one result, Cancel that stops the user's engine too, the fast table's false
-//! hits explained where the total is shown, and two history rows compared.
+//! hits explained where the total is shown (published value or not), and two history rows
+//! compared.
 
 use super::gui::{
     buggy_engine, harness, idle, replace_fen, run_button_enabled, shows, step_until, test_settings,
@@ -308,4 +309,70 @@ fn new_results_open_at_the_top_and_live_follows_the_breadcrumb() {
         .as_ref()
         .expect("the live panel");
     assert_eq!(live.progress.as_ref().map(|p| p.nodes), Some(8_902));
+}
+
+/// Kiwipete with black to move (no published value) at depth 4, run `fast` with 8 verifier
+/// bits: the result itself warns that vkperft's count may be wrong and offers the reruns,
+/// Compare does not call the engine wrong while vkperft's count is at risk, and the narrowed
+/// verifier shows as a badge beside the TT mode. Loading the run from the history restores
+/// its 8 bits for that run, but the settings saved for later sessions keep the user's 64.
+#[test]
+fn an_unpublished_fast_run_at_risk_warns_and_does_not_blame_the_engine() {
+    const KIWIPETE_BLACK: &str =
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1";
+    let mut harness = harness(Settings {
+        fen: KIWIPETE_BLACK.to_string(),
+        tt_mode: TtMode::Fast,
+        verifier_bits: 8,
+        tt_mb: 1,
+        threads: 1,
+        engine: buggy_engine("none"),
+        engine_kind: EngineKind::Uci,
+        ..test_settings(4)
+    });
+    assert!(shows(&harness, "⚠ 8-bit verifier"), "the badge");
+    run_to_result(&mut harness, 1);
+    let position = vkperft::chess::Position::from_fen(KIWIPETE_BLACK).expect("a FEN");
+    let exact = vkperft::chess::perft::perft(&position, 4);
+    let nodes = harness.state().state().history[0].nodes;
+    assert_ne!(nodes, exact, "8 verifier bits give false hits at depth 4");
+    assert!(shows(&harness, "vkperft's count may be wrong"));
+    assert!(shows(&harness, "Rerun in verified") && shows(&harness, "Rerun in certify"));
+
+    harness.get_by_label("Compare").click();
+    step_until(&mut harness, "the engine's divide", |h| {
+        let app = h.state().state();
+        !app.engine_check.busy && app.levels[0].engine.is_some()
+    });
+    let engine = format!("Engine: {}", vkperft::count::thousands(exact));
+    assert!(shows(
+        &harness,
+        &format!("{engine}, differs; vkperft's count may be wrong: rerun in verified")
+    ));
+    assert!(
+        harness
+            .query_by_label(&format!("{engine}, differs"))
+            .is_none(),
+        "the engine is not called wrong"
+    );
+
+    harness.state_mut().state_mut().settings.verifier_bits = 64;
+    harness.step();
+    assert!(!shows(&harness, "⚠ 8-bit verifier"));
+    let edge = history_left(&harness);
+    harness
+        .get_all_by_label("Load")
+        .find(|node| node.rect().min.x > edge)
+        .expect("the row's Load")
+        .click();
+    harness.step();
+    harness.step();
+    let app = harness.state().state();
+    assert_eq!(app.settings.verifier_bits, 8, "the loaded run's settings");
+    assert_eq!(
+        app.settings_to_save().verifier_bits,
+        64,
+        "kept for later sessions"
+    );
+    assert!(shows(&harness, "⚠ 8-bit verifier"));
 }

@@ -405,3 +405,67 @@ fn a_chess960_castling_bug_is_found() {
     assert_eq!(strings(&json["extra"]), ["d1b1"]);
     assert!(strings(&json["missing"]).is_empty());
 }
+
+/// A FEN typed with a line break or a Unicode space between its fields, which the FEN parser
+/// accepts, reaches the engine as vkperft writes it, on one UCI line: Stockfish agrees.
+#[test]
+fn the_engine_is_sent_the_fen_as_vkperft_writes_it() {
+    // Castling counts at depth 2 here: an engine that lost the rights differs.
+    for fen in [
+        KIWIPETE.replace(" w ", " w\n"),
+        KIWIPETE.replace(" w ", "\u{a0}w\u{2028}"),
+        KIWIPETE.replace(" KQkq ", "\u{3000}KQkq\t"),
+    ] {
+        let (run, json) = hunt(&["--uci", STOCKFISH, "--depth", "2", "--fen", &fen]);
+        assert_eq!(run.code, 0, "{fen:?}: {}{}", run.stdout, run.stderr);
+        assert_eq!(json["agrees"], true, "{fen:?}");
+    }
+}
+
+/// Engine output is read as bytes: a byte that is not UTF-8 (an author's name in Latin-1) is
+/// no end of the engine. An engine that writes without line breaks is an engine error at the
+/// line cap (exit 1), long before its deadline; a script that prints nothing, or moves without
+/// a total, is an engine error too, never a finding that every move is missing.
+#[test]
+fn engine_output_is_bytes_with_a_line_cap_and_a_total() {
+    let latin1 = format!("printf 'id author J\\366rg\\n'; exec {STOCKFISH}");
+    let (run, json) = hunt(&["--uci", &latin1, "--depth", "2"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert_eq!(json["agrees"], true);
+
+    for interface in ["--uci", "--script"] {
+        // `; :` takes the arguments a script is called with.
+        let endless = "yes x | tr -d '\\n'; :";
+        let run = run_vkperft(
+            &[
+                "hunt",
+                interface,
+                endless,
+                "--depth",
+                "2",
+                "--timeout-s",
+                "20",
+            ],
+            &[],
+        );
+        assert_eq!(run.code, 1, "{interface}: {}", run.stderr);
+        assert!(
+            run.stderr.contains("printed a line longer than 64 KiB"),
+            "{interface}: {}",
+            run.stderr
+        );
+    }
+    for script in [
+        "true",
+        "printf 'a2a3 380\\n'; :",
+        "printf '\\377\\376\\n'; :",
+    ] {
+        let run = run_vkperft(&["hunt", "--script", script, "--depth", "3"], &[]);
+        assert_eq!(run.code, 1, "{script}: {}{}", run.stdout, run.stderr);
+        assert!(
+            run.stderr.contains("gave no total") || run.stderr.contains("not part of a divide"),
+            "{script}: {}",
+            run.stderr
+        );
+    }
+}

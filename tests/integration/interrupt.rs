@@ -69,6 +69,12 @@ fn read_all(pipe: Option<impl Read>) -> String {
 
 /// Runs vkperft with `args`, sends SIGINT after `running_for`, and waits for the end.
 fn interrupt(args: &[&str], running_for: Duration) -> Interrupted {
+    signal(args, "INT", running_for)
+}
+
+/// Runs vkperft with `args`, sends `signal` (`INT`, `TERM`, `HUP`) after `running_for`, and
+/// waits for the end.
+fn signal(args: &[&str], signal: &str, running_for: Duration) -> Interrupted {
     let mut child = start(args);
     std::thread::sleep(running_for);
     if let Some(status) = child.try_wait().expect("the child can be polled") {
@@ -78,11 +84,11 @@ fn interrupt(args: &[&str], running_for: Duration) -> Interrupted {
         );
     }
     let kill = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
+        .args([&format!("-{signal}"), &child.id().to_string()])
         .status()
         .expect("kill runs");
     let sent = Instant::now();
-    assert!(kill.success(), "kill -INT failed: {kill}");
+    assert!(kill.success(), "kill -{signal} failed: {kill}");
     let status = loop {
         if let Some(status) = child.try_wait().expect("the child can be polled") {
             break status;
@@ -90,7 +96,7 @@ fn interrupt(args: &[&str], running_for: Duration) -> Interrupted {
         if sent.elapsed() > GIVE_UP {
             let _ = child.kill();
             let _ = child.wait();
-            panic!("{args:?} still running {GIVE_UP:?} after SIGINT");
+            panic!("{args:?} still running {GIVE_UP:?} after SIG{signal}");
         }
         std::thread::sleep(Duration::from_millis(2));
     };
@@ -102,7 +108,7 @@ fn interrupt(args: &[&str], running_for: Duration) -> Interrupted {
         stderr: read_all(child.stderr.take()),
     };
     eprintln!(
-        "{args:?}: ended {:.0} ms after SIGINT, {}; stderr: {}",
+        "{args:?}: ended {:.0} ms after SIG{signal}, {}; stderr: {}",
         latency.as_secs_f64() * 1e3,
         run.status,
         run.stderr.trim()
@@ -358,4 +364,159 @@ fn suite_kills_its_engines_on_sigint() {
     assert!(run.stderr.contains("interrupted"), "{}", run.stderr);
     assert!(!run.stdout.contains("checks:"), "no report: {}", run.stdout);
     common::assert_child_ended(&pid_file);
+}
+
+/// SIGTERM and SIGHUP (`timeout`, CI runners, Slurm, systemd, a closed terminal) stop `hunt` and
+/// `suite` as SIGINT does: the script calls under way are killed with what they started.
+#[test]
+fn hunt_and_suite_kill_their_engines_on_sigterm_and_sighup() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    for name in ["TERM", "HUP"] {
+        let (script, pid_file) =
+            common::script_with_child(&format!("term-hunt-{name}"), "sleep 600", "wait");
+        let command = format!("sh {}", script.display());
+        let args = ["hunt", "--script", &command, "--depth", "2"];
+        let run = signal(&args, name, CPU_START);
+        assert_eq!(run.status.code(), Some(130), "{name}: {}", run.stderr);
+        common::assert_child_ended(&pid_file);
+
+        let (script, pid_file) =
+            common::script_with_child(&format!("term-suite-{name}"), "sleep 600", "wait");
+        let suite = pid_file.with_file_name("suite.epd");
+        std::fs::write(
+            &suite,
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400\n",
+        )
+        .expect("the suite is written");
+        let command = format!("sh {}", script.display());
+        let suite = suite.display().to_string();
+        let args = ["suite", &suite, "--script", &command, "--jobs", "2"];
+        let run = signal(&args, name, CPU_START);
+        assert_eq!(run.status.code(), Some(130), "{name}: {}", run.stderr);
+        assert!(run.stderr.contains("interrupted"), "{name}: {}", run.stderr);
+        common::assert_child_ended(&pid_file);
+    }
+}
+
+/// The entries of `dir`, by name.
+fn entries(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("a folder")
+        .map(|e| {
+            e.expect("an entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    names.sort();
+    names
+}
+
+/// `unique` and `work split` stopped by SIGINT or SIGTERM while they sort (ply 7 with a small
+/// budget runs for minutes) exit 130 and leave nothing: no scratch folder in `--tmp-dir`, no
+/// plan folder. A split killed outright (SIGKILL) leaves a folder without a manifest, which the
+/// next split into it clears and completes.
+#[test]
+fn unique_and_split_leave_no_scratch_when_stopped() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = std::env::temp_dir().join(format!("vkperft-stop-scratch-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let tmp = dir.join("tmp");
+    std::fs::create_dir_all(&tmp).expect("a folder");
+    let tmp_arg = tmp.display().to_string();
+    let plan = dir.join("plan");
+    let plan_arg = plan.display().to_string();
+    for name in ["INT", "TERM"] {
+        let args = [
+            "unique",
+            "--depth",
+            "7",
+            "--mem-mb",
+            "8",
+            "--tmp-dir",
+            &tmp_arg,
+        ];
+        let run = signal(&args, name, CPU_START);
+        assert_eq!(run.status.code(), Some(130), "{name}: {}", run.stderr);
+        assert_eq!(
+            entries(&tmp),
+            Vec::<String>::new(),
+            "{name}: unique's scratch"
+        );
+
+        let args = [
+            "work",
+            "split",
+            "--depth",
+            "9",
+            "--split-ply",
+            "7",
+            "--mem-mb",
+            "8",
+            "--out",
+            &plan_arg,
+        ];
+        let run = signal(&args, name, CPU_START);
+        assert_eq!(run.status.code(), Some(130), "{name}: {}", run.stderr);
+        assert!(!plan.exists(), "{name}: {:?}", entries(&plan));
+    }
+
+    let mut killed = start(&[
+        "work",
+        "split",
+        "--depth",
+        "9",
+        "--split-ply",
+        "7",
+        "--mem-mb",
+        "8",
+        "--out",
+        &plan_arg,
+    ]);
+    std::thread::sleep(CPU_START);
+    killed.kill().expect("killed");
+    killed.wait().expect("waited");
+    let left = entries(&plan);
+    assert!(
+        !left.is_empty() && !left.contains(&"manifest.json".to_string()),
+        "{left:?}"
+    );
+    let again = common::run_vkperft(
+        &[
+            "work",
+            "split",
+            "--depth",
+            "5",
+            "--split-ply",
+            "2",
+            "--out",
+            &plan_arg,
+        ],
+        &[],
+    );
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert_eq!(entries(&plan), ["manifest.json", "shard-00000.jsonl"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `suite --generate` stops on the first SIGINT (exit 130) and writes no file.
+#[test]
+fn suite_generate_ends_on_the_first_sigint() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let out = std::env::temp_dir().join(format!("vkperft-generate-{}.epd", std::process::id()));
+    let out_arg = out.display().to_string();
+    let args = [
+        "suite",
+        "--generate",
+        "100000",
+        "--depth",
+        "5",
+        "--out",
+        &out_arg,
+    ];
+    let run = interrupt(&args, CPU_START);
+    assert_eq!(run.status.code(), Some(130), "{}", run.stderr);
+    assert!(run.latency < BOUND, "took {:?} to end", run.latency);
+    assert!(!out.exists(), "a file was written");
 }

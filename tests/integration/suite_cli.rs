@@ -663,3 +663,37 @@ fn a_wrong_count_in_the_file_is_told_apart_from_a_wrong_engine() {
     assert_eq!(results(&json)[1]["finding"], Value::Null);
     std::fs::remove_dir_all(&dir).expect("removed");
 }
+
+/// A run that checks nothing is no pass (exit 2): a depth past vkperft's, `--max-nodes 0`, a
+/// FEN-only file without `--depth`. A UTF-8 byte order mark before the first line is not part
+/// of its FEN.
+#[test]
+fn nothing_checked_is_an_error_and_a_byte_order_mark_is_no_piece() {
+    let dir = scratch("nothing-checked");
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let deep = write(&dir, "deep.epd", &format!("{start} ;D99 1\n"));
+    let counted = write(&dir, "counted.epd", &format!("{start} ;D1 20 ;D2 400\n"));
+    let bare = write(&dir, "bare.epd", &format!("{start}\n"));
+    for args in [
+        vec!["suite", deep.as_str()],
+        vec!["suite", counted.as_str(), "--max-nodes", "0"],
+        vec!["suite", bare.as_str()],
+    ] {
+        let run = run_vkperft(&args, &[]);
+        assert_eq!(run.code, 2, "{args:?}: {}{}", run.stdout, run.stderr);
+        assert!(
+            run.stderr.contains("nothing was checked") || run.stderr.contains("D99"),
+            "{args:?}: {}",
+            run.stderr
+        );
+    }
+    let bom = write(
+        &dir,
+        "bom.epd",
+        &format!("\u{feff}{start} ;D1 20 ;D2 400\n"),
+    );
+    let run = run_vkperft(&["suite", &bom], &[]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("2 checks: 2 passed"), "{}", run.stdout);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -359,3 +359,49 @@ fn table_report_json_has_exactly_the_agreed_keys() {
     // Title, column names, three depths, total, fast total, risk.
     assert_eq!(text.lines().count(), 2 + 3 + 1 + 2);
 }
+
+/// A fast count whose chance of a false hit is not negligible says so, whether or not a
+/// published value exists (Kiwipete with black to move has none), and names the exact modes;
+/// at 64 verifier bits, or in an exact mode, nothing is said.
+#[test]
+fn a_fast_count_at_risk_warns_published_value_or_not() {
+    const KIWIPETE_BLACK: &str =
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1";
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "perft",
+            "--fen",
+            KIWIPETE_BLACK,
+            "--depth",
+            "4",
+            "--backend",
+            "cpu",
+            "--threads",
+            "1",
+            "--tt-mb",
+            "1",
+        ];
+        args.extend_from_slice(extra);
+        let run = run_vkperft(&args, &[]);
+        assert_eq!(run.code, 0, "{extra:?}: {}", run.stderr);
+        run
+    };
+    let narrowed = run(&["--tt", "fast", "--verifier-bits", "8"]);
+    assert!(
+        narrowed.stderr.contains("warning: the count may be wrong")
+            && narrowed.stderr.contains("--tt verified or --tt certify"),
+        "{}",
+        narrowed.stderr
+    );
+    for extra in [
+        &["--tt", "fast"][..],
+        &["--tt", "certify", "--verifier-bits", "8"],
+    ] {
+        let quiet = run(extra);
+        assert!(
+            !quiet.stderr.contains("may be wrong"),
+            "{extra:?}: {}",
+            quiet.stderr
+        );
+    }
+}

@@ -4,6 +4,7 @@
 //! per ply against OEIS A083276, scheduler tasks (`--shard-from-env`, the same shard twice at
 //! once) and `work slurm` without a cluster (dry runs, a missing or failing sbatch).
 
+mod forgery;
 mod journal;
 mod plans;
 mod scheduler;

@@ -11,13 +11,13 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::time::{Duration, Instant};
-use vkperft::child_lines::read_lines;
+use vkperft::child_lines::{read_lines, LineTooLong};
 
 pub struct Stockfish {
     child: Child,
     stdin: ChildStdin,
     /// The peer's stdout, line by line; disconnected at its end.
-    lines: Receiver<String>,
+    lines: Receiver<Result<String, LineTooLong>>,
     path: PathBuf,
 }
 
@@ -98,12 +98,20 @@ impl Stockfish {
                 return Err(interrupted(self));
             }
             match self.lines.recv_timeout(interrupt::POLL) {
-                Ok(line) if done(line.trim()) => return Ok(line.trim().to_string()),
-                Ok(_) | Err(RecvTimeoutError::Timeout) => {}
+                Ok(Ok(line)) if done(line.trim()) => return Ok(line.trim().to_string()),
+                Ok(Ok(_)) | Err(RecvTimeoutError::Timeout) => {}
+                Ok(Err(too_long)) => {
+                    self.stop();
+                    return Err(CliError::runtime(anyhow!(
+                        "{}: {too_long}",
+                        self.path.display()
+                    )));
+                }
                 Err(RecvTimeoutError::Disconnected) => {
+                    // Killed before the wait: a peer that closed its output may still run.
+                    self.stop();
                     // Ctrl-C in a terminal reaches the peer too, which may end before this
                     // process has seen its own signal.
-                    let _ = self.child.wait();
                     std::thread::sleep(interrupt::POLL);
                     if interrupt::requested() {
                         return Err(interrupted(self));
@@ -143,13 +151,20 @@ impl Stockfish {
     }
 }
 
+/// How long a peer told to quit may take before it is killed.
+const QUIT_GRACE: Duration = Duration::from_secs(2);
+
 impl Drop for Stockfish {
     fn drop(&mut self) {
-        if interrupt::requested() {
-            self.stop();
-        } else {
-            let _ = self.send("quit");
-            let _ = self.child.wait();
+        if !interrupt::requested() && self.send("quit").is_ok() {
+            let deadline = Instant::now() + QUIT_GRACE;
+            while Instant::now() < deadline {
+                if let Ok(Some(_)) = self.child.try_wait() {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
         }
+        self.stop();
     }
 }

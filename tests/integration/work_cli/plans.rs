@@ -244,9 +244,45 @@ fn bad_plans_and_requests_are_refused() {
 }
 
 /// OEIS A083276 to ply 6, with a budget small enough to spill sorted runs to disk.
+/// Ply 6 with `--mem-mb 4` (about 330 sorted runs) under a limit of 256 open files: the
+/// counts of OEIS A083276, with a peak resident memory under 64 MB (the budget, the binary and
+/// its libraries). Merging every run at once, each with a 1 MiB buffer, failed there with "Too
+/// many open files" and took 264 MB. Python's `resource` sets the limit and reads the peak of
+/// the one child it waits for.
 #[test]
-fn unique_positions_to_ply_6() {
-    let value = json(&["unique", "--depth", "6", "--json", "--mem-mb", "64"]);
+fn unique_positions_to_ply_6_within_memory_and_open_files() {
+    const MEASURE: &str = "import resource, subprocess, sys
+hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard))
+run = subprocess.run(sys.argv[1:], capture_output=True, text=True)
+sys.stderr.write(run.stderr)
+print(run.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+print(run.stdout, end='')
+";
+    let folder = Folder::new("unique-bounded");
+    let tmp = folder.plan("tmp");
+    std::fs::create_dir_all(&tmp).expect("a folder");
+    let python = std::env::var("VKPERFT_PYTHON").unwrap_or_else(|_| "python3".to_string());
+    let output = Command::new(python)
+        .args(["-c", MEASURE, env!("CARGO_BIN_EXE_vkperft")])
+        .args([
+            "unique",
+            "--depth",
+            "6",
+            "--json",
+            "--mem-mb",
+            "4",
+            "--tmp-dir",
+            &tmp,
+        ])
+        .output()
+        .expect("python runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let (status, json) = stdout.split_once('\n').expect("two lines");
+    let (code, peak_kib) = status.split_once(' ').expect("code and peak");
+    assert_eq!(code, "0", "{stderr}");
+    let value: Value = serde_json::from_str(json.trim()).expect("JSON");
     let unique: Vec<&str> = value["plies"]
         .as_array()
         .expect("plies")
@@ -256,6 +292,13 @@ fn unique_positions_to_ply_6() {
     assert_eq!(unique, ["20", "400", "5362", "72078", "822518", "9417681"]);
     assert_eq!(value["plies"][5]["paths"], "119060324");
     assert_eq!(value["plies"][0]["ply"], 1);
+    let peak_kib: u64 = peak_kib.parse().expect("KiB");
+    assert!(peak_kib < 64_000, "peak resident memory {peak_kib} KiB");
+    assert_eq!(
+        std::fs::read_dir(&tmp).map(Iterator::count).ok(),
+        Some(0),
+        "the scratch folder is removed"
+    );
     refused(&["unique", "--depth", "0"], 2, "at least 1");
 }
 
