@@ -24,16 +24,6 @@ const uint GROUP_EN_PASSANT = 5u;
 const uint GROUP_PAWNS = 6u;
 const uint GROUP_COUNT = GROUP_PAWNS + 4u;
 
-// The leaf's node count takes the moves that leave the opponent's replies unchanged out of each
-// group before it visits the group (null_replies.glsl, which defines take_neutral after this
-// file); elsewhere every move is visited.
-#ifdef GENERATOR_TAKES_NEUTRAL
-uint64_t take_neutral(Pos p, uint group, uint from, uint64_t targets);
-#define TAKE_NEUTRAL(p, group, from, targets) take_neutral(p, group, from, targets)
-#else
-#define TAKE_NEUTRAL(p, group, from, targets) (targets)
-#endif
-
 // The generator's position `index`: from `boards` unless the including shader defines
 // GENERATOR_POSITION itself.
 #ifndef GENERATOR_POSITION
@@ -72,7 +62,7 @@ void generate_moves(uint board_index) {
                 from = lsb64(pieces);
                 pieces &= pieces - uint64_t(1);
                 if (group == GROUP_KNIGHTS) {
-                    targets = TAKE_NEUTRAL(p, group, from, knight_attacks(from) & a.targets);
+                    targets = knight_attacks(from) & a.targets;
                 } else if (group == GROUP_EN_PASSANT) {
                     targets = square_bb(p.ep);
                 } else {
@@ -80,7 +70,6 @@ void generate_moves(uint board_index) {
                     targets = (group == GROUP_BISHOP_MOVERS ? bishop_attacks(from, occupied)
                                                              : rook_attacks(from, occupied)) & a.targets;
                     if ((a.pinned & square_bb(from)) != uint64_t(0)) targets &= line_bb(a.king, from);
-                    targets = TAKE_NEUTRAL(p, group, from, targets);
                 }
                 continue;
             }
@@ -102,7 +91,7 @@ void generate_moves(uint board_index) {
                 pieces = ep_capturers(p);
             } else {
                 uint pawn_kind = group - GROUP_PAWNS;
-                targets = TAKE_NEUTRAL(p, group, 0u, pawn_targets(p, a, pawn_kind));
+                targets = pawn_targets(p, a, pawn_kind);
                 offset = pawn_offset(white, pawn_kind);
             }
         }

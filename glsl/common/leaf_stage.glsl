@@ -1,7 +1,6 @@
 // Leaf: the last two plies fused. For remaining depth 2, every move is made and the child's
-// legal moves are counted without being generated, but for the node count's neutral moves,
-// counted by the replies of the board with the turn passed (null_replies.glsl); for remaining
-// depth 1, the position's own moves are counted. With a TT, a depth-2 position is probed first and its count stored after.
+// legal moves are counted without being generated; for remaining depth 1, the position's own
+// moves are counted. With a TT, a depth-2 position is probed first and its count stored after.
 // A chunk's own level (its items) is read from `boards` and counted into `counts`; a compact
 // leaf level (COMPACT_LEAF) is made from its leaf entries, each adding its counts into its
 // parent's and leaving them in its entry for its duplicates (dedup's DEDUP_RESOLVE).
@@ -57,14 +56,7 @@ void on_move(Pos parent, uint from, uint to, uint kind) {
     work_count(WORK_FIELD_LEAF_COUNT_OPS, 1u);
 }
 
-#ifndef MOVE_STATS
-// The node count makes only the moves that change the opponent's replies.
-#define GENERATOR_TAKES_NEUTRAL
-#endif
 #include "generate.glsl"
-#ifndef MOVE_STATS
-#include "null_replies.glsl"
-#endif
 
 // The leaves two plies below the level's position `index`, from the table or counted; `fast`
 // is what the fast table alone gives, the count but for a certify false hit.
@@ -83,9 +75,6 @@ uint64_t count_two_plies(uint index, out uint64_t fast) {
         false_hit = probe.kind == PROBE_FALSE_HIT;
     }
     leaf_sum = uint64_t(0);
-#ifndef MOVE_STATS
-    null_replies_begin(index);
-#endif
     generate_moves(index);
     work_count(WORK_FIELD_EXPANDED, 1u);
     uint64_t count = leaf_sum;

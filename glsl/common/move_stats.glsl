@@ -32,9 +32,7 @@ bool has_legal_move(Pos c) {
     for (uint kind = PAWN_PUSHES; kind <= PAWN_CAPTURES_WEST; kind++) {
         if (pawn_targets(c, a, kind) != uint64_t(0)) return true;
     }
-    uint64_t unused = uint64_t(0);
-    if ((sliders_by_lookups() ? count_slider_moves_by_lookups(c, a, unused)
-                              : count_slider_moves_by_fills(c, a, unused)) != 0u) {
+    if ((sliders_by_lookups() ? count_slider_moves_by_lookups(c, a) : count_slider_moves_by_fills(c, a)) != 0u) {
         return true;
     }
     return ep_capturers(c) != uint64_t(0);
@@ -77,9 +75,7 @@ uint count_move_kind(Pos p, uint stat) {
     uint n = popcount64(ep_capturers(p)) + popcount64(a.king_moves & theirs);
     a.targets &= theirs;
     n += count_knight_moves(p.role[KNIGHT] & ours & ~a.pinned, a.targets);
-    uint64_t unused = uint64_t(0);
-    n += sliders_by_lookups() ? count_slider_moves_by_lookups(p, a, unused)
-                              : count_slider_moves_by_fills(p, a, unused);
+    n += sliders_by_lookups() ? count_slider_moves_by_lookups(p, a) : count_slider_moves_by_fills(p, a);
     n += count_pawn_moves(pawn_targets(p, a, PAWN_CAPTURES_EAST), promo_rank);
     n += count_pawn_moves(pawn_targets(p, a, PAWN_CAPTURES_WEST), promo_rank);
     return n;

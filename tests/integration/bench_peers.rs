@@ -491,6 +491,31 @@ fn runs_keep_each_programs_fastest_time() {
     }
 }
 
+/// Kiwipete at depth 3 without a table and with a 16 MiB `fast` table, beside `peers`
+/// (`NAME=PATH` each), in JSON.
+fn table_bench(peers: &[&str]) -> Run {
+    let mut args = vec![
+        "bench",
+        "--backend",
+        "cpu",
+        "--threads",
+        "1",
+        "--modes",
+        "off,fast",
+        "--tt-mb",
+        "16",
+        "--position",
+        "kiwipete",
+        "--depth",
+        "3",
+        "--json",
+    ];
+    for peer in peers {
+        args.extend(["--peer-bin", peer]);
+    }
+    run_vkperft(&args, &[])
+}
+
 /// With a mode that keeps a table, a peer that has one (MPerft) runs a second time with a
 /// table of the same size (`-h MIB`): the mode compares with that run, `off` with the run
 /// without; a peer without a table (ellxor) gives both its one run.
@@ -501,29 +526,7 @@ fn a_peer_with_a_table_runs_with_the_modes_table_size() {
     let body = format!("echo \"$*\" >> '{}'\n{MPERFT}", log.display());
     let mperft = format!("mperft={}", script(&dir, "mperft", &body));
     let ellxor = format!("ellxor={}", script(&dir, "ellxor", ELLXOR));
-    let run = run_vkperft(
-        &[
-            "bench",
-            "--backend",
-            "cpu",
-            "--threads",
-            "1",
-            "--modes",
-            "off,fast",
-            "--tt-mb",
-            "16",
-            "--position",
-            "kiwipete",
-            "--depth",
-            "3",
-            "--json",
-            "--peer-bin",
-            &mperft,
-            "--peer-bin",
-            &ellxor,
-        ],
-        &[],
-    );
+    let run = table_bench(&[&mperft, &ellxor]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let arguments = std::fs::read_to_string(&log).expect("the stand-in's log");
     let lines: Vec<&str> = arguments.lines().collect();
@@ -583,27 +586,7 @@ fn perft_cpu_2026_runs_without_and_with_a_table_as_asked() {
     let log = dir.join("arguments");
     let body = format!("echo \"$*\" >> '{}'\n{PERFT_CPU_2026}", log.display());
     let peer = format!("perft_cpu_2026={}", script(&dir, "perft_cpu_2026", &body));
-    let run = run_vkperft(
-        &[
-            "bench",
-            "--backend",
-            "cpu",
-            "--threads",
-            "1",
-            "--modes",
-            "off,fast",
-            "--tt-mb",
-            "16",
-            "--position",
-            "kiwipete",
-            "--depth",
-            "3",
-            "--json",
-            "--peer-bin",
-            &peer,
-        ],
-        &[],
-    );
+    let run = table_bench(&[&peer]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let arguments = std::fs::read_to_string(&log).expect("the stand-in's log");
     let lines: Vec<&str> = arguments.lines().collect();

@@ -14,7 +14,7 @@ pub trait Sliders: Copy {
     fn leapers(self) -> &'static Leapers;
     /// Where `occupied`'s attack set lies among `square`'s: below `2^popcount(square.mask)`.
     fn index(square: &SliderSquare, occupied: Bitboard) -> usize;
-    /// Perft of `board` to `depth >= 1`, by [`perft`](super::node::perft) compiled for these
+    /// Perft of `board` to `depth >= 1`, by [`perft`](super::recursion::perft) compiled for these
     /// lookups.
     fn perft<S: Side, E: Flag, C: Flag>(self, board: &Board, depth: u32) -> u64;
     /// The number of legal moves on `board`, by [`leaf_count`](super::node::leaf_count)

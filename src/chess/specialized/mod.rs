@@ -15,6 +15,7 @@ mod leaf_stats;
 mod lookup;
 mod node;
 mod null_replies;
+mod recursion;
 mod slider_lookup;
 // Calls into the BMI2 build of the generator, and attack-set loads without a bounds check
 // (see the module's safety arguments).

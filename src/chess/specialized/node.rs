@@ -5,28 +5,11 @@
 use super::board::{Board, BISHOP, KING, KNIGHT, PAWN, PROMOTIONS, QUEEN, ROOK};
 use super::flags::{Flag, No, Side, Yes};
 use super::lookup::Sliders;
-use super::null_replies::perft_two;
 use super::tables::Reach;
 use crate::chess::bitboard::Bitboard;
 use crate::chess::castling::CastlingSquares;
 use crate::chess::square::Square;
 use std::marker::PhantomData;
-
-/// Perft of `board` to `depth >= 1` with `S` to move; `E`: an en passant capture may exist;
-/// `C`: some castling right is left. A node at depth 2 counts the moves that leave the
-/// opponent's replies unchanged without making them ([`super::null_replies`]).
-#[inline(always)]
-pub fn perft<L: Sliders, S: Side, E: Flag, C: Flag>(sliders: L, board: &Board, depth: u32) -> u64 {
-    match depth {
-        1 => sliders.leaf_count::<S, E, C>(board),
-        2 => perft_two::<L, S, E, C>(sliders, board),
-        _ => {
-            let mut children = Children::<L, S, C, u64>::new(sliders, board, depth - 1);
-            generate::<L, S, E, C, _>(sliders, board, &mut children);
-            children.total
-        }
-    }
-}
 
 /// The number of legal moves on `board`, counted without making them.
 #[inline(always)]

@@ -17,6 +17,7 @@ use super::flags::{Flag, Side};
 use super::leaf_stats::LeafStats;
 use super::lookup::{OutOfLine, Sliders};
 use super::node;
+use super::recursion;
 #[cfg(target_arch = "x86_64")]
 use super::slider_lookup::bmi2_present;
 use super::stats;
@@ -66,7 +67,7 @@ impl Sliders for Magic {
     }
 
     fn perft<S: Side, E: Flag, C: Flag>(self, board: &Board, depth: u32) -> u64 {
-        node::perft::<Self, S, E, C>(self, board, depth)
+        recursion::perft::<Self, S, E, C>(self, board, depth)
     }
 
     #[inline(never)]
@@ -269,7 +270,7 @@ fn perft_bmi2<I: Bmi2Index, S: Side, E: Flag, C: Flag>(
     board: &Board,
     depth: u32,
 ) -> u64 {
-    node::perft::<Bmi2<I>, S, E, C>(sliders, board, depth)
+    recursion::perft::<Bmi2<I>, S, E, C>(sliders, board, depth)
 }
 
 /// The leaf count compiled with BMI2, as [`perft_bmi2`]; never inlined (see

@@ -42,7 +42,7 @@ use crate::chess::square::Square;
 use std::marker::PhantomData;
 
 /// Adds to `total` perft of `board` to `depth >= 1` with the statistics of the last moves; as
-/// [`perft`](super::node::perft), a node at depth 2 adds its children to the leaf count-ops.
+/// [`perft`](super::recursion::perft), a node at depth 2 adds its children to the leaf count-ops.
 #[inline(always)]
 pub fn add_perft_stats<L: Sliders, S: Side, E: Flag, C: Flag>(
     sliders: L,

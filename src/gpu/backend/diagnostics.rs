@@ -17,7 +17,6 @@ use crate::gpu::layouts::{
 use crate::gpu::pipelines::Stage;
 use crate::gpu::shader_layout::{
     DEDUP_OUTPUT, WORK_DEPTHS, WORK_DUPLICATES, WORK_EXPANDED, WORK_LEAF_COUNT_OPS,
-    WORK_NULL_COUNTED,
 };
 use crate::gpu::twin::buffers::{StageWork, TwinBuffers};
 use crate::tt::{BucketRef, TranspositionTable};
@@ -272,7 +271,6 @@ impl VulkanBackend {
         let mut stage_work = StageWork {
             leaf_count_ops: counter(WORK_LEAF_COUNT_OPS),
             duplicates: counter(WORK_DUPLICATES),
-            null_counted: counter(WORK_NULL_COUNTED),
             ..StageWork::default()
         };
         for depth in 0..WORK_DEPTHS {
