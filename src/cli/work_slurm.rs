@@ -26,6 +26,7 @@ fn shards_text(count: usize) -> String {
 }
 
 pub fn run(args: &SlurmArgs) -> CliResult {
+    args.run.check()?;
     let plan = PlanFolder::open(&args.plan)?;
     let dir = std::fs::canonicalize(&args.plan).map_err(|e| WorkError::io(&args.plan, e))?;
     let count = plan.shard_count();
