@@ -1,5 +1,6 @@
 //! Arguments of every subcommand.
 
+use super::error::CliError;
 use super::peer::PeerBin;
 use clap::builder::PossibleValue;
 use clap::{Args, ValueEnum};
@@ -310,6 +311,28 @@ impl RunOptions {
             args.push("--stats".to_string());
         }
         args
+    }
+
+    /// Refuses options that the others make meaningless, which would otherwise be ignored in
+    /// silence: a Vulkan device or GPU memory for a run on the CPU, a narrowed verifier for a
+    /// mode without a fast verifier.
+    pub fn check(&self) -> Result<(), CliError> {
+        let on_cpu = self.backend.0 == BackendChoice::Cpu;
+        let refuse = |text: &str| Err(CliError::input(anyhow::anyhow!("{text}")));
+        if on_cpu && self.device.is_some() {
+            return refuse("--device picks a Vulkan device; --backend cpu runs on the CPU");
+        }
+        if on_cpu && self.gpu_mem_mb.is_some() {
+            return refuse("--gpu-mem-mb sizes the GPU's buffers; --backend cpu runs on the CPU");
+        }
+        let fast_verifier = matches!(self.tt.0, TtMode::Fast | TtMode::Certify);
+        if !fast_verifier && self.verifier_bits != DEFAULT_VERIFIER_BITS {
+            return refuse(&format!(
+                "--verifier-bits narrows the fast table's verifier; --tt {} has none",
+                self.tt.0
+            ));
+        }
+        Ok(())
     }
 
     /// The job these options describe for `position` at `depth`.

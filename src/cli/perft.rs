@@ -16,6 +16,7 @@ use vkperft::engine::{BackendChoice, Engine, Event, JobSpec, PerftResult, Progre
 use vkperft::tt::TtMode;
 
 pub fn run_perft(args: &PerftArgs) -> CliResult {
+    args.run.check()?;
     let position = start_position(&args.position)?;
     let spec = args.run.spec(position, args.depth);
     let mut runner = Runner::new();

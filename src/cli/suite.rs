@@ -91,6 +91,7 @@ fn seed_arg(text: &str) -> Result<u64, String> {
 }
 
 pub fn run(args: &SuiteArgs) -> CliResult {
+    args.run.check()?;
     if args.run.stats {
         return Err(CliError::input(anyhow!(
             "--stats: a suite compares leaf counts only; run perft --stats on a position instead"

@@ -123,6 +123,7 @@ fn unit_outcome(
 }
 
 fn run_units_of(args: &WorkRunArgs) -> CliResult {
+    args.run.check()?;
     let plan = PlanFolder::open(&args.plan)?;
     let count = plan.shard_count();
     let shards = match (args.shard, &args.shards, &args.shard_from_env) {

@@ -11,7 +11,8 @@ use std::time::{Duration, Instant};
 use vkperft::count::thousands;
 use vkperft::work::{
     array_spec, check_none_queued, incomplete_shards, queue_state, read_journals,
-    record_submission, slurm_dir, submit, PlanFolder, SlurmJobs, SlurmResources, Status, WorkError,
+    record_submission, shell_quote, slurm_dir, submit, PlanFolder, SlurmJobs, SlurmResources,
+    Status, WorkError,
 };
 
 /// How long `--wait` bears with a queue it cannot read (a controller restarting) before it
@@ -26,6 +27,7 @@ fn shards_text(count: usize) -> String {
 }
 
 pub fn run(args: &SlurmArgs) -> CliResult {
+    args.run.check()?;
     let plan = PlanFolder::open(&args.plan)?;
     let dir = std::fs::canonicalize(&args.plan).map_err(|e| WorkError::io(&args.plan, e))?;
     let count = plan.shard_count();
@@ -66,15 +68,17 @@ pub fn run(args: &SlurmArgs) -> CliResult {
     };
     let dependency = |array: &str| format!("--dependency=afterany:{array}");
     if args.dry_run {
+        // The commands as a shell would take them: a path with a space stays one word.
+        let quoted = |path: &std::path::Path| shell_quote(&path.to_string_lossy());
         return output::write_stdout(&format!(
             "\n# {}\n{}\n# {}\n{}\n$ sbatch --parsable {}\n$ sbatch --parsable {} {}\n",
             jobs.shards_script_path().display(),
             jobs.shards_script()?,
             jobs.merge_script_path().display(),
             jobs.merge_script()?,
-            jobs.shards_script_path().display(),
+            quoted(&jobs.shards_script_path()),
             dependency("<array job>"),
-            jobs.merge_script_path().display(),
+            quoted(&jobs.merge_script_path()),
         ));
     }
     jobs.write_scripts()?;

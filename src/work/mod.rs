@@ -40,8 +40,8 @@ pub use run::{
 };
 pub use seal::{PlanSeal, Sha256Digest};
 pub use slurm::{
-    array_spec, check_none_queued, queue_state, record_submission, slurm_dir, submit, QueueState,
-    SlurmJobs, SlurmResources,
+    array_spec, check_none_queued, queue_state, record_submission, shell_quote, slurm_dir, submit,
+    QueueState, SlurmJobs, SlurmResources,
 };
 pub use split::{split, SplitRequest};
 pub use status::{duration_text, incomplete_shards, Status};

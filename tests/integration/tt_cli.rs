@@ -405,3 +405,24 @@ fn a_fast_count_at_risk_warns_published_value_or_not() {
         );
     }
 }
+
+/// Options the others make meaningless are refused, not ignored: a Vulkan device or GPU memory
+/// for a CPU run, a narrowed verifier for a mode without a fast verifier.
+#[test]
+fn options_that_would_be_ignored_are_refused() {
+    for (extra, words) in [
+        (&["--backend", "cpu", "--device", "3"][..], "--device"),
+        (&["--backend", "cpu", "--gpu-mem-mb", "0"], "--gpu-mem-mb"),
+        (&["--tt", "off", "--verifier-bits", "8"], "--verifier-bits"),
+        (
+            &["--tt", "verified", "--verifier-bits", "8"],
+            "--tt verified has none",
+        ),
+    ] {
+        let mut args = vec!["perft", "--depth", "2"];
+        args.extend_from_slice(extra);
+        let run = run_vkperft(&args, &[]);
+        assert_eq!(run.code, 2, "{extra:?}: {}", run.stderr);
+        assert!(run.stderr.contains(words), "{extra:?}: {}", run.stderr);
+    }
+}

@@ -16,5 +16,5 @@ mod script;
 mod submissions;
 
 pub use queue::{queue_state, submit, QueueState};
-pub use script::{array_spec, slurm_dir, SlurmJobs, SlurmResources};
+pub use script::{array_spec, shell_quote, slurm_dir, SlurmJobs, SlurmResources};
 pub use submissions::{check_none_queued, record_submission};

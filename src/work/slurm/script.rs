@@ -68,7 +68,7 @@ pub fn array_spec(shards: &[usize]) -> String {
 }
 
 /// `text` quoted for the shell: as is when it is made of harmless characters only.
-fn shell_quote(text: &str) -> String {
+pub fn shell_quote(text: &str) -> String {
     let harmless = |c: char| c.is_ascii_alphanumeric() || "-_./=:,+%@".contains(c);
     if !text.is_empty() && text.chars().all(harmless) {
         text.to_string()

@@ -188,6 +188,20 @@ fn slurm_dry_runs_and_scheduler_errors() {
     );
 
     ok(&["work", "run", &plan, "--backend", "cpu", "--threads", "1"]);
+    // A plan folder whose path holds a space: the sbatch commands quote it.
+    let spaced = folder.plan("p q");
+    split(&spaced, KIWIPETE, 3, 1, &[]);
+    let dry = ok(&["work", "slurm", &spaced, "--dry-run"]);
+    let spaced_dir = std::fs::canonicalize(&spaced).expect("the plan");
+    assert!(
+        dry.stdout.contains(&format!(
+            "$ sbatch --parsable --dependency=afterany:<array job> '{}/slurm/merge.sbatch'\n",
+            spaced_dir.display()
+        )),
+        "{}",
+        dry.stdout
+    );
+
     let done = ok(&["work", "slurm", &plan, "--dry-run"]);
     assert_eq!(
         done.stdout,
