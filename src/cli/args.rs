@@ -207,9 +207,10 @@ pub struct BenchArgs {
     /// `stockfish` (found on PATH or in /usr/games) or a path to a Stockfish binary.
     #[arg(long)]
     pub peer: Option<String>,
-    /// Also run this peer program, by path: NAME one of stockfish, gigantua, ellxor, mperft
-    /// (repeatable, one column group each). Peers run one thread without a hash table, but
-    /// ellxor, which uses every online CPU: pin the run (`taskset -c 0`) to compare one thread.
+    /// Also run this peer program, by path: NAME one of stockfish, gigantua, ellxor, mperft,
+    /// mperft-null (MPerft 5 with --nullmove), perft_cpu_2026 (repeatable, one column group
+    /// each). Peers run one thread without a hash table, but ellxor, which uses every online
+    /// CPU: pin the run (`taskset -c 0`) to compare one thread.
     #[arg(long = "peer-bin", value_name = "NAME=PATH")]
     pub peer_bins: Vec<PeerBin>,
     /// Shallower depths (a quick smoke run, not a measurement).

@@ -7,7 +7,6 @@
 //! the limit in `memory.max`, v1 in `memory.limit_in_bytes`; a group's ancestors limit it too.
 //! The page cache the kernel can drop (`inactive_file`) does not count as used.
 
-use super::config::TtError;
 use std::fmt;
 
 /// Where a limit on memory comes from.
@@ -141,19 +140,6 @@ fn group_headroom(
         .unwrap_or(0);
     let used = usage.saturating_sub(droppable);
     usize::try_from(limit.saturating_sub(used)).ok()
-}
-
-/// Refuses a table of `needed` bytes when the machine, or the cgroup the process runs in,
-/// reports less memory available.
-pub fn check_available(needed: usize) -> Result<(), TtError> {
-    match available_memory() {
-        Some((available, source)) if needed > available => Err(TtError::MoreThanAvailable {
-            needed,
-            available,
-            limit: source,
-        }),
-        _ => Ok(()),
-    }
 }
 
 #[cfg(test)]

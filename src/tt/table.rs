@@ -39,7 +39,7 @@ use super::exact::{
     tag_depth, tag_of, ExactContents, ExactEntry, Occupant, VerifiedBucket, VERIFIED_WAYS,
 };
 use super::fast::{fast_check, fast_payload, verifier_mask, FastBucket, FastContents, FAST_WAYS};
-use super::memory::check_available;
+use super::memory::available_memory;
 use super::mode::TtMode;
 use super::move_stats_slots::{stats_of_words, stats_words, StatsSlot, StatsWords};
 use super::prefetch::prefetch;
@@ -676,6 +676,19 @@ fn record_exact_store(
 ) {
     let overwrite = previous.occupant(written.tag, || written.key) == Occupant::Other;
     stats.store(depth, previous.depth(), overwrite);
+}
+
+/// Refuses a table of `needed` bytes when the machine, or the cgroup the process runs in,
+/// reports less memory available.
+fn check_available(needed: usize) -> Result<(), TtError> {
+    match available_memory() {
+        Some((available, source)) if needed > available => Err(TtError::MoreThanAvailable {
+            needed,
+            available,
+            limit: source,
+        }),
+        _ => Ok(()),
+    }
 }
 
 #[cfg(test)]

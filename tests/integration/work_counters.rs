@@ -45,15 +45,24 @@ fn gpu_work(pos: &Position, depth: u32, mode: TtMode) -> WorkCounters {
 }
 
 #[test]
-fn without_a_table_leaf_count_ops_are_perft_of_one_ply_less() {
+fn without_a_table_leaf_count_ops_and_null_counted_moves_are_perft_of_one_ply_less() {
     for name in NAMES {
         let pos = position(name);
         for depth in 1..=4 {
             let expected = perft::perft(&pos, depth - 1);
             let cpu = cpu_work(&pos, depth, TtMode::Off);
-            assert_eq!(cpu.leaf_count_ops, expected, "cpu {name} {depth}");
+            assert_eq!(
+                cpu.leaf_count_ops + cpu.null_counted,
+                expected,
+                "cpu {name} {depth}"
+            );
+            if depth == 4 {
+                assert!(cpu.null_counted > 0, "cpu {name} {depth}");
+            }
+            // The GPU's leaf makes every move.
             let gpu = gpu_work(&pos, depth, TtMode::Off);
             assert_eq!(gpu.leaf_count_ops, expected, "gpu {name} {depth}");
+            assert_eq!(gpu.null_counted, 0, "gpu {name} {depth}");
         }
     }
 }
