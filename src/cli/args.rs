@@ -209,8 +209,10 @@ pub struct BenchArgs {
     pub peer: Option<String>,
     /// Also run this peer program, by path: NAME one of stockfish, gigantua, ellxor, mperft,
     /// mperft-null (MPerft 5 with --nullmove), perft_cpu_2026 (repeatable, one column group
-    /// each). Peers run one thread without a hash table, but ellxor, which uses every online
-    /// CPU: pin the run (`taskset -c 0`) to compare one thread.
+    /// each). Peers run without a hash table, and with a table of the modes' size beside
+    /// `--modes` where they have one; with `--threads` where they have an option for it (MPerft's
+    /// `--threads`, perft_cpu_2026's `-mt`). Gigantua and Stockfish's perft run one thread, and
+    /// ellxor every online CPU: pin the run (`taskset -c 0`) to compare one thread.
     #[arg(long = "peer-bin", value_name = "NAME=PATH")]
     pub peer_bins: Vec<PeerBin>,
     /// Shallower depths (a quick smoke run, not a measurement).

@@ -7,7 +7,7 @@
 use super::args::{BenchArgs, TtArg};
 use super::error::{CliError, CliResult};
 use super::output;
-use super::peer::Peer;
+use super::peer::{Peer, PeerRequest};
 use super::perft::Runner;
 use anyhow::anyhow;
 use serde_json::{json, Map, Value};
@@ -334,21 +334,21 @@ impl Bench {
     }
 }
 
-/// The fastest of `runs` timings of `peer` on `fen` at `depth` (`what` names them), with a
-/// table of `table_mib` MiB if given; its count must be `off`'s.
+/// The fastest of `runs` timings of `peer` on `request` (`what` names them); its count must be
+/// `off`'s.
 fn peer_timing(
     peer: &mut Peer,
     what: &str,
-    fen: &str,
-    depth: u32,
-    table_mib: Option<u64>,
+    request: &PeerRequest,
     runs: u32,
     off: Timing,
 ) -> Result<Timing, CliError> {
-    let with = table_mib.map_or_else(String::new, |mib| format!(" with a {mib} MiB table"));
+    let with = request
+        .table_mib
+        .map_or_else(String::new, |mib| format!(" with a {mib} MiB table"));
     let peer_name = peer.name();
     let timing = fastest(runs, &|| format!("{what}: {peer_name}{with}"), || {
-        let (nodes, elapsed) = peer.perft(fen, depth, table_mib)?;
+        let (nodes, elapsed) = peer.perft(request)?;
         Ok(Timing {
             nodes,
             elapsed,
@@ -437,6 +437,7 @@ pub fn run(args: &BenchArgs) -> CliResult {
         output::write_stdout(&bench.header(args))?;
     }
     let positions = reference::positions();
+    let threads = args.run.thread_count();
     let mut rows = Vec::new();
     let mut runner = Runner::new();
     // Each peer's first position it cannot count, said once at the end.
@@ -521,19 +522,21 @@ pub fn run(args: &BenchArgs) -> CliResult {
                 continue;
             }
             let what = format!("{name} depth {depth}");
-            peer_timings.push(Some(peer_timing(
-                peer, &what, fen, depth, None, args.runs, off,
-            )?));
+            let request = PeerRequest {
+                fen,
+                depth,
+                table_mib: None,
+                threads,
+            };
+            peer_timings.push(Some(peer_timing(peer, &what, &request, args.runs, off)?));
             let table = match table_mib.filter(|_| tables_run && peer.has_table()) {
-                Some(mib) => Some(peer_timing(
-                    peer,
-                    &what,
-                    fen,
-                    depth,
-                    Some(mib),
-                    args.runs,
-                    off,
-                )?),
+                Some(mib) => {
+                    let request = PeerRequest {
+                        table_mib: Some(mib),
+                        ..request
+                    };
+                    Some(peer_timing(peer, &what, &request, args.runs, off)?)
+                }
                 None => None,
             };
             peer_tables.push(table);

@@ -185,15 +185,20 @@ mod tests {
     use crate::work::seal::PlanSeal;
     use crate::work::trust::Method;
 
-    /// A full disk (here /dev/full) fails the probe before any unit.
-    #[test]
-    fn a_full_disk_fails_the_probe() {
+    /// A journal on a disk with no space left: every write to /dev/full fails with ENOSPC.
+    fn full_disk_journal() -> JournalWriter {
         let path = PathBuf::from("/dev/full");
         let file = OpenOptions::new()
             .append(true)
             .open(&path)
             .expect("/dev/full opens");
-        let mut journal = JournalWriter { file, path };
+        JournalWriter { file, path }
+    }
+
+    /// A full disk (here /dev/full) fails the probe before any unit.
+    #[test]
+    fn a_full_disk_fails_the_probe() {
+        let mut journal = full_disk_journal();
         let error = journal.probe().expect_err("no space");
         assert!(matches!(error, WorkError::JournalProbe { .. }), "{error}");
         assert!(
@@ -225,12 +230,7 @@ mod tests {
     /// A full disk (here /dev/full) fails the append with an error that names the unit.
     #[test]
     fn a_failed_write_is_an_error_naming_the_unit() {
-        let path = PathBuf::from("/dev/full");
-        let file = OpenOptions::new()
-            .append(true)
-            .open(&path)
-            .expect("/dev/full opens");
-        let mut journal = JournalWriter { file, path };
+        let mut journal = full_disk_journal();
         let record = JournalRecord {
             plan: PlanSeal::of(b""),
             unit: 9,

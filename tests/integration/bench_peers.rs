@@ -598,3 +598,62 @@ fn perft_cpu_2026_runs_without_and_with_a_table_as_asked() {
     assert_eq!(row["peers"]["perft_cpu_2026"]["nodes"], "97862");
     assert_eq!(row["peers"]["perft_cpu_2026"]["table"]["nodes"], "97862");
 }
+
+/// With `--threads 2` the peers that have a thread option count with two threads (MPerft's
+/// `--threads 2`, perft_cpu_2026's `-mt 2`), with and without their tables; with one thread
+/// they get no option (their default; MPerft 2 has none).
+#[test]
+fn peers_with_a_thread_option_get_benchs_threads() {
+    let dir = scratch("threads");
+    let logged = |name: &str, body: &str| {
+        let log = dir.join(format!("{name}-arguments"));
+        let body = format!("echo \"$*\" >> '{}'\n{body}", log.display());
+        (format!("{name}={}", script(&dir, name, &body)), log)
+    };
+    let (mperft, mperft_log) = logged("mperft", MPERFT);
+    let (perft_cpu, perft_cpu_log) = logged("perft_cpu_2026", PERFT_CPU_2026);
+    let run = run_vkperft(
+        &[
+            "bench",
+            "--backend",
+            "cpu",
+            "--threads",
+            "2",
+            "--modes",
+            "off,fast",
+            "--tt-mb",
+            "16",
+            "--position",
+            "kiwipete",
+            "--depth",
+            "3",
+            "--peer-bin",
+            &mperft,
+            "--peer-bin",
+            &perft_cpu,
+        ],
+        &[],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let lines = |log: &Path| -> Vec<String> {
+        std::fs::read_to_string(log)
+            .expect("the stand-in's log")
+            .lines()
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(
+        lines(&mperft_log)
+            .iter()
+            .map(|line| line.split_once("--depth 3 ").expect("the depth").1)
+            .collect::<Vec<_>>(),
+        ["--bulk --threads 2", "--bulk -h 16 --threads 2"]
+    );
+    assert_eq!(
+        lines(&perft_cpu_log)
+            .iter()
+            .map(|line| line.split_once(" 3 ").expect("the depth").1)
+            .collect::<Vec<_>>(),
+        ["-nott -mt 2", "-htt 16 -mt 2"]
+    );
+}

@@ -303,6 +303,21 @@ fn bench_kills_a_running_peer_on_sigint() {
     assert_bench_kills_its_peer(&dir, "--peer", &peer, &pid_file);
 }
 
+/// The first SIGINT ends `bench` while a UCI engine given as `--peer-bin stockfish=` counts,
+/// one whose handshake is not UTF-8 (an author name in Latin-1), and the engine is killed.
+#[test]
+fn bench_kills_a_running_uci_peer_bin_on_the_first_sigint() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = std::env::temp_dir().join(format!("vkperft-interrupt-uci-{}", std::process::id()));
+    let (peer, pid_file) = stuck_peer(&dir);
+    let script = std::fs::read_to_string(&peer).expect("the script");
+    let latin1 = script.replace("echo 'id name stuck'", "printf 'id author J\\366rg\\n'");
+    assert_ne!(latin1, script);
+    std::fs::write(&peer, latin1).expect("the script is written");
+    let peer = format!("stockfish={}", peer.to_str().expect("a UTF-8 path"));
+    assert_bench_kills_its_peer(&dir, "--peer-bin", &peer, &pid_file);
+}
+
 /// A stand-in for a peer run once per position (`--peer-bin`) that never ends its count.
 fn sleeping_peer(dir: &Path) -> (PathBuf, PathBuf) {
     use std::os::unix::fs::PermissionsExt;

@@ -426,3 +426,99 @@ fn options_that_would_be_ignored_are_refused() {
         assert!(run.stderr.contains(words), "{extra:?}: {}", run.stderr);
     }
 }
+
+/// A memory cgroup made below this process's own with a limit, for the duration of a test;
+/// removed when dropped (its processes have exited by then).
+struct LimitedCgroup {
+    dir: std::path::PathBuf,
+}
+
+impl LimitedCgroup {
+    /// A child of this process's memory cgroup (v1 `memory` hierarchy or v2 with the memory
+    /// controller) limited to `bytes`, or the reason none can be made here (not root, no
+    /// memory controller, a read-only hierarchy).
+    fn create(bytes: u64) -> Result<Self, String> {
+        let membership = std::fs::read_to_string("/proc/self/cgroup").map_err(|e| e.to_string())?;
+        let (parent, limit_file) = membership
+            .lines()
+            .find_map(|line| {
+                let mut fields = line.splitn(3, ':');
+                let (_, controllers, path) = (fields.next()?, fields.next()?, fields.next()?);
+                controllers.split(',').any(|c| c == "memory").then(|| {
+                    (
+                        format!("/sys/fs/cgroup/memory{path}"),
+                        "memory.limit_in_bytes",
+                    )
+                })
+            })
+            .or_else(|| {
+                let path = membership.lines().find_map(|l| l.strip_prefix("0::"))?;
+                let controllers =
+                    std::fs::read_to_string("/sys/fs/cgroup/cgroup.subtree_control").ok()?;
+                controllers
+                    .split_whitespace()
+                    .any(|c| c == "memory")
+                    .then(|| (format!("/sys/fs/cgroup{path}"), "memory.max"))
+            })
+            .ok_or("no memory cgroup")?;
+        let dir =
+            std::path::Path::new(&parent).join(format!("vkperft-tt-test-{}", std::process::id()));
+        std::fs::create_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let group = LimitedCgroup { dir };
+        std::fs::write(group.dir.join(limit_file), bytes.to_string())
+            .map_err(|e| format!("{limit_file}: {e}"))?;
+        Ok(group)
+    }
+
+    /// Runs vkperft with `args` inside the group: the shell joins it, then becomes vkperft.
+    fn run_vkperft(&self, args: &[&str]) -> Run {
+        let output = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(r#"echo $$ > "$1/cgroup.procs" && shift 2 && exec "$0" "$@""#)
+            .arg(env!("CARGO_BIN_EXE_vkperft"))
+            .arg(&self.dir)
+            .arg("--")
+            .args(args)
+            .output()
+            .expect("sh starts");
+        Run {
+            code: output.status.code().expect("exited, not killed"),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        }
+    }
+}
+
+impl Drop for LimitedCgroup {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir(&self.dir);
+    }
+}
+
+/// In a real 1 GiB memory cgroup (Slurm's `--mem`, a container's limit), a 2 GiB table is
+/// refused with the cgroup named, where the host alone has room and the OOM killer would
+/// otherwise end the run with no message; a table that fits runs. Where no cgroup can be made
+/// (not root, no memory controller) the parsing of both versions is covered by
+/// `tt::memory`'s unit tests and this says why it did not run.
+#[test]
+fn a_table_larger_than_the_cgroup_limit_is_refused() {
+    let group = match LimitedCgroup::create(1 << 30) {
+        Ok(group) => group,
+        Err(why) => {
+            eprintln!("not run: no memory cgroup can be made here ({why})");
+            return;
+        }
+    };
+    let base = ["perft", "--backend", "cpu", "--depth", "3", "--tt", "fast"];
+    let refused = group.run_vkperft(&[&base[..], &["--tt-mb", "2048"]].concat());
+    assert_eq!(refused.code, 2, "{}{}", refused.stdout, refused.stderr);
+    assert!(
+        refused.stderr.contains("--tt-mb") && refused.stderr.contains("cgroup"),
+        "{}",
+        refused.stderr
+    );
+    let fits = group.run_vkperft(&[&base[..], &["--tt-mb", "64", "--json"]].concat());
+    assert_eq!(fits.code, 0, "{}", fits.stderr);
+    let json: Value = serde_json::from_str(fits.stdout.trim()).expect("JSON");
+    assert_eq!(big(&json["nodes"]), 8902, "{json}");
+}

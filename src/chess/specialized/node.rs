@@ -507,18 +507,29 @@ fn en_passant_is_legal<L: Sliders, S: Side>(
     from: Square,
     captured: Square,
 ) -> bool {
-    let t = sliders.leapers();
     let occupied = (board.ours::<S>() | board.theirs::<S>())
         .without(from)
         .without(captured)
         .with(board.ep_square);
     let theirs = board.theirs::<S>().without(captured);
+    (attackers_of_king_square::<L, S>(sliders, board, king, occupied) & theirs).is_empty()
+}
+
+/// The pieces of either side that attack `king`, the square of `S`'s king, through
+/// `occupied`: pawns as they attack `S`, so only the opponent's pawns are meant.
+#[inline(always)]
+pub(super) fn attackers_of_king_square<L: Sliders, S: Side>(
+    sliders: L,
+    board: &Board,
+    king: Square,
+    occupied: Bitboard,
+) -> Bitboard {
+    let t = sliders.leapers();
     let queens = board.roles[QUEEN];
-    let attackers = (sliders.rook(king, occupied) & (board.roles[ROOK] | queens))
+    (sliders.rook(king, occupied) & (board.roles[ROOK] | queens))
         | (sliders.bishop(king, occupied) & (board.roles[BISHOP] | queens))
         | (t.knight(king) & board.roles[KNIGHT])
-        | (t.pawn(S::COLOR, king) & board.roles[PAWN]);
-    (attackers & theirs).is_empty()
+        | (t.pawn(S::COLOR, king) & board.roles[PAWN])
 }
 
 /// Our rooks that may castle and whose castle has nothing between king, rook and their

@@ -48,11 +48,11 @@
 //! legal replies, move for move. The statistics (`--stats`) classify each reply by what it does
 //! to our king, which a neutral move may change; they make every move (see `super::stats`).
 
-use super::board::{Board, BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK};
+use super::board::{Board, KING, KNIGHT, PAWN};
 use super::flags::{Flag, No, Side};
 use super::leaf_count::{add_leaf_count_ops, add_null_counted};
 use super::lookup::Sliders;
-use super::node::{generate, origin, Children, Visitor};
+use super::node::{attackers_of_king_square, generate, origin, Children, Visitor};
 use crate::chess::bitboard::Bitboard;
 use crate::chess::castling::CastlingSquares;
 use crate::chess::square::Square;
@@ -80,16 +80,10 @@ pub fn perft_two<L: Sliders, S: Side, E: Flag, C: Flag>(sliders: L, board: &Boar
 /// Whether the side to move on `board` is in check.
 #[inline(always)]
 fn in_check<L: Sliders, S: Side>(sliders: L, board: &Board) -> bool {
-    let t = sliders.leapers();
     let theirs = board.theirs::<S>();
     let occupied = board.ours::<S>() | theirs;
     let king = (board.roles[KING] & board.ours::<S>()).lsb();
-    let queens = board.roles[QUEEN];
-    let attackers = (t.knight(king) & board.roles[KNIGHT])
-        | (t.pawn(S::COLOR, king) & board.roles[PAWN])
-        | (sliders.rook(king, occupied) & (board.roles[ROOK] | queens))
-        | (sliders.bishop(king, occupied) & (board.roles[BISHOP] | queens));
-    (attackers & theirs).any()
+    (attackers_of_king_square::<L, S>(sliders, board, king, occupied) & theirs).any()
 }
 
 /// The opponent's legal replies on the null board: how many, and every square they land on.

@@ -111,6 +111,16 @@ enum Adapter {
     Process(&'static dyn Program),
 }
 
+/// What a peer is asked to count: `fen` at `depth`, with a table of `table_mib` MiB where the
+/// peer has one, and `threads` threads where it has an option for them.
+#[derive(Clone, Copy, Debug)]
+pub struct PeerRequest<'a> {
+    pub fen: &'a str,
+    pub depth: u32,
+    pub table_mib: Option<u64>,
+    pub threads: usize,
+}
+
 /// One peer of a bench run.
 pub struct Peer {
     pub kind: PeerKind,
@@ -169,15 +179,15 @@ impl Peer {
         }
     }
 
-    /// The peer's count of `fen` at `depth` and its time; with a table of `table_mib` MiB
-    /// where the peer has one.
-    pub fn perft(
-        &mut self,
-        fen: &str,
-        depth: u32,
-        table_mib: Option<u64>,
-    ) -> Result<(u128, Duration), CliError> {
+    /// The peer's count and its time for `request`.
+    pub fn perft(&mut self, request: &PeerRequest) -> Result<(u128, Duration), CliError> {
         let flag = &self.flag;
+        let PeerRequest {
+            fen,
+            depth,
+            table_mib,
+            threads,
+        } = *request;
         match &mut self.adapter {
             Adapter::Uci(stockfish) => stockfish.perft(fen, depth).map_err(|err| naming(err, flag)),
             Adapter::Process(program) => {
@@ -186,6 +196,7 @@ impl Peer {
                     Some(table) => arguments.extend(table),
                     None => arguments.extend(program.no_table_arguments()),
                 }
+                arguments.extend(program.thread_arguments(threads));
                 let run = process::run(&self.path, &arguments).map_err(|err| naming(err, flag))?;
                 let at = format!("{flag}: at depth {depth} of {fen}");
                 if !run.status.success() {

@@ -27,6 +27,15 @@ impl Program for Mperft {
         Some(vec!["-h".to_string(), mib.to_string()])
     }
 
+    /// One thread is its default (and MPerft 2 has no option for more).
+    fn thread_arguments(&self, threads: usize) -> Vec<String> {
+        if threads > 1 {
+            vec!["--threads".to_string(), threads.to_string()]
+        } else {
+            Vec::new()
+        }
+    }
+
     fn total(&self, stdout: &str, depth: u32) -> Option<u128> {
         let label = format!("{depth}:");
         stdout.lines().find_map(|line| {

@@ -20,6 +20,15 @@ impl Program for PerftCpu2026 {
         Some(vec!["-htt".to_string(), mib.to_string()])
     }
 
+    /// One thread is its default; `-mt N` splits the root's moves and their replies over N.
+    fn thread_arguments(&self, threads: usize) -> Vec<String> {
+        if threads > 1 {
+            vec!["-mt".to_string(), threads.to_string()]
+        } else {
+            Vec::new()
+        }
+    }
+
     fn total(&self, stdout: &str, depth: u32) -> Option<u128> {
         let label = format!("Perft({depth:02}):");
         stdout

@@ -15,6 +15,11 @@ pub trait Program: Sync {
     fn table_arguments(&self, _mib: u64) -> Option<Vec<String>> {
         None
     }
+    /// The arguments that make the program count with `threads` threads, where it has an
+    /// option for it (none: it runs the threads it always runs).
+    fn thread_arguments(&self, _threads: usize) -> Vec<String> {
+        Vec::new()
+    }
     /// Why the program cannot count at `depth`, if it cannot.
     fn unsupported(&self, _depth: u32) -> Option<&'static str> {
         None

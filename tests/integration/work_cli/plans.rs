@@ -446,3 +446,50 @@ fn a_plan_with_stats_merges_to_the_statistics_of_one_run() {
     assert_eq!(big(&merged["nodes"]), 4_085_603);
     assert!(merged.get("stats").is_none(), "shard 1 counted none");
 }
+
+/// `merge --certificate` writes beside the target and renames: a second merge replaces the
+/// first certificate whole, and a write that cannot land (here the target is a folder with a
+/// file in it, so the rename fails after the bytes were written) is an error that leaves the
+/// target as it was and no staged file behind.
+#[test]
+fn a_certificate_is_written_aside_and_renamed() {
+    let folder = Folder::new("certificate-aside");
+    let plan = folder.plan("plan");
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    split(&plan, start, 3, 2, &[]);
+    ok(&["work", "run", &plan, "--backend", "cpu", "--tt", "off"]);
+    let staged_files = || -> Vec<String> {
+        std::fs::read_dir(&folder.0)
+            .expect("the folder")
+            .map(|entry| {
+                entry
+                    .expect("an entry")
+                    .file_name()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .filter(|name| name.ends_with(".tmp"))
+            .collect()
+    };
+    let certificate = folder.plan("certificate.json");
+    for _ in 0..2 {
+        ok(&["work", "merge", &plan, "--certificate", &certificate]);
+        let document: Value =
+            serde_json::from_str(&std::fs::read_to_string(&certificate).expect("written"))
+                .expect("a whole certificate");
+        assert_eq!(big(&document["total"]), 8_902, "{document}");
+        assert_eq!(staged_files(), Vec::<String>::new());
+    }
+    let occupied = folder.0.join("occupied");
+    std::fs::create_dir(&occupied).expect("a folder");
+    std::fs::write(occupied.join("keep"), "kept").expect("a file");
+    let occupied = occupied.to_string_lossy().into_owned();
+    let run = vkperft(&["work", "merge", &plan, "--certificate", &occupied]);
+    assert_ne!(run.code, 0, "{}", run.stdout);
+    assert!(run.stderr.contains(&occupied), "{}", run.stderr);
+    assert_eq!(
+        std::fs::read_to_string(folder.0.join("occupied/keep")).expect("kept"),
+        "kept"
+    );
+    assert_eq!(staged_files(), Vec::<String>::new());
+}
