@@ -456,7 +456,7 @@ pub fn run(args: &BenchArgs) -> CliResult {
         let position = Position::from_fen(fen).map_err(CliError::runtime)?;
         // The work counters of each mode's last run (they do not depend on the run).
         let mut work = Vec::new();
-        // The modes' table size, which a peer with a table gets too.
+        // The modes' table budget, which a peer with a table gets too.
         let mut table_mib = None;
         let mut time =
             |tt_mode: TtMode, move_stats: bool, work: &mut Value| -> Result<Timing, CliError> {
@@ -468,7 +468,7 @@ pub fn run(args: &BenchArgs) -> CliResult {
                 let result = runner.run(&spec, false)?;
                 *work = result.work.to_json();
                 if let Some(tt) = &result.tt {
-                    table_mib = Some((tt.bytes >> 20).max(1));
+                    table_mib = Some((tt.budget_bytes >> 20).max(1));
                 }
                 Ok(Timing {
                     nodes: result.counts.nodes,

@@ -4,5 +4,6 @@
 pub mod backend;
 pub mod parallel;
 pub mod search;
+pub mod table_size;
 
 pub use backend::CpuBackend;

@@ -79,6 +79,18 @@ impl TtConfig {
         let bucket_bytes = self.bucket_bytes().ok_or(TtError::ModeOff)?;
         Ok(self.buckets()? * bucket_bytes)
     }
+
+    /// This configuration with no more memory than `slots` entries take (whole buckets, at
+    /// least one), where that is less than its budget.
+    pub fn at_most_slots(&self, slots: u128) -> Result<TtConfig, TtError> {
+        let ways = ways(self.mode).ok_or(TtError::ModeOff)? as u128;
+        let bucket_bytes = self.bucket_bytes().ok_or(TtError::ModeOff)? as u128;
+        let bytes = slots.div_ceil(ways).max(1).saturating_mul(bucket_bytes);
+        Ok(TtConfig {
+            bytes: usize::try_from(bytes).map_or(self.bytes, |bytes| bytes.min(self.bytes)),
+            ..*self
+        })
+    }
 }
 
 const MIB: f64 = 1024.0 * 1024.0;

@@ -23,6 +23,8 @@ pub struct TtStatsSnapshot {
     /// when every depth shares the table.
     pub compact_slots: u64,
     pub bytes: u64,
+    /// The memory the user allowed: more than `bytes` where the search could not fill it.
+    pub budget_bytes: u64,
     pub verifier_bits: u32,
     pub total: TtCounters,
     /// Only depths with a probe or a store, shallowest first.
@@ -37,6 +39,7 @@ pub struct TtReport<'a> {
     pub slots: u64,
     pub compact_slots: u64,
     pub bytes: u64,
+    pub budget_bytes: u64,
     #[serde(flatten)]
     pub total: &'a TtCounters,
     /// certify: the total the fast table alone would have produced; `null` otherwise.
@@ -61,6 +64,7 @@ impl TtStatsSnapshot {
             slots: shape.total_slots(),
             compact_slots: shape.compact_slots,
             bytes,
+            budget_bytes: bytes,
             verifier_bits: shape.verifier_bits,
             total,
             per_depth,
@@ -93,6 +97,7 @@ impl TtStatsSnapshot {
             slots: self.slots,
             compact_slots: self.compact_slots,
             bytes: self.bytes,
+            budget_bytes: self.budget_bytes,
             total: &self.total,
             fast_total,
             per_depth: &self.per_depth,
@@ -100,9 +105,9 @@ impl TtStatsSnapshot {
         }
     }
 
-    /// The report as a JSON object with the keys `mode, slots, compact_slots, bytes, probes,
-    /// hits, misses, stores, overwrites, occupancy, wrong_occupied_probes, false_hits,
-    /// fast_total, payload_skips, per_depth, risk`.
+    /// The report as a JSON object with the keys `mode, slots, compact_slots, bytes,
+    /// budget_bytes, probes, hits, misses, stores, overwrites, occupancy,
+    /// wrong_occupied_probes, false_hits, fast_total, payload_skips, per_depth, risk`.
     pub fn to_json(&self, fast_total: Option<u128>, nodes: u128) -> serde_json::Value {
         serde_json::to_value(self.report(fast_total, nodes)).unwrap_or_else(|err| {
             // Only maps with non-string keys fail to serialize, and the report has none.
@@ -113,11 +118,19 @@ impl TtStatsSnapshot {
     /// A few lines for the terminal: one per depth, the total, the fast total (certify) and the
     /// risk line.
     pub fn render_text(&self, fast_total: Option<u128>, nodes: u128) -> String {
+        let mib = |bytes: u64| bytes as f64 / (1024.0 * 1024.0);
+        let of_budget = match self.budget_bytes > self.bytes {
+            true => format!(
+                " of the {:.1} MiB allowed (as much as this search can fill)",
+                mib(self.budget_bytes)
+            ),
+            false => String::new(),
+        };
         let mut text = format!(
-            "TT {}: {} slots, {:.1} MiB, verifier {} bits\n",
+            "TT {}: {} slots, {:.1} MiB{of_budget}, verifier {} bits\n",
             self.mode,
             self.slots,
-            self.bytes as f64 / (1024.0 * 1024.0),
+            mib(self.bytes),
             self.verifier_bits
         );
         if self.compact_slots != 0 {

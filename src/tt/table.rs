@@ -157,6 +157,8 @@ pub struct TranspositionTable {
     buckets: usize,
     slots: usize,
     bytes: usize,
+    /// The memory the user allowed, of which the table takes `bytes`.
+    budget_bytes: usize,
     verifier_bits: u32,
     verifier_mask: u64,
     stats: StatsRegistry,
@@ -174,10 +176,23 @@ impl TranspositionTable {
     /// A table of as many buckets as `config.bytes` holds. `off` has no table and is an error:
     /// the caller creates none for it.
     pub fn new(config: &TtConfig) -> Result<TranspositionTable, TtError> {
+        TranspositionTable::within(config, config)
+    }
+
+    /// Whether a table of `config` can be made: its sizes, and the memory available for it.
+    pub fn check(config: &TtConfig) -> Result<(), TtError> {
+        config.slots()?;
+        check_available(config.table_bytes()?)
+    }
+
+    /// A table of `config`, a part of what `budget` allows (see [`TtConfig::at_most_slots`]);
+    /// reports give both.
+    pub fn within(config: &TtConfig, budget: &TtConfig) -> Result<TranspositionTable, TtError> {
         let mode = config.mode;
         let buckets = config.buckets()?;
         let slots = config.slots()?;
         let bytes = config.table_bytes()?;
+        let budget_bytes = budget.table_bytes()?.max(bytes);
         check_available(bytes)?;
         let storage = Storage::allocate(mode, buckets)?;
         let stats_slots = match config.move_stats {
@@ -193,6 +208,7 @@ impl TranspositionTable {
             buckets,
             slots,
             bytes,
+            budget_bytes,
             verifier_bits: config.verifier_bits,
             verifier_mask: verifier_mask(config.verifier_bits),
             stats: StatsRegistry::default(),
@@ -215,6 +231,11 @@ impl TranspositionTable {
     /// Bytes actually allocated for the buckets (at most the configured budget).
     pub fn bytes(&self) -> usize {
         self.bytes
+    }
+
+    /// The memory the user allowed the table, of which it takes [`Self::bytes`].
+    pub fn budget_bytes(&self) -> usize {
+        self.budget_bytes
     }
 
     pub fn verifier_bits(&self) -> u32 {
@@ -241,6 +262,7 @@ impl TranspositionTable {
             slots: self.slots as u64,
             compact_slots: 0,
             bytes: self.bytes as u64,
+            budget_bytes: self.budget_bytes as u64,
             verifier_bits: self.verifier_bits,
             total,
             per_depth,

@@ -9,11 +9,12 @@ use vkperft::cpu::search::{SubtreeSearch, TtSearch};
 use vkperft::tt::{TranspositionTable, TtConfig, TtMode};
 
 const START_5: u128 = 4_865_609;
-const TOTAL_KEYS: [&str; 16] = [
+const TOTAL_KEYS: [&str; 17] = [
     "mode",
     "slots",
     "compact_slots",
     "bytes",
+    "budget_bytes",
     "probes",
     "hits",
     "misses",
