@@ -276,9 +276,13 @@ impl<P: FnMut(Progress)> PlyRun<'_, P> {
         done.retain(|(_, counts)| counts.kept || !self.keep);
         let done_ranges: Vec<HashRange> = done.iter().map(|&(range, _)| range).collect();
         let resumed: f64 = done_ranges.iter().map(|r| r.share()).sum();
-        let slots = slots_for::<W>(self.options.memory_bytes, self.options.threads);
-        let per_partition = (slots * PLANNED_LOAD_PERCENT / 100).max(1) as u64;
+        let budget = slots_for::<W>(self.options.memory_bytes, self.options.threads);
+        let per_partition = (budget * PLANNED_LOAD_PERCENT / 100).max(1) as u64;
         let partitions = self.predicted.div_ceil(per_partition).max(1);
+        // A ply smaller than the budget gets a set of its size: a set is swept whole when
+        // its positions are written.
+        let wanted = self.predicted.div_ceil(partitions) as usize * 100 / PLANNED_LOAD_PERCENT;
+        let slots = wanted.clamp(MIN_SLOTS, budget);
         let mut pending: Vec<HashRange> = Vec::new();
         for gap in HashRange::ALL.gaps(&done_ranges) {
             for index in 0..partitions {
@@ -446,9 +450,14 @@ impl<P: FnMut(Progress)> PlyRun<'_, P> {
     }
 }
 
+/// Bytes of the process besides a set of `W`-word entries, with `threads` threads.
+pub(super) fn buffer_bytes<const W: usize>(threads: usize) -> usize {
+    BASE_BYTES + FILE_BYTES + threads * (THREAD_BYTES + Batches::<W>::BYTES)
+}
+
 /// Set slots that `memory_bytes` leaves after the buffers of `threads` threads.
-pub fn slots_for<const W: usize>(memory_bytes: usize, threads: usize) -> usize {
-    let buffers = BASE_BYTES + FILE_BYTES + threads * (THREAD_BYTES + Batches::<W>::BYTES);
+fn slots_for<const W: usize>(memory_bytes: usize, threads: usize) -> usize {
+    let buffers = buffer_bytes::<W>(threads);
     (memory_bytes.saturating_sub(buffers) / PositionSet::<W>::ENTRY_BYTES).max(MIN_SLOTS)
 }
 

@@ -12,10 +12,12 @@ mod partition;
 mod pass;
 mod ply_file;
 mod set;
+#[cfg(test)]
+mod tests;
 
 pub use error::UniqueError;
 pub use expansion::{
-    available_threads, expand, never_interrupted, slots_for, ExpansionOptions, LastPly, PlyCount,
+    available_threads, expand, never_interrupted, ExpansionOptions, LastPly, PlyCount,
     Progress, UniquePosition,
 };
 pub use key::KEY_BYTES;

@@ -147,6 +147,7 @@ fn expand_blocks_until_failed<const W: usize>(
     // Per parent: its first entry and its paths under every root.
     let mut firsts: Vec<usize> = Vec::new();
     let mut parent_paths: Vec<u128> = Vec::new();
+    let mut children: Vec<(u32, u32)> = Vec::new();
     let mut paths = PassPaths::default();
     loop {
         if failed.load(Ordering::Relaxed) {
@@ -174,29 +175,28 @@ fn expand_blocks_until_failed<const W: usize>(
         }
         firsts.push(entries.len());
         let mut error = None;
-        for_each_child(&parents, |parent, child| {
-            paths.all += parent_paths[parent];
+        // Children per parent, in all and in the range: their paths are the parent's paths
+        // times these counts.
+        children.clear();
+        children.resize(parents.len(), (0, 0));
+        // Small, so that it is inlined into the generator's loop: most children leave after
+        // the range test.
+        let visit = |parent: usize, child: &NybbleBoard| {
+            children[parent].0 += 1;
             let hash = position_hash(child);
-            if !range.contains(hash) || error.is_some() {
-                return;
+            if range.contains(hash) && error.is_none() {
+                children[parent].1 += 1;
+                let roots = &entries[firsts[parent]..firsts[parent + 1]];
+                if let Err(e) = keep(&mut batches, codec, hash, child, roots) {
+                    error = Some(e);
+                }
             }
-            paths.in_range += parent_paths[parent];
-            let key = codec.pack(child).0;
-            let mut entry = [0u64; W];
-            entry[..3].copy_from_slice(&key);
-            let pushed = match entry.get_mut(3) {
-                None => batches.push(hash, entry),
-                Some(_) => entries[firsts[parent]..firsts[parent + 1]]
-                    .iter()
-                    .try_for_each(|e| {
-                        entry[3] = e.paths << ROOT_BITS | u64::from(e.root);
-                        batches.push(hash, entry)
-                    }),
-            };
-            if let Err(e) = pushed {
-                error = Some(e);
-            }
-        });
+        };
+        for_each_child(&parents, visit);
+        for (&(all, kept), &parent) in children.iter().zip(&parent_paths) {
+            paths.all += parent * u128::from(all);
+            paths.in_range += parent * u128::from(kept);
+        }
         if let Some(e) = error {
             return Err(PassError::Insert(e));
         }
@@ -206,4 +206,28 @@ fn expand_blocks_until_failed<const W: usize>(
     }
     batches.flush().map_err(PassError::Insert)?;
     Ok(paths)
+}
+
+/// Puts `child` (of partition hash `hash`) into the set through `batches`: its key alone, or an
+/// entry per root move of its parent (`roots`, the parent's entries) with the parent's paths.
+#[inline(never)]
+fn keep<const W: usize>(
+    batches: &mut Batches<W>,
+    codec: KeyCodec,
+    hash: u64,
+    child: &NybbleBoard,
+    roots: &[PlyEntry],
+) -> Result<(), InsertError> {
+    let key = codec.pack(child).0;
+    let mut entry = [0u64; W];
+    entry[..3].copy_from_slice(&key);
+    if W == 3 {
+        return batches.push(hash, entry);
+    }
+    roots.iter().try_for_each(|root| {
+        if let Some(value) = entry.get_mut(3) {
+            *value = root.paths << ROOT_BITS | u64::from(root.root);
+        }
+        batches.push(hash, entry)
+    })
 }
