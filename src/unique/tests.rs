@@ -35,11 +35,18 @@ fn counts(root: &Position, plies: u32, options: &ExpansionOptions) -> Vec<PlyCou
 #[test]
 fn start_position_plies_match_a083276() {
     for (memory_bytes, threads, plies) in [(1 << 30, 1, 5), (0, 3, 4), (0, 1, 4)] {
-        let got = counts(&Position::startpos(), plies, &options(memory_bytes, threads, false));
+        let got = counts(
+            &Position::startpos(),
+            plies,
+            &options(memory_bytes, threads, false),
+        );
         let unique: Vec<u64> = got.iter().map(|c| c.unique).collect();
         assert_eq!(unique, [20, 400, 5_362, 72_078, 822_518][..plies as usize]);
         let paths: Vec<u128> = got.iter().map(|c| c.paths).collect();
-        assert_eq!(paths, [20, 400, 8_902, 197_281, 4_865_609][..plies as usize]);
+        assert_eq!(
+            paths,
+            [20, 400, 8_902, 197_281, 4_865_609][..plies as usize]
+        );
         assert!(got.iter().all(|c| c.paths_checked));
         let passes = got.last().expect("plies").passes;
         if memory_bytes == 0 {
@@ -84,8 +91,19 @@ fn random_positions_match_a_plain_set() {
                     }
                 }
             }
-            assert_eq!(count.unique, seen.len() as u64, "{}: ply {}", root.to_fen(), count.ply);
-            assert_eq!(count.paths, perft::perft(&root, count.ply), "{}", root.to_fen());
+            assert_eq!(
+                count.unique,
+                seen.len() as u64,
+                "{}: ply {}",
+                root.to_fen(),
+                count.ply
+            );
+            assert_eq!(
+                count.paths,
+                perft::perft(&root, count.ply),
+                "{}",
+                root.to_fen()
+            );
             ply = next;
         }
     }
@@ -156,7 +174,14 @@ fn paths_by_root_move_give_the_divide() {
         }
         Ok(())
     };
-    expand(&root, 2, &options(1 << 26, 2, true), |_| {}, Some(&mut visit)).expect("expanded");
+    expand(
+        &root,
+        2,
+        &options(1 << 26, 2, true),
+        |_| {},
+        Some(&mut visit),
+    )
+    .expect("expanded");
     for (index, &m) in moves.iter().enumerate() {
         assert_eq!(divide[index], perft::perft(&root.play(m), 2), "{m}");
     }
@@ -181,10 +206,17 @@ fn a_stopped_run_resumes_from_its_folder() {
     stopped.state_dir = Some(dir.clone());
     stopped.interrupted = interrupted_after_a_while;
     let result = expand(&Position::startpos(), 5, &stopped, |_| {}, None);
-    assert!(matches!(result, Err(UniqueError::Interrupted)), "{result:?}");
+    assert!(
+        matches!(result, Err(UniqueError::Interrupted)),
+        "{result:?}"
+    );
     let ranges_done = |ply: u32| {
         std::fs::read_dir(dir.join(format!("ply-{ply:02}")))
-            .map(|d| d.filter_map(|e| e.ok()).filter(|e| e.path().extension() == Some("json".as_ref())).count())
+            .map(|d| {
+                d.filter_map(|e| e.ok())
+                    .filter(|e| e.path().extension() == Some("json".as_ref()))
+                    .count()
+            })
             .unwrap_or(0)
     };
     assert!(ranges_done(4) + ranges_done(5) > 0, "some ranges were done");
@@ -228,6 +260,9 @@ fn a_stopped_run_resumes_from_its_folder() {
     std::fs::write(&file, bytes).expect("written");
     std::fs::remove_dir_all(dir.join("ply-05")).expect("removed");
     let damaged = expand(&Position::startpos(), 5, &resumed, |_| {}, None);
-    assert!(matches!(damaged, Err(UniqueError::Corrupt { .. })), "{damaged:?}");
+    assert!(
+        matches!(damaged, Err(UniqueError::Corrupt { .. })),
+        "{damaged:?}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -294,7 +294,10 @@ print(run.stdout, end='')
     assert_eq!(value["plies"][0]["ply"], 1);
     let peak_kib: u64 = peak_kib.parse().expect("KiB");
     // The budget bounds the whole process: 64 MiB and a tenth.
-    assert!(peak_kib < 64 * 1024 * 11 / 10, "peak resident memory {peak_kib} KiB");
+    assert!(
+        peak_kib < 64 * 1024 * 11 / 10,
+        "peak resident memory {peak_kib} KiB"
+    );
     assert_eq!(
         std::fs::read_dir(&tmp).map(Iterator::count).ok(),
         Some(0),
