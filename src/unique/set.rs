@@ -46,7 +46,7 @@ pub fn slot_hash(partition_hash: u64) -> u64 {
 
 #[inline(always)]
 fn segment_of(slot_hash: u64) -> usize {
-    ((slot_hash & 0xffff_ffff) * SEGMENTS as u64 >> 32) as usize
+    (((slot_hash & 0xffff_ffff) * SEGMENTS as u64) >> 32) as usize
 }
 
 impl<const W: usize> PositionSet<W> {
@@ -134,7 +134,8 @@ impl<const W: usize> PositionSet<W> {
                 });
             }
         });
-        let mut heap: BinaryHeap<Reverse<(([u64; 3], u64), usize)>> = BinaryHeap::new();
+        // The head of each segment, by its order and the segment's index.
+        let mut heap: BinaryHeap<Reverse<(Order, usize)>> = BinaryHeap::new();
         let mut next = vec![0usize; segments.len()];
         for (index, segment) in segments.iter().enumerate() {
             if let Some(first) = segment.slots.first() {
@@ -161,7 +162,10 @@ pub fn root_of<const W: usize>(entry: &[u64; W]) -> u64 {
         .map_or(0, |value| value & ((1 << ROOT_BITS) - 1))
 }
 
-fn order<const W: usize>(entry: &[u64; W]) -> ([u64; 3], u64) {
+/// Key, then root: the order of ply files.
+type Order = ([u64; 3], u64);
+
+fn order<const W: usize>(entry: &[u64; W]) -> Order {
     ([entry[0], entry[1], entry[2]], root_of(entry))
 }
 

@@ -79,7 +79,7 @@ fn random_positions_match_a_plain_set() {
             root = root.play(moves.as_slice()[rng.below(moves.len() as u64) as usize]);
         }
         let got = counts(&root, 4, &options(budget_for(3_000, 2), 2, false));
-        let mut ply: Vec<Position> = vec![root.clone()];
+        let mut ply: Vec<Position> = vec![root];
         for count in &got {
             let mut seen = HashSet::new();
             let mut next = Vec::new();
