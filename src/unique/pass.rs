@@ -92,6 +92,8 @@ pub fn fill<const W: usize>(
         let workers: Vec<_> = (0..input.threads)
             .map(|_| scope.spawn(|| expand_blocks(input, range, set, &blocks, &failed)))
             .collect();
+        // Once as the pass starts, then every `TICK`.
+        tick(0);
         let mut last_tick = Instant::now();
         while !workers.iter().all(|w| w.is_finished()) {
             std::thread::sleep(POLL);
