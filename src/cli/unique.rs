@@ -6,51 +6,92 @@ use super::output;
 use super::perft::start_position;
 use super::work_args::UniqueArgs;
 use serde_json::json;
+use std::time::Instant;
 use vkperft::engine::mib_to_bytes;
-use vkperft::unique::{expand, ExpansionOptions, UniqueError};
+use vkperft::unique::{available_threads, expand, ExpansionOptions, Progress, UniqueError};
+
+/// Seconds between two progress lines on a terminal that is not one.
+const PROGRESS_EVERY: f64 = 10.0;
 
 pub fn run(args: &UniqueArgs) -> CliResult {
     let root = start_position(&args.position)?;
     let options = ExpansionOptions {
         memory_bytes: mib_to_bytes(args.mem_mb),
+        threads: args.threads.unwrap_or_else(available_threads),
         scratch_parent: args.tmp_dir.clone().unwrap_or_else(std::env::temp_dir),
+        state_dir: args.state_dir.clone(),
         by_root_move: false,
         interrupted: interrupt::requested,
     };
-    let show_each = !args.json;
+    let started = Instant::now();
+    let mut last_shown = f64::NEG_INFINITY;
     let counts = expand(
         &root,
         args.depth,
         &options,
-        |count| {
-            if show_each {
-                // Each ply as it completes: the deep ones take a while.
+        |progress| match progress {
+            Progress::Ply {
+                ply,
+                done,
+                resumed,
+                partition,
+                partitions,
+                seconds,
+            } => {
+                let now = started.elapsed().as_secs_f64();
+                if now - last_shown < PROGRESS_EVERY {
+                    return;
+                }
+                last_shown = now;
+                // The rate of this run alone: what an earlier run did took none of its time.
+                let eta = if done > resumed && seconds > 0.0 {
+                    format!(
+                        ", about {:.0} s left",
+                        seconds * (1.0 - done) / (done - resumed)
+                    )
+                } else {
+                    String::new()
+                };
                 output::write_stderr(&format!(
-                    "ply {}: {} unique positions\n",
-                    count.ply, count.unique
+                    "ply {ply}: {:.1}% (partition {} of {partitions}){eta}\n",
+                    done * 100.0,
+                    (partition + 1).min(partitions),
                 ));
             }
+            Progress::Done(count) => output::write_stderr(&format!(
+                "ply {}: {} unique positions, {} paths ({} passes, {} bytes on disk, {:.1} s)\n",
+                count.ply, count.unique, count.paths, count.passes, count.bytes, count.seconds
+            )),
         },
-        |_| Ok(()),
+        None,
     )
     .map_err(|error| match error {
-        UniqueError::Io { .. } => CliError::runtime(error),
+        UniqueError::Io { .. } | UniqueError::Corrupt { .. } => CliError::runtime(error),
         UniqueError::Interrupted => CliError::Interrupted {
             elapsed: None,
             nodes: None,
         },
         _ => CliError::input(error),
     })?;
+    let checked = counts.iter().all(|c| c.paths_checked);
     if args.json {
         let plies: Vec<_> = counts
             .iter()
             .map(|c| {
-                json!({"ply": c.ply, "unique": c.unique.to_string(), "paths": c.paths.to_string()})
+                json!({
+                    "ply": c.ply,
+                    "unique": c.unique.to_string(),
+                    "paths": c.paths.to_string(),
+                    "paths_checked": c.paths_checked,
+                    "passes": c.passes,
+                    "bytes": c.bytes,
+                    "seconds": (c.seconds * 1000.0).round() / 1000.0,
+                })
             })
             .collect();
         output::write_stdout(&format!(
             "{}\n",
-            json!({ "fen": root.to_fen(), "plies": plies })
+            json!({ "fen": root.to_fen(), "threads": options.threads, "plies": plies })
         ))
     } else {
         let mut text = String::new();
@@ -60,6 +101,11 @@ pub fn run(args: &UniqueArgs) -> CliResult {
                 count.ply, count.unique, count.paths
             );
         }
+        text += if checked {
+            "the paths of every ply add up to perft, counted over every child\n"
+        } else {
+            "the paths of resumed plies were not counted again\n"
+        };
         output::write_stdout(&text)
     }
 }

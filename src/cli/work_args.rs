@@ -7,6 +7,8 @@ use vkperft::work::Requirement;
 
 /// Memory for deduplicating positions unless `--mem-mb` says otherwise.
 pub(super) const DEFAULT_DEDUP_MB: u64 = 1024;
+/// `unique`'s default budget: ply 8 of the start position in about a dozen partitions.
+pub(super) const DEFAULT_UNIQUE_MB: u64 = 4096;
 
 #[derive(Args, Debug)]
 pub struct WorkArgs {
@@ -236,11 +238,20 @@ pub struct UniqueArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
-    /// Memory for deduplicating positions in MiB; beyond it, sorted runs go to disk.
-    #[arg(long, default_value_t = DEFAULT_DEDUP_MB)]
+    /// Memory in MiB for the positions of a partition and the buffers: the bound of the
+    /// process's resident memory. A ply that does not fit is done in more partitions, each a
+    /// pass over the ply before.
+    #[arg(long, default_value_t = DEFAULT_UNIQUE_MB)]
     pub mem_mb: u64,
-    /// Folder for sorted runs and the plies in between (default: the system's temporary
-    /// folder).
+    /// Threads expanding positions (default: every core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Folder for the plies in between (default: the system's temporary folder); a folder of
+    /// its own in it is removed at the end.
     #[arg(long)]
     pub tmp_dir: Option<PathBuf>,
+    /// Keep the plies in this folder instead: a run stopped at any point (even by SIGKILL)
+    /// resumes from it when started again with the same folder and root.
+    #[arg(long, conflicts_with = "tmp_dir")]
+    pub state_dir: Option<PathBuf>,
 }

@@ -1,12 +1,23 @@
-//! Unique positions per ply (OEIS A083276 for the start position), memory-bounded: each ply is
-//! an external sort of the previous ply's children. Its last ply is also the unit set of a
-//! work plan (`vkperft work split`).
+//! Unique positions per ply (OEIS A083276 for the start position), in partitions that each fit
+//! a memory budget: each ply's positions are split by a hash of their exact key, each partition
+//! expands the previous ply from disk and keeps its own children in memory, and the plies kept
+//! go to disk sorted and prefix-coded. Its last ply is also the unit set of a work plan
+//! (`vkperft work split`).
 
-mod entry;
 mod error;
 mod expansion;
-mod scratch;
-mod sorter;
+mod folder;
+mod key;
+mod partition;
+mod pass;
+mod ply_file;
+mod set;
+#[cfg(test)]
+mod tests;
 
 pub use error::UniqueError;
-pub use expansion::{expand, never_interrupted, ExpansionOptions, PlyCount, UniquePosition};
+pub use expansion::{
+    available_threads, expand, never_interrupted, ExpansionOptions, LastPly, PlyCount, Progress,
+    UniquePosition,
+};
+pub use key::KEY_BYTES;

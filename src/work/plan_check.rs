@@ -12,7 +12,7 @@ use super::unit::Unit;
 use crate::chess::movegen::legal_moves;
 use crate::chess::perft::divide;
 use crate::chess::Position;
-use crate::unique::{expand, ExpansionOptions, UniqueError};
+use crate::unique::{available_threads, expand, ExpansionOptions, UniqueError};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::PathBuf;
@@ -190,6 +190,8 @@ pub fn rederive(
     let options = ExpansionOptions {
         memory_bytes: how.memory_bytes,
         scratch_parent: how.scratch_parent.clone(),
+        threads: available_threads(),
+        state_dir: None,
         by_root_move: true,
         interrupted: how.interrupted,
     };
@@ -207,7 +209,7 @@ pub fn rederive(
         manifest.split_ply,
         &options,
         |_| {},
-        |position| {
+        Some(&mut |position| {
             let id = derived;
             derived += 1;
             let Some(unit) = units.get(id as usize) else {
@@ -246,7 +248,7 @@ pub fn rederive(
                 });
             }
             Ok(())
-        },
+        }),
     )?;
     if differing > LISTED_FAULTS as u64 {
         faults.push(PlanFault::More(differing - LISTED_FAULTS as u64));

@@ -12,7 +12,7 @@ use super::unit::Unit;
 use crate::backend::MAX_DEPTH;
 use crate::chess::movegen::legal_moves;
 use crate::chess::Position;
-use crate::unique::{expand, ExpansionOptions, UniqueError};
+use crate::unique::{available_threads, expand, ExpansionOptions, UniqueError};
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -169,6 +169,8 @@ fn write_all_units(
             .scratch_parent
             .clone()
             .unwrap_or_else(|| request.out.clone()),
+        threads: available_threads(),
+        state_dir: None,
         by_root_move: true,
         interrupted: request.interrupted,
     };
@@ -178,7 +180,7 @@ fn write_all_units(
         request.split_ply,
         &options,
         |_| {},
-        |position| {
+        Some(&mut |position| {
             let fen = position
                 .key
                 .to_position()
@@ -199,7 +201,7 @@ fn write_all_units(
             paths += unit.paths;
             all.write_all(unit.to_line().as_bytes())
                 .map_err(|e| UniqueError::io(path, e))
-        },
+        }),
     )?;
     all.flush().map_err(|e| WorkError::io(path, e))?;
     Ok((units, paths))

@@ -9,6 +9,7 @@
 //! positions for every combination of the compile-time parameters.
 
 mod board;
+mod children;
 mod flags;
 mod leaf_count;
 mod leaf_stats;
@@ -31,6 +32,7 @@ use super::position::Position;
 use super::square::Square;
 use super::types::Color;
 use board::Board;
+pub use children::for_each_child;
 use flags::{Black, No, Side, White, Yes};
 use leaf_count::add_leaf_count_ops;
 pub use leaf_count::{leaf_count_ops, null_counted};
