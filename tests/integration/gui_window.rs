@@ -463,3 +463,90 @@ fn an_unpublished_fast_run_at_risk_warns_and_does_not_blame_the_engine() {
     );
     assert!(shows(&harness, "⚠ 8-bit verifier"));
 }
+
+/// The keyboard: Ctrl+Enter runs, the arrows and Enter walk into the divide table's chosen
+/// move, Backspace walks back, F flips the board, F1 opens the list, Esc cancels a run.
+#[test]
+fn the_keyboard_runs_walks_and_cancels() {
+    use egui::{Key, Modifiers};
+    let mut harness = harness(test_settings(3));
+    harness.key_combination_modifiers(Modifiers::COMMAND, &[Key::Enter]);
+    step_until(&mut harness, "the run Ctrl+Enter started", |h| {
+        idle(h) && h.state().state().history.len() == 1
+    });
+    // The divide by move: a2a3, a2a4, ...; two rows down is a2a4.
+    harness.key_press(Key::ArrowDown);
+    harness.key_press(Key::ArrowDown);
+    harness.step();
+    assert_eq!(harness.state().state().divide_cursor, Some(1));
+    harness.key_press(Key::Enter);
+    step_until(&mut harness, "the subtree's run", |h| {
+        idle(h) && h.state().state().history.len() == 2
+    });
+    let app = harness.state().state();
+    assert_eq!(app.levels.len(), 2);
+    assert_eq!(
+        app.levels[1].via.map(|mv| mv.to_string()).as_deref(),
+        Some("a2a4")
+    );
+    assert_eq!(app.history[1].name, "startpos a2a4");
+    harness.key_press(Key::Backspace);
+    harness.step();
+    assert_eq!(harness.state().state().levels.len(), 1);
+
+    harness.key_press(Key::F);
+    harness.step();
+    assert!(harness.state().state().controls.flipped);
+    harness.key_press(Key::F1);
+    harness.step();
+    assert!(
+        shows(&harness, "Walk back one move"),
+        "the Help window lists the keys"
+    );
+
+    harness.state_mut().state_mut().settings.depth = 9;
+    harness.state_mut().state_mut().settings.tt_mode = TtMode::Off;
+    harness.key_combination_modifiers(Modifiers::COMMAND, &[Key::Enter]);
+    harness.step();
+    assert!(!idle(&harness), "the deep run started");
+    harness.key_press(Key::Escape);
+    step_until(&mut harness, "the cancel", idle);
+    assert!(shows(&harness, "Cancelled."));
+}
+
+/// The history outlives the window: runs written to the data folder are there at the next
+/// start, under their names; ticking rows leaves every row where it was.
+#[test]
+fn the_history_survives_a_restart_and_its_rows_stay_put() {
+    let dir = std::env::temp_dir().join(format!("vkperft-gui-history-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let app = || VkperftApp::new(test_settings(2)).keep_history_in(&dir);
+    let mut first = super::gui::harness_of(app());
+    run_to_result(&mut first, 1);
+    first.get_by_label("certify").click();
+    first.step();
+    run_to_result(&mut first, 2);
+    drop(first);
+
+    let mut harness = super::gui::harness_of(app());
+    harness.step();
+    let app = harness.state().state();
+    assert_eq!(app.history.len(), 2);
+    assert_eq!(app.history_note, None);
+    assert_eq!(app.history[1].name, "startpos");
+    assert_eq!(app.history[1].tt_mode, "certify");
+    assert_eq!(app.history[1].nodes, 400);
+
+    let place = |h: &Harness<'static, VkperftApp>, label: &str| {
+        h.get_by_role_and_label(Role::CheckBox, label).rect()
+    };
+    let before = (place(&harness, "#1"), place(&harness, "#2"));
+    harness.get_by_role_and_label(Role::CheckBox, "#1").click();
+    harness.step();
+    harness.get_by_role_and_label(Role::CheckBox, "#2").click();
+    harness.step();
+    harness.step();
+    assert!(shows(&harness, "#1 and #2: one search"));
+    assert_eq!((place(&harness, "#1"), place(&harness, "#2")), before);
+    let _ = std::fs::remove_dir_all(&dir);
+}
