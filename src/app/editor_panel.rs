@@ -141,8 +141,9 @@ fn palette(ui: &mut Ui, color: Color, controls: &mut EditorControls) {
     // Wrapped rows let the editor panel be narrower than its widest row.
     ui.horizontal_wrapped(|ui| {
         // The six pieces shrink with a narrow board rather than wrap.
-        let size = ((ui.available_width() - 5.0 * ui.spacing().item_spacing.x) / 6.0)
-            .clamp(PALETTE_MIN, PALETTE_MAX);
+        let spacing = ui.spacing().item_spacing.x;
+        let size = ((ui.available_width() - 5.0 * spacing) / 6.0).clamp(PALETTE_MIN, PALETTE_MAX);
+        let hint_fits = ui.available_width() - 6.0 * (size + spacing) >= HINT_WIDTH;
         for role in [
             Role::King,
             Role::Queen,
@@ -184,7 +185,7 @@ fn palette(ui: &mut Ui, color: Color, controls: &mut EditorControls) {
             ));
         }
         // The hint goes where it fits on the row, not under it.
-        if ui.available_width() >= HINT_WIDTH {
+        if hint_fits {
             ui.weak("right-click a square to empty it");
         }
     });

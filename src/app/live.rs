@@ -65,8 +65,8 @@ fn progress_bar(ui: &mut Ui, live: &LiveRun) {
     };
     ui.add(egui::ProgressBar::new(fraction).text(bar_text))
         .on_hover_text(
-            "Tasks are the subtrees the run is split into; the time left follows the recent \
-             tasks' pace, and with a table how its hit rate grows",
+            "Tasks are the subtrees the run is split into; the time left extrapolates from \
+             the share done",
         );
 }
 
