@@ -10,6 +10,12 @@ use crate::chess::{CastlingSquares, Color, Piece, Position, Role, Setup, Square}
 use crate::reference;
 use egui::{Color32, Id, RichText, Sense, Ui, Vec2};
 
+/// A palette piece's side at most and at least.
+const PALETTE_MAX: f32 = 34.0;
+const PALETTE_MIN: f32 = 22.0;
+/// The width the palette's hint needs beside the pieces.
+const HINT_WIDTH: f32 = 190.0;
+
 /// What the editor's controls remember between frames.
 pub struct EditorControls {
     /// The palette piece a click on the board places.
@@ -134,7 +140,10 @@ fn piece_name(piece: Piece) -> String {
 fn palette(ui: &mut Ui, color: Color, controls: &mut EditorControls) {
     // Wrapped rows let the editor panel be narrower than its widest row.
     ui.horizontal_wrapped(|ui| {
-        let size = 34.0;
+        // The six pieces shrink with a narrow board rather than wrap.
+        let spacing = ui.spacing().item_spacing.x;
+        let size = ((ui.available_width() - 5.0 * spacing) / 6.0).clamp(PALETTE_MIN, PALETTE_MAX);
+        let hint_fits = ui.available_width() - 6.0 * (size + spacing) >= HINT_WIDTH;
         for role in [
             Role::King,
             Role::Queen,
@@ -175,7 +184,10 @@ fn palette(ui: &mut Ui, color: Color, controls: &mut EditorControls) {
                 "{name}: click, then click squares to place it; or drag it onto a square"
             ));
         }
-        ui.weak("right-click a square to empty it");
+        // The hint goes where it fits on the row, not under it.
+        if hint_fits {
+            ui.weak("right-click a square to empty it");
+        }
     });
 }
 

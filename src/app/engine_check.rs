@@ -8,6 +8,7 @@ use crate::hunt::{
     self, EngineCommand, EngineDivide, EngineProcess, Finding, PositionRequest, Step,
 };
 use crossbeam_channel::{Receiver, Sender, TryRecvError};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -16,8 +17,13 @@ pub const MAX_QUERIES: usize = 64;
 
 /// What the engine said.
 pub enum CheckEvent {
-    /// Its divide of the position that was compared.
-    Compared(EngineDivide),
+    /// Its divide of the position that was compared, at `depth`; with vkperft's exact divide
+    /// at that depth where the shown result was at another.
+    Compared {
+        depth: u32,
+        engine: EngineDivide,
+        expected: Option<BTreeMap<String, u128>>,
+    },
     /// One comparison of a walk.
     Step(Step),
     /// Where the walk ended.
@@ -52,17 +58,25 @@ impl EngineCheck {
         })
     }
 
-    /// Asks the engine for its divide of `position` at `depth`.
+    /// Asks the engine for its divide of `position` at `depth`; with `exact_threads`, vkperft's
+    /// exact divide at that depth is counted first on that many threads (the shown result is
+    /// at another depth).
     pub fn compare(
         &mut self,
         ctx: &egui::Context,
         command: EngineCommand,
         deadline: Duration,
-        position: Position,
-        depth: u32,
+        (position, depth): (Position, u32),
+        exact_threads: Option<usize>,
     ) {
         let process = self.process_for(&command);
         self.spawn(ctx, move |send| {
+            let expected = exact_threads.map(|threads| {
+                hunt::exact_divide(&position, depth, threads)
+                    .into_iter()
+                    .map(|(mv, count)| (mv.to_string(), count))
+                    .collect()
+            });
             let request = PositionRequest {
                 fen: position.to_fen(),
                 moves: Vec::new(),
@@ -71,7 +85,11 @@ impl EngineCheck {
             let answer = hunt::open_engine_in(&command, deadline, chess960, process)
                 .and_then(|mut engine| engine.divide(&request, depth));
             send(match answer {
-                Ok(divide) => CheckEvent::Compared(divide),
+                Ok(engine) => CheckEvent::Compared {
+                    depth,
+                    engine,
+                    expected,
+                },
                 Err(error) => CheckEvent::Failed(error.to_string()),
             });
         });

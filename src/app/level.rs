@@ -1,6 +1,7 @@
 //! The levels of the walk down the divide: what each searched and found, and the order its
 //! divide is shown in.
 
+use super::live_run::LiveRun;
 use crate::chess::{Move, Position};
 use crate::engine::PerftResult;
 use crate::hunt::EngineDivide;
@@ -20,6 +21,8 @@ pub struct Level {
     pub expected: Option<BTreeMap<String, u128>>,
     /// The user's engine's divide, once compared.
     pub engine: Option<EngineDivide>,
+    /// The live panel of the level's run, kept for the breadcrumb to go back to.
+    pub live: Option<LiveRun>,
 }
 
 impl Level {
@@ -32,6 +35,7 @@ impl Level {
             outcome: None,
             expected: None,
             engine: None,
+            live: None,
         }
     }
 

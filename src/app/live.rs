@@ -2,7 +2,7 @@
 //! left, the transposition table's counters with the risk model, and the work counters.
 
 use super::format;
-use super::live_run::{LiveRun, RunEnd};
+use super::live_run::{LiveRun, RunEnd, RATE_WINDOW_SECONDS};
 use super::risk_rows;
 use crate::tt::{TtMode, TtStatsSnapshot};
 use crate::work_counters::WorkCounters;
@@ -11,6 +11,9 @@ use egui_plot::{GridInput, GridMark, Line, Plot, PlotPoints};
 
 /// Below this width the plot goes under the counters instead of beside them.
 const SIDE_BY_SIDE_WIDTH: f32 = 420.0;
+/// The plot's height at least: below it the plot folds away, the counters keep their room.
+const PLOT_MIN_HEIGHT: f32 = 110.0;
+const PLOT_MAX_HEIGHT: f32 = 240.0;
 
 pub fn show(ui: &mut Ui, live: Option<&LiveRun>) {
     ui.heading("Live");
@@ -19,6 +22,7 @@ pub fn show(ui: &mut Ui, live: Option<&LiveRun>) {
         return;
     };
     progress_bar(ui, live);
+    let bottom = ui.max_rect().bottom();
     egui::ScrollArea::both()
         .id_salt("live-scroll")
         .auto_shrink([false, false])
@@ -26,11 +30,15 @@ pub fn show(ui: &mut Ui, live: Option<&LiveRun>) {
             if ui.available_width() >= SIDE_BY_SIDE_WIDTH {
                 ui.horizontal_top(|ui| {
                     ui.vertical(|ui| counters(ui, live));
-                    rate_plot(ui, live);
+                    let room = bottom - ui.cursor().top();
+                    rate_plot(ui, live, room.clamp(PLOT_MIN_HEIGHT, PLOT_MAX_HEIGHT));
                 });
             } else {
                 counters(ui, live);
-                rate_plot(ui, live);
+                let room = bottom - ui.cursor().top() - ui.spacing().item_spacing.y;
+                if room >= PLOT_MIN_HEIGHT {
+                    rate_plot(ui, live, room.min(PLOT_MAX_HEIGHT));
+                }
             }
         });
 }
@@ -47,6 +55,10 @@ fn progress_bar(ui: &mut Ui, live: &LiveRun) {
         }),
     };
     let bar_text = match (progress, live.end) {
+        // An earlier run's figures, from its result: its tasks were not kept.
+        (Some(_), Some(RunEnd::Finished)) if live.from_result => {
+            "done (an earlier run)".to_string()
+        }
         (Some(p), _) => format!("{} / {} tasks, {state}", p.tasks_done, p.tasks_total),
         (None, None) => "building the plan…".to_string(),
         (None, Some(_)) => state,
@@ -64,8 +76,8 @@ fn counters(ui: &mut Ui, live: &LiveRun) {
     // keeps a new row's name from overlapping its value in its first frame.
     egui::Grid::new("live-counters")
         .num_columns(2)
-        .min_col_width(110.0)
-        .spacing([12.0, 3.0])
+        .min_col_width(100.0)
+        .spacing([8.0, 3.0])
         .show(ui, |ui| {
             ui.label("Nodes")
                 .on_hover_text("Leaf positions counted so far");
@@ -212,10 +224,29 @@ fn table_rows(ui: &mut Ui, tt: &TtStatsSnapshot, nodes: u128) {
     risk_rows::show(ui, tt, nodes);
 }
 
-fn rate_plot(ui: &mut Ui, live: &LiveRun) {
-    if live.rate_samples.is_empty() {
+fn rate_plot(ui: &mut Ui, live: &LiveRun, height: f32) {
+    let width = ui.available_width().max(160.0);
+    let note = |ui: &mut Ui, text: &str| {
+        ui.add_sized(
+            [width, 0.0],
+            egui::Label::new(RichText::new(text).weak()).wrap(),
+        );
+    };
+    if live.from_result {
+        note(
+            ui,
+            "No rate plot: these figures are an earlier run's result.",
+        );
+        return;
+    }
+    let Some(&[seconds, _]) = live.rate_samples.last() else {
         // No axes before the first report: an empty plot's ticks read "0 0 0 -0".
-        ui.weak("The node rate is plotted from the first report on.");
+        note(ui, "The node rate is plotted from the first report on.");
+        return;
+    };
+    if seconds < RATE_WINDOW_SECONDS {
+        // The rate is averaged over a second: a shorter run has no rate over time to show.
+        note(ui, "The node rate is plotted once a run has gone a second.");
         return;
     }
     let top = live
@@ -223,13 +254,7 @@ fn rate_plot(ui: &mut Ui, live: &LiveRun) {
         .iter()
         .map(|&[_, rate]| rate)
         .fold(1.0, f64::max);
-    let seconds = live
-        .rate_samples
-        .last()
-        .map_or(1.0, |&[seconds, _]| seconds.max(1.0));
     let points = PlotPoints::from(live.rate_samples.clone());
-    let height = ui.available_height().clamp(120.0, 240.0);
-    let width = ui.available_width().max(160.0);
     // egui_plot paints a tick's label only with room around it (about 80 points across,
     // 30 up): as many ticks as the plot's size gives that room.
     let x_ticks = f64::from(width / 90.0).max(2.0);
@@ -269,6 +294,20 @@ fn round_ticks(input: GridInput, count: f64) -> Vec<GridMark> {
         .map(|factor| factor * power)
         .find(|&step| step >= rough)
         .unwrap_or(10.0 * power);
+    // At least two ticks in range, so that an axis is never labelled by its origin alone:
+    // down the 1, 2, 5 ladder (5 to 2, 2 to 1, 1 to 0.5) until two fit.
+    let mut step = step;
+    for _ in 0..3 {
+        if (high / step).floor() - (low / step).ceil() >= 1.0 {
+            break;
+        }
+        let mantissa = step / 10f64.powf(step.log10().floor());
+        step *= if (mantissa - 5.0).abs() < 0.5 {
+            0.4
+        } else {
+            0.5
+        };
+    }
     let first = (low / step).ceil() as i64;
     let last = (high / step).floor() as i64;
     (first..=last)
@@ -302,5 +341,29 @@ fn compact(value: f64) -> String {
         format!("{:.0}k", value / 1e3)
     } else {
         format!("{value:.0}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ticks(low: f64, high: f64, count: f64) -> Vec<f64> {
+        let input = GridInput {
+            bounds: (low, high),
+            base_step_size: 0.0,
+        };
+        round_ticks(input, count)
+            .into_iter()
+            .map(|mark| mark.value)
+            .collect()
+    }
+
+    #[test]
+    fn an_axis_has_two_ticks_at_least() {
+        // A 4.6 s run in a narrow plot: a step of 5 would leave only the 0.
+        assert_eq!(ticks(0.0, 4.6, 2.0), vec![0.0, 2.0, 4.0]);
+        assert_eq!(ticks(0.0, 100.0, 4.0), vec![0.0, 50.0, 100.0]);
+        assert_eq!(ticks(0.0, 1.2, 3.0), vec![0.0, 0.5, 1.0]);
     }
 }

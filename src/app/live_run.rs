@@ -6,7 +6,7 @@ use std::time::Duration;
 
 /// The node rate is averaged over this much of the run: reports come in bursts (a chunk of
 /// tasks ends together), and a rate between two close reports spikes.
-const RATE_WINDOW_SECONDS: f64 = 1.0;
+pub const RATE_WINDOW_SECONDS: f64 = 1.0;
 /// The time left follows the share of tasks done as a power of the time, `(t / T)^k`: with a
 /// table later tasks run faster (k > 1), so a constant task rate overestimates. k is fitted
 /// between half the elapsed time and now, within `1..=MAX_GROWTH_EXPONENT`. On two 99 s CPU
@@ -27,15 +27,19 @@ pub enum RunEnd {
     Cancelled,
 }
 
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 struct Report {
     seconds: f64,
     nodes: u128,
     tasks_done: usize,
 }
 
+#[derive(Clone, Debug)]
 pub struct LiveRun {
     pub job: Option<JobId>,
+    /// The figures are a finished result's (the breadcrumb or the history went back to a run
+    /// whose reports were not kept): no tasks, no rate over time.
+    pub from_result: bool,
     pub depth: u32,
     pub tt_mode: TtMode,
     pub progress: Option<Progress>,
@@ -52,6 +56,7 @@ impl LiveRun {
     pub fn new(job: JobId, depth: u32, tt_mode: TtMode) -> LiveRun {
         LiveRun {
             job: Some(job),
+            from_result: false,
             depth,
             tt_mode,
             progress: None,
@@ -70,6 +75,7 @@ impl LiveRun {
     pub fn of_result(result: &PerftResult) -> LiveRun {
         let mut live = LiveRun {
             job: None,
+            from_result: true,
             ..LiveRun::new(JobId(0), result.depth, result.tt_mode)
         };
         live.finish(result);
@@ -143,6 +149,9 @@ impl LiveRun {
     }
 
     pub fn fraction_done(&self) -> f32 {
+        if self.end == Some(RunEnd::Finished) {
+            return 1.0;
+        }
         self.progress.as_ref().map_or(0.0, |p| {
             if p.tasks_total == 0 {
                 0.0

@@ -13,6 +13,9 @@ mod engine_client;
 mod fonts;
 mod format;
 mod history;
+mod history_file;
+mod keyboard;
+mod layout;
 mod level;
 mod live;
 mod live_run;
@@ -30,6 +33,7 @@ mod theme;
 pub mod window;
 
 pub use editor::Editor;
+pub use layout::PanelRects;
 pub use level::{DivideOrder, Level};
 pub use plan_watch::PlanWatch;
 pub use settings::{EngineKind, Settings};
@@ -43,17 +47,11 @@ use backend::{device_named, BackendSelection};
 use engine_check::{CheckEvent, EngineCheck};
 use engine_client::EngineClient;
 use history::HistoryAction;
+use keyboard::Shortcut;
+use layout::Layout;
 use results::ResultsAction;
 use run_panel::{RunAction, RunStatus, SeedField};
 use suite_worker::{SuiteEvent, SuiteWorker};
-
-/// The editor's width in a wide window; it takes a smaller share of a small one.
-const EDITOR_WIDTH: f32 = 460.0;
-/// The run panel's and the results panel's widths at first; both can be dragged.
-const RUN_WIDTH: f32 = 310.0;
-const RESULTS_WIDTH: f32 = 340.0;
-/// The run and live panels' height at first.
-const RUN_HEIGHT: f32 = 330.0;
 
 /// The app: its state and its connection to the engine.
 pub struct VkperftApp {
@@ -63,6 +61,8 @@ pub struct VkperftApp {
     check: EngineCheck,
     /// The suite run under way.
     suite: SuiteWorker,
+    /// Where the panels were drawn in the last frame.
+    panel_rects: PanelRects,
 }
 
 impl VkperftApp {
@@ -77,7 +77,14 @@ impl VkperftApp {
             engine: EngineClient::spawn(backends),
             check: EngineCheck::default(),
             suite: SuiteWorker::default(),
+            panel_rects: PanelRects::default(),
         }
+    }
+
+    /// Keeps the history across restarts in `history.jsonl` in `folder`.
+    pub fn keep_history_in(mut self, folder: &std::path::Path) -> VkperftApp {
+        self.state.keep_history_in(history_file::path_in(folder));
+        self
     }
 
     /// Registers the shipped font; call before the first frame (the window and the tests do).
@@ -91,6 +98,11 @@ impl VkperftApp {
 
     pub fn state_mut(&mut self) -> &mut AppState {
         &mut self.state
+    }
+
+    /// Where the panels were drawn in the last frame.
+    pub fn panel_rects(&self) -> PanelRects {
+        self.panel_rects
     }
 
     /// One frame: take the engine's events, then draw every panel and act on what was asked.
@@ -110,11 +122,14 @@ impl VkperftApp {
         theme::apply(&ctx, self.state.settings.dark_theme);
 
         let screen = ui.max_rect();
+        let keys_free = keyboard::unfocused(&ctx);
         egui::Panel::top("top-bar").show(ui, |ui| {
             ui.horizontal(|ui| {
                 ui.heading("vkperft");
                 ui.weak("exact chess perft");
                 ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                    ui.toggle_value(&mut self.state.help_open, "Help")
+                        .on_hover_text("The keyboard shortcuts (F1)");
                     theme::toggle(ui, &mut self.state.settings.dark_theme);
                     let watch = &mut self.state.plan_watch;
                     ui.toggle_value(&mut watch.open, "Plan…")
@@ -124,27 +139,32 @@ impl VkperftApp {
                 });
             });
         });
-        egui::Panel::left("editor")
-            .resizable(true)
-            .default_size(EDITOR_WIDTH.min(screen.width() * 0.36))
-            .size_range(280.0..=screen.width() * 0.6)
-            .show(ui, |ui| {
-                egui::ScrollArea::vertical()
-                    .id_salt("editor-scroll")
-                    .show(ui, |ui| {
-                        let state = &mut self.state;
-                        let side = (ui.available_width() - 4.0).min(ui.available_height() - 230.0);
-                        let marks = state.engine_check.marks(state.editor.position());
-                        editor_panel::show(
-                            ui,
-                            &mut state.editor,
-                            &mut state.controls,
-                            &marks,
-                            side.max(200.0),
-                        );
-                    });
-            });
-        egui::CentralPanel::default().show(ui, |ui| self.central(ui));
+        let body = ui.available_rect_before_wrap();
+        let layout = Layout::for_body(body.width(), body.height());
+        if layout.history_full_width {
+            self.history_panel(ui, &layout);
+            self.editor_panel(ui, &layout);
+        } else {
+            self.editor_panel(ui, &layout);
+            self.history_panel(ui, &layout);
+        }
+        self.central(ui, &layout);
+
+        let cancellable = self.state.is_running() || self.check.is_busy();
+        for shortcut in keyboard::pressed(&ctx, keys_free, cancellable) {
+            self.shortcut(shortcut);
+        }
+        if keyboard::help_pressed(&ctx) {
+            self.state.help_open = !self.state.help_open;
+        }
+        let mut open = self.state.help_open;
+        egui::Window::new("Keyboard shortcuts")
+            .open(&mut open)
+            .collapsible(false)
+            .resizable(false)
+            .default_pos([screen.right() - 420.0, screen.top() + 40.0])
+            .show(&ctx, keyboard::help);
+        self.state.help_open = open;
 
         let watch = &mut self.state.plan_watch;
         if watch.refresh_if_due() {
@@ -275,69 +295,105 @@ impl VkperftApp {
         state.results_changed();
     }
 
-    fn central(&mut self, ui: &mut egui::Ui) {
-        let mut run_action = None;
-        let mut results_action = None;
-        let mut history_action = None;
-        egui::Panel::top("run-and-live")
-            .resizable(true)
-            .default_size(RUN_HEIGHT)
-            .size_range(160.0..=ui.available_height() - 120.0)
+    /// The board and its editor, scrolling when the window is too short for them.
+    fn editor_panel(&mut self, ui: &mut egui::Ui, layout: &Layout) {
+        let panel = egui::Panel::left("editor")
+            .resizable(false)
+            .exact_size(layout.editor_width)
             .show(ui, |ui| {
-                egui::Panel::left("run")
-                    .resizable(true)
-                    .default_size(RUN_WIDTH)
-                    .size_range(220.0..=ui.available_width() - 160.0)
+                egui::ScrollArea::vertical()
+                    .id_salt("editor-scroll")
                     .show(ui, |ui| {
-                        egui::ScrollArea::both()
-                            .id_salt("run-scroll")
-                            .auto_shrink([false, false])
-                            .show(ui, |ui| {
-                                let state = &mut self.state;
-                                let blocker = state.run_blocker().map(str::to_string);
-                                let comparable = state.levels.last().is_some_and(|level| {
-                                    level.result.is_some() || level.expected.is_some()
-                                });
-                                run_action = run_panel::show(
-                                    ui,
-                                    self.engine.devices(),
-                                    &mut state.settings,
-                                    &mut state.seed,
-                                    RunStatus {
-                                        blocker: blocker.as_deref(),
-                                        running: state.running.is_some(),
-                                        engine_busy: state.engine_check.busy,
-                                        comparable,
-                                    },
-                                );
-                            });
+                        let state = &mut self.state;
+                        let marks = state.engine_check.marks(state.editor.position());
+                        editor_panel::show(
+                            ui,
+                            &mut state.editor,
+                            &mut state.controls,
+                            &marks,
+                            layout.board_side,
+                        );
                     });
-                egui::CentralPanel::default()
-                    .show(ui, |ui| live::show(ui, self.state.live.as_ref()));
             });
-        egui::Panel::left("results")
-            .resizable(true)
-            .default_size(RESULTS_WIDTH.min(ui.available_width() * 0.45))
-            .size_range(220.0..=ui.available_width() - 160.0)
+        self.panel_rects.editor = panel.response.rect;
+    }
+
+    /// The history along the bottom: under the panels beside the board, or under the whole
+    /// window when they are too narrow for its table.
+    fn history_panel(&mut self, ui: &mut egui::Ui, layout: &Layout) {
+        let mut action = None;
+        let panel = egui::Panel::bottom("history")
+            .resizable(false)
+            .exact_size(layout.history_height)
             .show(ui, |ui| {
-                // A resizable panel keeps the width its content used: fill it, so that a
-                // short message does not shrink it.
-                ui.set_min_width(ui.available_width());
                 let state = &mut self.state;
-                results_action = results::show(
+                action = history::show(
                     ui,
-                    &state.levels,
-                    &mut state.divide_order,
-                    &mut state.divide_stats,
-                    state.running.is_some() || state.engine_check.busy,
-                    &state.engine_check,
-                    state.results_generation,
+                    &state.history,
+                    &mut state.history_selection,
+                    state.history_note.as_deref(),
                 );
             });
-        egui::CentralPanel::default().show(ui, |ui| {
-            let state = &mut self.state;
-            history_action = history::show(ui, &state.history, &mut state.history_selection);
-        });
+        self.panel_rects.history = panel.response.rect;
+        match action {
+            Some(HistoryAction::Reload(index)) => self.reload(index),
+            None => {}
+        }
+    }
+
+    /// The run panel over the results, and the live panel beside them.
+    fn central(&mut self, ui: &mut egui::Ui, layout: &Layout) {
+        let mut run_action = None;
+        let mut results_action = None;
+        egui::Panel::left("run-and-results")
+            .resizable(false)
+            .exact_size(layout.middle_width)
+            .frame(egui::Frame::NONE)
+            .show(ui, |ui| {
+                let run = egui::Panel::top("run")
+                    .resizable(false)
+                    .exact_size(layout.run_height)
+                    .show(ui, |ui| {
+                        let state = &mut self.state;
+                        let blocker = state.run_blocker().map(str::to_string);
+                        let comparable = state.levels.last().is_some_and(|level| {
+                            level.result.is_some() || level.expected.is_some()
+                        });
+                        run_action = run_panel::show(
+                            ui,
+                            self.engine.devices(),
+                            &mut state.settings,
+                            &mut state.seed,
+                            RunStatus {
+                                blocker: blocker.as_deref(),
+                                running: state.running.is_some(),
+                                engine_busy: state.engine_check.busy,
+                                comparable,
+                            },
+                        );
+                    });
+                self.panel_rects.run = run.response.rect;
+                let results = egui::CentralPanel::default().show(ui, |ui| {
+                    let state = &mut self.state;
+                    results_action = results::show(
+                        ui,
+                        &state.levels,
+                        results::ResultsView {
+                            order: &mut state.divide_order,
+                            divide_stats: &mut state.divide_stats,
+                            cursor: state.divide_cursor,
+                            cursor_moved: std::mem::take(&mut state.divide_cursor_moved),
+                            generation: state.results_generation,
+                        },
+                        state.running.is_some() || state.engine_check.busy,
+                        &state.engine_check,
+                    );
+                });
+                self.panel_rects.results = results.response.rect;
+            });
+        let live =
+            egui::CentralPanel::default().show(ui, |ui| live::show(ui, self.state.live.as_ref()));
+        self.panel_rects.live = live.response.rect;
 
         match run_action {
             Some(RunAction::Run) => self.run_from_editor(),
@@ -352,9 +408,42 @@ impl VkperftApp {
             Some(ResultsAction::Rerun(mode)) => self.rerun(mode),
             None => {}
         }
-        match history_action {
-            Some(HistoryAction::Reload(index)) => self.reload(index),
-            None => {}
+    }
+
+    /// Does what a keyboard shortcut asks.
+    pub fn shortcut(&mut self, shortcut: Shortcut) {
+        let state = &mut self.state;
+        let rows = state.levels.last().map_or(Vec::new(), |level| {
+            results::divide_rows(level, state.divide_order)
+        });
+        let last_row = rows.len().saturating_sub(1);
+        match shortcut {
+            Shortcut::Run => self.run_from_editor(),
+            Shortcut::Cancel => self.cancel(),
+            Shortcut::FlipBoard => state.controls.flipped = !state.controls.flipped,
+            Shortcut::CursorUp | Shortcut::CursorDown if !rows.is_empty() => {
+                state.divide_cursor = Some(match (shortcut, state.divide_cursor) {
+                    (_, None) => 0,
+                    (Shortcut::CursorUp, Some(row)) => row.saturating_sub(1),
+                    (_, Some(row)) => (row + 1).min(last_row),
+                });
+                state.divide_cursor_moved = true;
+            }
+            Shortcut::CursorUp | Shortcut::CursorDown => {}
+            Shortcut::Descend => {
+                let chosen = state.divide_cursor.and_then(|row| rows.get(row));
+                let legal = chosen.zip(state.levels.last()).and_then(|(row, level)| {
+                    crate::chess::uci::parse_move(&level.position, &row.mv).ok()
+                });
+                if let Some(mv) = legal.filter(|_| !self.check.is_busy()) {
+                    self.descend(mv);
+                }
+            }
+            Shortcut::WalkBack => {
+                if let Some(previous) = state.levels.len().checked_sub(2) {
+                    self.walk_back(previous);
+                }
+            }
         }
     }
 
@@ -455,11 +544,22 @@ impl VkperftApp {
         let Some(level) = state.levels.last() else {
             return;
         };
+        // The Depth field says the depth asked, whatever the shown result's: a deeper result
+        // on screen must not send the engine on a search many times longer.
+        let depth = state.settings.depth;
+        let exact_threads = (level.depth != depth).then_some(state.settings.threads.max(1));
         state.engine_check.error = None;
         let deadline = state.settings.engine_deadline();
-        self.check
-            .compare(ctx, command, deadline, level.position, level.depth);
-        state.engine_check.busy = true;
+        self.check.compare(
+            ctx,
+            command,
+            deadline,
+            (level.position, depth),
+            exact_threads,
+        );
+        state.engine_check.asking(format!(
+            "Asking your engine for its divide at depth {depth}…"
+        ));
     }
 
     /// Walks from the editor's position at the chosen depth to the first position where the
@@ -482,15 +582,12 @@ impl VkperftApp {
         state.engine_check.error = None;
         let threads = state.settings.threads.max(1);
         let deadline = state.settings.engine_deadline();
-        self.check.hunt(
-            ctx,
-            command,
-            deadline,
-            root,
-            state.settings.depth.max(1),
-            threads,
-        );
-        state.engine_check.busy = true;
+        let depth = state.settings.depth.max(1);
+        self.check
+            .hunt(ctx, command, deadline, root, depth, threads);
+        state.engine_check.asking(format!(
+            "Walking with your engine from depth {depth} to its first wrong position…"
+        ));
     }
 
     /// What the user's engine said: a compared divide, a step of the walk, its end, or why it
@@ -498,9 +595,27 @@ impl VkperftApp {
     fn engine_answered(&mut self, event: CheckEvent) {
         let state = &mut self.state;
         match event {
-            CheckEvent::Compared(divide) => {
-                if let Some(level) = state.levels.last_mut() {
-                    level.engine = Some(divide);
+            CheckEvent::Compared {
+                depth,
+                engine,
+                expected,
+            } => {
+                let Some(level) = state.levels.last_mut() else {
+                    return;
+                };
+                match expected {
+                    // Asked at another depth than the shown result's: the level becomes the
+                    // comparison at the asked depth, as a hunt's levels are.
+                    Some(expected) => {
+                        *level = Level {
+                            expected: Some(expected),
+                            engine: Some(engine),
+                            ..Level::new(level.position, depth, level.via)
+                        };
+                        state.live = None;
+                        state.results_changed();
+                    }
+                    None => level.engine = Some(engine),
                 }
             }
             CheckEvent::Step(step) => {

@@ -5,7 +5,6 @@
 
 use super::format;
 use super::level::{DivideOrder, Level};
-use super::risk_rows;
 use super::state::EngineCheckView;
 use super::stats_table;
 use crate::chess::{uci, Move, MoveStats, STAT_COUNT};
@@ -15,6 +14,11 @@ use crate::reference;
 use crate::tt::TtMode;
 use egui::{Color32, RichText, Ui};
 use std::collections::BTreeMap;
+
+/// The divide table's height at least: its header and first rows; what is said above it
+/// scrolls instead.
+const DIVIDE_MIN_HEIGHT: f32 = 110.0;
+const ABOVE_DIVIDE_MIN_HEIGHT: f32 = 60.0;
 
 /// Marks of the rows where the engine and vkperft disagree.
 const MISMATCH: Color32 = Color32::from_rgb(210, 50, 50);
@@ -83,83 +87,66 @@ pub fn divide_rows(level: &Level, order: DivideOrder) -> Vec<DivideRow> {
     rows
 }
 
-/// `generation` changes whenever another level or result is shown (the divide table then
-/// opens at its top); `divide_stats`: the divide table shows each move's statistics.
+/// How the results are shown: the divide's order and statistics, and where the keyboard's
+/// cursor is.
+pub struct ResultsView<'a> {
+    pub order: &'a mut DivideOrder,
+    /// The divide table shows each move's statistics.
+    pub divide_stats: &'a mut bool,
+    /// The divide row the arrow keys chose, and whether they just moved to it (the table then
+    /// scrolls it into view).
+    pub cursor: Option<usize>,
+    pub cursor_moved: bool,
+    /// Changes whenever another level or result is shown (the divide table then opens at its
+    /// top).
+    pub generation: u64,
+}
+
 pub fn show(
     ui: &mut Ui,
     levels: &[Level],
-    order: &mut DivideOrder,
-    divide_stats: &mut bool,
+    view: ResultsView<'_>,
     running: bool,
     check: &EngineCheckView,
-    generation: u64,
 ) -> Option<ResultsAction> {
+    let ResultsView {
+        order,
+        divide_stats,
+        cursor,
+        cursor_moved,
+        generation,
+    } = view;
     let mut action = None;
-    ui.heading("Results");
-    engine_summary(ui, check);
-    let Some(level) = levels.last() else {
+    let level = levels.last();
+    ui.horizontal(|ui| {
+        ui.heading("Results");
+        // The copy buttons share the heading's line: a short panel keeps its height for the
+        // divide.
+        if let Some(result) = level.and_then(|level| level.result.as_ref()) {
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                copy_buttons(ui, result);
+            });
+        }
+    });
+    let Some(level) = level else {
+        engine_summary(ui, check);
         ui.weak("Set up a position and press Run.");
         return None;
     };
-    breadcrumb(ui, levels, running, &mut action);
-    match (&level.result, &level.expected) {
-        (Some(result), _) => {
-            summary(ui, result);
-            fast_explanation(ui, result, running, &mut action);
-            stats_table::show(ui, result);
-            ui.horizontal(|ui| {
-                if ui
-                    .button("Copy text")
-                    .on_hover_text("The result as `vkperft perft` prints it")
-                    .clicked()
-                {
-                    ui.ctx().copy_text(result.report_text());
-                }
-                if ui
-                    .button("Copy JSON")
-                    .on_hover_text("The result as `vkperft perft --json` prints it")
-                    .clicked()
-                {
-                    let json =
-                        serde_json::to_string_pretty(&result.to_json(true)).unwrap_or_default();
-                    ui.ctx().copy_text(json);
-                }
-            });
-        }
-        (None, Some(expected)) => {
-            ui.label(format!(
-                "Depth {}: vkperft {}",
-                level.depth,
-                format::thousands(expected.values().sum())
-            ));
-        }
-        (None, None) => {
-            match &level.outcome {
-                Some(outcome) => ui.label(outcome),
-                None => ui.weak(format!("Searching depth {}…", level.depth)),
-            };
-            return action;
-        }
-    }
-    if let Some(engine) = &level.engine {
-        let ours: u128 = level.divide().unwrap_or_default().values().sum();
-        let text = format!("Engine: {}", format::thousands(engine.total()));
-        let at_risk = level.result.as_ref().is_some_and(|result| {
-            result
-                .tt
-                .as_ref()
-                .is_some_and(|tt| tt.count_at_risk(result.counts.nodes).is_some())
-        });
-        if engine.total() == ours && divide_rows(level, *order).iter().all(|r| !r.mismatch(true)) {
-            ui.label(format!("{text}, agrees"));
-        } else if at_risk {
-            // The engine is not blamed while vkperft's own count may be the wrong one.
-            ui.label(format!(
-                "{text}, differs; vkperft's count may be wrong: rerun in verified"
-            ));
-        } else {
-            ui.colored_label(MISMATCH, format!("{text}, differs"));
-        }
+    // What is said about the result scrolls in the space the divide's first rows leave it.
+    let above_divide = (ui.available_height() - DIVIDE_MIN_HEIGHT).max(ABOVE_DIVIDE_MIN_HEIGHT);
+    let searched = egui::ScrollArea::vertical()
+        .id_salt(("results-above-divide", generation))
+        .max_height(above_divide)
+        .auto_shrink([false, true])
+        .show(ui, |ui| {
+            engine_summary(ui, check);
+            breadcrumb(ui, levels, running, &mut action);
+            about_level(ui, level, *order, running, &mut action)
+        })
+        .inner;
+    if !searched {
+        return action;
     }
     ui.separator();
     let with_stats = level
@@ -174,6 +161,8 @@ pub fn show(
         order,
         stats: with_stats && *divide_stats,
         running,
+        cursor,
+        cursor_moved,
         generation,
     };
     divide_table(ui, level, table, &mut action);
@@ -185,7 +174,7 @@ fn engine_summary(ui: &mut Ui, check: &EngineCheckView) {
     if check.busy {
         ui.horizontal(|ui| {
             ui.spinner();
-            ui.label("Asking your engine…");
+            ui.label(&check.request);
         });
     }
     if let Some(error) = &check.error {
@@ -241,6 +230,82 @@ fn engine_summary(ui: &mut Ui, check: &EngineCheckView) {
     .on_hover_text(&finding.fen);
 }
 
+/// The shown level's total, the fast table's warning, the statistics and the engine's
+/// verdict; false while it has no divide to show (searching, failed or cancelled).
+fn about_level(
+    ui: &mut Ui,
+    level: &Level,
+    order: DivideOrder,
+    running: bool,
+    action: &mut Option<ResultsAction>,
+) -> bool {
+    match (&level.result, &level.expected) {
+        (Some(result), _) => {
+            summary(ui, result);
+            fast_explanation(ui, result, running, action);
+            stats_table::show(ui, result);
+        }
+        (None, Some(expected)) => {
+            ui.label(format!(
+                "Depth {}: vkperft {}",
+                level.depth,
+                format::thousands(expected.values().sum())
+            ));
+        }
+        (None, None) => {
+            match &level.outcome {
+                Some(outcome) => ui.label(outcome),
+                None => ui.weak(format!("Searching depth {}…", level.depth)),
+            };
+            return false;
+        }
+    }
+    if let Some(engine) = &level.engine {
+        let ours: u128 = level.divide().unwrap_or_default().values().sum();
+        let text = format!(
+            "Engine at depth {}: {}",
+            level.depth,
+            format::thousands(engine.total())
+        );
+        let at_risk = level.result.as_ref().is_some_and(|result| {
+            result
+                .tt
+                .as_ref()
+                .is_some_and(|tt| tt.count_at_risk(result.counts.nodes).is_some())
+        });
+        if engine.total() == ours && divide_rows(level, order).iter().all(|r| !r.mismatch(true)) {
+            ui.label(format!("{text}, agrees"));
+        } else if at_risk {
+            // The engine is not blamed while vkperft's own count may be the wrong one.
+            ui.label(format!(
+                "{text}, differs; vkperft's count may be wrong: rerun in verified"
+            ));
+        } else {
+            ui.colored_label(MISMATCH, format!("{text}, differs"));
+        }
+    }
+    true
+}
+
+/// Copy JSON and Copy text, right to left.
+fn copy_buttons(ui: &mut Ui, result: &PerftResult) {
+    if ui
+        .small_button("Copy JSON")
+        .on_hover_text("The result as `vkperft perft --json` prints it")
+        .clicked()
+    {
+        let json = serde_json::to_string_pretty(&result.to_json(true)).unwrap_or_default();
+        ui.ctx().copy_text(json);
+    }
+    if ui
+        .small_button("Copy text")
+        .on_hover_text("The result as `vkperft perft` prints it")
+        .clicked()
+    {
+        ui.ctx().copy_text(result.report_text());
+    }
+}
+
 fn breadcrumb(ui: &mut Ui, levels: &[Level], running: bool, action: &mut Option<ResultsAction>) {
     if levels.len() < 2 {
         return;
@@ -282,12 +347,13 @@ fn summary(ui: &mut Ui, result: &PerftResult) {
                 reference_mark(ui, &fen, result);
             });
             ui.end_row();
-            ui.label("Time").on_hover_text("Wall-clock time of the run");
-            ui.label(format::duration(result.elapsed));
-            ui.end_row();
-            ui.label("Nodes/second")
-                .on_hover_text("The total divided by the time");
-            ui.label(format::rate(result.nps()));
+            ui.label("Time")
+                .on_hover_text("Wall-clock time of the run, and the total divided by it");
+            ui.label(format!(
+                "{} ({} nodes/s)",
+                format::duration(result.elapsed),
+                format::rate(result.nps())
+            ));
             ui.end_row();
             ui.label("Run")
                 .on_hover_text("Depth, backend (threads or device) and table mode");
@@ -301,9 +367,7 @@ fn summary(ui: &mut Ui, result: &PerftResult) {
             ui.add(egui::Label::new(&run).truncate())
                 .on_hover_text(&run);
             ui.end_row();
-            if let Some(tt) = &result.tt {
-                risk_rows::show(ui, tt, result.counts.nodes);
-            }
+            // The table's risk rows are in the live panel, which follows the shown result.
         });
 }
 
@@ -342,8 +406,9 @@ fn fast_explanation(
         ),
         None => return,
     };
-    ui.label(RichText::new(text).color(MISMATCH));
-    ui.horizontal(|ui| {
+    // The reruns come first: the explanation under them may scroll out of a short panel.
+    ui.horizontal_wrapped(|ui| {
+        ui.colored_label(MISMATCH, "⚠ This total may be wrong:");
         for (mode, hover) in [
             (TtMode::Verified, "Exact keys: no false hit possible"),
             (
@@ -360,6 +425,7 @@ fn fast_explanation(
             }
         }
     });
+    ui.label(RichText::new(text).color(MISMATCH));
 }
 
 fn reference_mark(ui: &mut Ui, fen: &str, result: &PerftResult) {
@@ -389,6 +455,8 @@ struct DivideTable<'a> {
     /// With each move's move-type statistics.
     stats: bool,
     running: bool,
+    cursor: Option<usize>,
+    cursor_moved: bool,
     generation: u64,
 }
 
@@ -402,6 +470,8 @@ fn divide_table(
         order,
         stats,
         running,
+        cursor,
+        cursor_moved,
         generation,
     } = table;
     let rows = divide_rows(level, *order);
@@ -458,19 +528,26 @@ fn divide_table(
                         stats_table::divide_headings(ui);
                     }
                     ui.end_row();
-                    for row in rows {
+                    for (index, row) in rows.into_iter().enumerate() {
                         let legal = uci::parse_move(&level.position, &row.mv).ok();
                         let mismatch = row.mismatch(compared);
                         let mut label = RichText::new(&row.mv);
                         if mismatch {
                             label = label.color(MISMATCH);
                         }
+                        let chosen = cursor == Some(index);
                         let button = ui
                             .add_enabled(
                                 descend && legal.is_some(),
-                                egui::Button::new(label).small(),
+                                egui::Button::new(label).small().selected(chosen),
                             )
-                            .on_hover_text("Make this move and search its subtree");
+                            .on_hover_text(
+                                "Make this move and search its subtree (or the arrow keys and \
+                                 Enter)",
+                            );
+                        if chosen && cursor_moved {
+                            button.scroll_to_me(None);
+                        }
                         if button.clicked() {
                             if let Some(mv) = legal {
                                 *action = Some(ResultsAction::Descend(mv));

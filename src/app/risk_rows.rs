@@ -29,11 +29,11 @@ pub fn show(ui: &mut Ui, tt: &TtStatsSnapshot, nodes: u128) {
                  searched again, so none is in the total",
             );
             ui.label(format!(
-                "{} caught and corrected",
+                "{} caught, corrected",
                 format::thousands(u128::from(tt.total.false_hits))
             ));
             ui.end_row();
-            ui.label("Expected (fast check)")
+            ui.label("Expected by fast")
                 .on_hover_text(CERTIFY_EXPECTATION);
             ui.label(format::small(risk.expected_false_hits))
                 .on_hover_text(CERTIFY_EXPECTATION);

@@ -62,7 +62,86 @@ pub fn show(
     } = status;
     let mut action = None;
     let running = running || engine_busy;
-    ui.heading("Run");
+    // The buttons stay at the top; the settings under them scroll in a short panel.
+    ui.horizontal(|ui| {
+        ui.heading("Run");
+        ui.add_space(8.0);
+        let run = ui.add_enabled(
+            blocker.is_none() && !running,
+            egui::Button::new(RichText::new("▶ Run").strong()).min_size([90.0, 28.0].into()),
+        );
+        let run = match blocker {
+            Some(reason) => run.on_disabled_hover_text(reason),
+            None => run.on_hover_text(format!("Run perft {} (Ctrl+Enter)", settings.depth)),
+        };
+        if run.clicked() {
+            action = Some(RunAction::Run);
+        }
+        if ui
+            .add_enabled(
+                running,
+                egui::Button::new("■ Cancel").min_size([90.0, 28.0].into()),
+            )
+            .on_hover_text("Stop the run, or kill your engine while it is asked (Esc)")
+            .clicked()
+        {
+            action = Some(RunAction::Cancel);
+        }
+    });
+    ui.horizontal(|ui| {
+        let engine = settings.engine_command().is_some();
+        let depth = settings.depth;
+        if ui
+            .add_enabled(
+                engine && comparable && !running,
+                egui::Button::new("Compare"),
+            )
+            .on_hover_text(format!(
+                "Put your engine's divide at depth {depth} of the shown position beside \
+                 vkperft's (the Depth field's depth)"
+            ))
+            .clicked()
+        {
+            action = Some(RunAction::Compare);
+        }
+        if ui
+            .add_enabled(
+                engine && blocker.is_none() && !running,
+                egui::Button::new("Find the bug"),
+            )
+            .on_hover_text(format!(
+                "Compare your engine with vkperft from the board's position at depth {depth}, \
+                 and descend to the first position where its move list is wrong"
+            ))
+            .clicked()
+        {
+            action = Some(RunAction::FindTheBug);
+        }
+    });
+    if let Some(reason) = blocker.filter(|_| !running) {
+        ui.label(RichText::new(reason).color(ui.visuals().error_fg_color));
+    }
+    egui::ScrollArea::vertical()
+        .id_salt("run-scroll")
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            settings_grid(ui, devices, settings, running);
+            // The advanced knobs apply to the next run: they stay usable during one.
+            egui::CollapsingHeader::new("Advanced")
+                .id_salt("run-advanced")
+                .show(ui, |ui| advanced(ui, settings, seed));
+        });
+    action
+}
+
+/// Depth, backend, table, statistics and the user's engine; locked while a run or the
+/// engine is under way.
+fn settings_grid(
+    ui: &mut Ui,
+    devices: Option<&[DeviceInfo]>,
+    settings: &mut Settings,
+    running: bool,
+) {
     ui.add_enabled_ui(!running, |ui| {
         egui::Grid::new("run-settings")
             .num_columns(2)
@@ -78,7 +157,7 @@ pub fn show(
                     // A long device name is cut in the box; the box's hover shows it whole.
                     let selected = settings.backend.label(devices);
                     egui::ComboBox::from_id_salt("backend")
-                        .width(130.0)
+                        .width(110.0)
                         .truncate()
                         .selected_text(selected.clone())
                         .show_ui(ui, |ui| {
@@ -175,64 +254,6 @@ pub fn show(
                 ui.end_row();
             });
     });
-    // The advanced knobs apply to the next run: they stay usable during one.
-    egui::CollapsingHeader::new("Advanced")
-        .id_salt("run-advanced")
-        .show(ui, |ui| advanced(ui, settings, seed));
-    ui.add_space(4.0);
-    ui.horizontal(|ui| {
-        let run = ui.add_enabled(
-            blocker.is_none() && !running,
-            egui::Button::new(RichText::new("▶ Run").strong()).min_size([90.0, 28.0].into()),
-        );
-        let run = match blocker {
-            Some(reason) => run.on_disabled_hover_text(reason),
-            None => run,
-        };
-        if run.clicked() {
-            action = Some(RunAction::Run);
-        }
-        if ui
-            .add_enabled(
-                running,
-                egui::Button::new("■ Cancel").min_size([90.0, 28.0].into()),
-            )
-            .on_hover_text("Stop the run, or kill your engine while it is asked")
-            .clicked()
-        {
-            action = Some(RunAction::Cancel);
-        }
-    });
-    ui.horizontal(|ui| {
-        let engine = settings.engine_command().is_some();
-        if ui
-            .add_enabled(
-                engine && comparable && !running,
-                egui::Button::new("Compare"),
-            )
-            .on_hover_text("Put your engine's divide of the shown position beside vkperft's")
-            .clicked()
-        {
-            action = Some(RunAction::Compare);
-        }
-        if ui
-            .add_enabled(
-                engine && blocker.is_none() && !running,
-                egui::Button::new("Find the bug"),
-            )
-            .on_hover_text(
-                "Compare your engine with vkperft from the board's position at this depth, and \
-                 descend to the first position where its move list is wrong",
-            )
-            .clicked()
-        {
-            action = Some(RunAction::FindTheBug);
-        }
-    });
-    if let Some(reason) = blocker.filter(|_| !running) {
-        ui.label(RichText::new(reason).color(ui.visuals().error_fg_color));
-    }
-    action
 }
 
 /// Badges beside the TT mode for settings of the collapsed Advanced section that change what a

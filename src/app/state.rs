@@ -4,6 +4,7 @@
 use super::editor::Editor;
 use super::editor_panel::EditorControls;
 use super::history::HistoryRow;
+use super::history_file::{self, StoredRun};
 use super::level::{DivideOrder, Level};
 use super::live_run::{LiveRun, RunEnd};
 use super::plan_watch::PlanWatch;
@@ -13,6 +14,7 @@ use super::suite_view::SuiteView;
 use crate::chess::{Position, Square};
 use crate::engine::{Event, Job, JobId, JobSpec, JobSpecError, PerftResult};
 use crate::hunt::{Difference, Finding};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 pub struct AppState {
@@ -29,6 +31,10 @@ pub struct AppState {
     pub live: Option<LiveRun>,
     pub running: Option<JobId>,
     pub history: Vec<HistoryRow>,
+    /// The file the history is kept in across restarts, if any.
+    pub history_file: Option<PathBuf>,
+    /// What to say about that file: runs skipped at startup, a failed write.
+    pub history_note: Option<String>,
     /// The history rows picked to compare (at most two, by index).
     pub history_selection: Vec<usize>,
     /// Changes whenever the results panel shows another level or result, so that the divide
@@ -42,6 +48,12 @@ pub struct AppState {
     pub suite: SuiteView,
     /// The Advanced settings a loaded history row replaced, to save instead of the row's.
     pub before_load: Option<LoadedAdvanced>,
+    /// The divide table's row the arrow keys moved to (in the shown order), if any.
+    pub divide_cursor: Option<usize>,
+    /// The cursor moved since the table was last drawn.
+    pub divide_cursor_moved: bool,
+    /// The Help window with the keyboard shortcuts is open.
+    pub help_open: bool,
 }
 
 /// The verifier width and Zobrist seed of the Advanced section: a history row loads its own
@@ -59,6 +71,8 @@ pub struct LoadedAdvanced {
 pub struct EngineCheckView {
     /// A request is with the engine.
     pub busy: bool,
+    /// What it was asked, in words with the depth.
+    pub request: String,
     /// Where the last "Find the bug" walk ended.
     pub finding: Option<Finding>,
     /// Why the last request failed.
@@ -66,6 +80,12 @@ pub struct EngineCheckView {
 }
 
 impl EngineCheckView {
+    /// Records that a request went to the engine.
+    pub fn asking(&mut self, request: String) {
+        self.busy = true;
+        self.request = request;
+    }
+
     /// The missing (true) and extra (false) moves of the finding, to mark on the board while it
     /// shows `position`.
     pub fn marks(&self, position: Option<&Position>) -> Vec<(Square, Square, bool)> {
@@ -104,13 +124,45 @@ impl AppState {
             live: None,
             running: None,
             history: Vec::new(),
+            history_file: None,
+            history_note: None,
             history_selection: Vec::new(),
             results_generation: 0,
             plan_watch: PlanWatch::default(),
             engine_check: EngineCheckView::default(),
             suite: SuiteView::default(),
             before_load: None,
+            divide_cursor: None,
+            divide_cursor_moved: false,
+            help_open: false,
             settings,
+        }
+    }
+
+    /// Keeps the history in `path`: the runs already there come first.
+    pub fn keep_history_in(&mut self, path: PathBuf) {
+        let loaded = history_file::load(&path);
+        self.history = loaded
+            .runs
+            .into_iter()
+            .map(|(stored, result)| HistoryRow::named(Arc::new(result), stored.name))
+            .collect();
+        self.history_note = loaded.note;
+        self.history_file = Some(path);
+    }
+
+    /// Writes the history to its file, if it has one.
+    fn save_history(&mut self) {
+        let Some(path) = &self.history_file else {
+            return;
+        };
+        let runs: Vec<StoredRun> = self
+            .history
+            .iter()
+            .map(|row| StoredRun::of(&row.result, &row.name))
+            .collect();
+        if let Err(error) = history_file::save(path, &runs) {
+            self.history_note = Some(format!("The history is not kept: {error}"));
         }
     }
 
@@ -164,16 +216,18 @@ impl AppState {
     /// The results panel shows another level or result.
     pub fn results_changed(&mut self) {
         self.results_generation += 1;
+        self.divide_cursor = None;
     }
 
     /// The live panel follows the breadcrumb: it shows the shown level's finished run, if it
     /// has one (a level a hunt compared has none).
     pub fn follow_shown_level(&mut self) {
-        self.live = self
-            .levels
-            .last()
-            .and_then(|level| level.result.as_deref())
-            .map(LiveRun::of_result);
+        self.live = self.levels.last().and_then(|level| {
+            level
+                .live
+                .clone()
+                .or_else(|| level.result.as_deref().map(LiveRun::of_result))
+        });
         self.results_changed();
     }
 
@@ -195,12 +249,24 @@ impl AppState {
             }
             Event::Finished { result, .. } => {
                 let result: Arc<PerftResult> = Arc::from(result);
-                self.history.push(HistoryRow::of(result.clone()));
+                let root = self
+                    .levels
+                    .first()
+                    .map_or_else(|| result.position.to_fen(), |level| level.position.to_fen());
+                let path: Vec<String> = self
+                    .levels
+                    .iter()
+                    .filter_map(|level| level.via.map(|mv| mv.to_string()))
+                    .collect();
+                self.history
+                    .push(HistoryRow::of(result.clone(), &root, &path));
+                self.save_history();
                 if let Some(live) = self.live.as_mut() {
                     live.finish(&result);
                 }
                 if let Some(level) = self.levels.last_mut() {
                     level.result = Some(result);
+                    level.live = self.live.clone();
                 }
                 self.results_changed();
                 self.end_run(RunEnd::Finished);

@@ -13,11 +13,38 @@ pub struct WindowOptions {
     pub screenshot: Option<PathBuf>,
     /// Start in this theme instead of the remembered one.
     pub dark_theme: Option<bool>,
+    /// Open at this size instead of the remembered one.
+    pub size: Option<[f32; 2]>,
 }
 
 pub const WINDOW_SIZE: [f32; 2] = [1280.0, 800.0];
 /// The smallest window whose panels still show their values (scrolling where they must).
 pub const MIN_WINDOW_SIZE: [f32; 2] = [800.0, 560.0];
+
+/// `WIDTHxHEIGHT` in points, at least [`MIN_WINDOW_SIZE`].
+pub fn parse_size(text: &str) -> Result<[f32; 2], String> {
+    let (width, height) = text
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("`{text}` is not WIDTHxHEIGHT, e.g. 1000x650"))?;
+    let side = |value: &str, least: f32| -> Result<f32, String> {
+        let points: u32 = value
+            .trim()
+            .parse()
+            .map_err(|_| format!("`{value}` in `{text}` is not a whole number of points"))?;
+        let points = points as f32;
+        if points < least {
+            return Err(format!(
+                "the window must be at least {}x{}",
+                MIN_WINDOW_SIZE[0], MIN_WINDOW_SIZE[1]
+            ));
+        }
+        Ok(points)
+    };
+    Ok([
+        side(width, MIN_WINDOW_SIZE[0])?,
+        side(height, MIN_WINDOW_SIZE[1])?,
+    ])
+}
 
 /// Opens the window and returns when it closes.
 pub fn run_window(options: WindowOptions) -> Result<(), String> {
@@ -25,10 +52,11 @@ pub fn run_window(options: WindowOptions) -> Result<(), String> {
         viewport: egui::ViewportBuilder::default()
             .with_title("vkperft")
             .with_app_id("vkperft")
-            .with_inner_size(WINDOW_SIZE)
+            .with_inner_size(options.size.unwrap_or(WINDOW_SIZE))
             .with_min_inner_size(MIN_WINDOW_SIZE),
-        // A screenshot run leaves the user's remembered window alone.
-        persist_window: options.screenshot.is_none(),
+        // A screenshot run, or one at a size asked for, leaves the user's remembered window
+        // alone.
+        persist_window: options.screenshot.is_none() && options.size.is_none(),
         ..Default::default()
     };
     let outcome: Arc<Mutex<Option<Result<(), String>>>> = Arc::new(Mutex::new(None));
@@ -45,7 +73,13 @@ pub fn run_window(options: WindowOptions) -> Result<(), String> {
             if let Some(dark) = options.dark_theme {
                 settings.dark_theme = dark;
             }
-            let app = VkperftApp::new(settings);
+            let mut app = VkperftApp::new(settings);
+            // The history file sits beside eframe's own storage; a screenshot run keeps none.
+            if options.screenshot.is_none() {
+                if let Some(folder) = eframe::storage_dir("vkperft") {
+                    app = app.keep_history_in(&folder);
+                }
+            }
             Ok(match options.screenshot {
                 Some(path) => Box::new(ScreenshotApp::new(app, path, app_outcome)),
                 None => Box::new(app),
@@ -160,4 +194,23 @@ fn save_png(image: &egui::ColorImage, path: &std::path::Path) -> Result<(), Stri
     buffer
         .save_with_format(path, image::ImageFormat::Png)
         .map_err(|err| format!("could not write {}: {err}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_size;
+
+    #[test]
+    fn sizes_parse_and_too_small_ones_are_refused() {
+        assert_eq!(parse_size("1000x650"), Ok([1000.0, 650.0]));
+        assert_eq!(
+            parse_size("640x480"),
+            Err("the window must be at least 800x560".to_string())
+        );
+        assert_eq!(
+            parse_size("wide"),
+            Err("`wide` is not WIDTHxHEIGHT, e.g. 1000x650".to_string())
+        );
+        assert!(parse_size("1000xabc").is_err_and(|error| error.contains("`abc`")));
+    }
 }

@@ -265,9 +265,17 @@ pub struct GuiArgs {
     /// Start in this theme instead of the remembered one.
     #[arg(long, value_enum)]
     pub theme: Option<ThemeArg>,
+    /// Open the window at this size in points, `WIDTHxHEIGHT` (at least 800x560), instead of
+    /// the remembered one.
+    #[arg(long, value_name = "WIDTHxHEIGHT", value_parser = window_size_arg)]
+    pub size: Option<[f32; 2]>,
     /// Smoke test: run the default job, save a PNG of the window to this path, and exit.
     #[arg(long, value_name = "PATH", hide = true)]
     pub screenshot: Option<std::path::PathBuf>,
+}
+
+fn window_size_arg(text: &str) -> Result<[f32; 2], String> {
+    vkperft::app::window::parse_size(text)
 }
 
 fn seed_arg(text: &str) -> Result<u64, String> {

@@ -68,3 +68,36 @@ impl HuntError {
         }
     }
 }
+
+/// An engine's exit status in words: the shell's 127 and 126 say the command was not found or
+/// could not be run, which the bare number does not tell.
+pub fn exit_status_text(status: std::process::ExitStatus) -> String {
+    match status.code() {
+        Some(127) => format!("{status}: command not found"),
+        Some(126) => format!("{status}: command found but not executable"),
+        _ => status.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::exit_status_text;
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::ExitStatus;
+
+    #[test]
+    fn the_shells_codes_are_named() {
+        assert_eq!(
+            exit_status_text(ExitStatus::from_raw(127 << 8)),
+            "exit status: 127: command not found"
+        );
+        assert_eq!(
+            exit_status_text(ExitStatus::from_raw(126 << 8)),
+            "exit status: 126: command found but not executable"
+        );
+        assert_eq!(
+            exit_status_text(ExitStatus::from_raw(1 << 8)),
+            "exit status: 1"
+        );
+    }
+}

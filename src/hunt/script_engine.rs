@@ -7,7 +7,7 @@
 use super::divide_output::EngineDivide;
 use super::engine::{EngineUnderTest, PositionRequest};
 use super::engine_process::EngineProcess;
-use super::error::HuntError;
+use super::error::{exit_status_text, HuntError};
 use crate::child_lines::MAX_LINE_BYTES;
 use std::io::Read;
 use std::os::unix::process::CommandExt;
@@ -115,7 +115,7 @@ impl ScriptEngine {
         if !status.success() {
             return Err(HuntError::Exited {
                 command: self.command.clone(),
-                status: status.to_string(),
+                status: exit_status_text(status),
                 position: request,
             });
         }

@@ -8,7 +8,7 @@
 use super::divide_output::EngineDivide;
 use super::engine::{EngineUnderTest, PositionRequest};
 use super::engine_process::{EngineProcess, GroupGuard};
-use super::error::HuntError;
+use super::error::{exit_status_text, HuntError};
 use crate::child_lines::{read_lines, LineTooLong};
 use crossbeam_channel::{Receiver, RecvTimeoutError};
 use std::io::Write;
@@ -99,7 +99,7 @@ impl UciEngine {
         let deadline = Instant::now() + Duration::from_millis(500);
         let status = loop {
             match self.child.try_wait() {
-                Ok(Some(status)) => break status.to_string(),
+                Ok(Some(status)) => break exit_status_text(status),
                 Ok(None) if Instant::now() < deadline => {
                     std::thread::sleep(Duration::from_millis(10))
                 }

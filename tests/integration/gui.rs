@@ -416,7 +416,50 @@ fn compare_shows_the_engine_column() {
     let app = harness.state().state();
     let engine = app.levels[0].engine.as_ref().expect("compared");
     assert_eq!(engine.total(), 8_902);
-    assert!(shows(&harness, "Engine: 8,902, agrees"));
+    assert!(shows(&harness, "Engine at depth 3: 8,902, agrees"));
+}
+
+/// Compare asks the Depth field's depth, not the shown result's, and says which: with a
+/// depth-3 result on screen and Depth 2, the engine is asked `go perft 2`, and the shown
+/// level becomes the comparison at depth 2 with vkperft's exact divide.
+#[test]
+fn compare_asks_the_depth_field_and_says_it() {
+    let mut harness = harness(Settings {
+        engine: buggy_engine("none"),
+        engine_kind: EngineKind::Uci,
+        ..test_settings(3)
+    });
+    harness.get_by_label("▶ Run").click();
+    step_until(&mut harness, "the result", |h| {
+        idle(h) && h.state().state().history.len() == 1
+    });
+    harness.state_mut().state_mut().settings.depth = 2;
+    harness.step();
+    harness.get_by_label("Compare").click();
+    harness.step();
+    assert_eq!(
+        harness.state().state().engine_check.request,
+        "Asking your engine for its divide at depth 2…"
+    );
+    step_until(&mut harness, "the engine's divide", |h| {
+        let app = h.state().state();
+        !app.engine_check.busy && app.levels[0].engine.is_some()
+    });
+    let app = harness.state().state();
+    let level = &app.levels[0];
+    assert_eq!(level.depth, 2);
+    assert_eq!(
+        level.engine.as_ref().map(|engine| engine.total()),
+        Some(400)
+    );
+    assert_eq!(
+        level
+            .expected
+            .as_ref()
+            .map(|divide| divide.values().sum::<u128>()),
+        Some(400)
+    );
+    assert!(shows(&harness, "Engine at depth 2: 400, agrees"));
 }
 
 const CASTLES_BOTH_WAYS: &str = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";

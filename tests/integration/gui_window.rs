@@ -33,15 +33,6 @@ fn run_to_result(harness: &mut Harness<'static, VkperftApp>, runs: usize) {
     });
 }
 
-/// The left edge of the History panel: what the results panel must keep left of.
-fn history_left(harness: &Harness<'static, VkperftApp>) -> f32 {
-    harness
-        .get_by_role_and_label(Role::Label, "History")
-        .rect()
-        .min
-        .x
-}
-
 /// A Vulkan device's long name on the result's Run line neither widens the results panel nor
 /// pushes the divide counts out of view.
 #[test]
@@ -58,20 +49,23 @@ fn a_vulkan_named_result_keeps_its_counts_in_view() {
     level.result = Some(Arc::new(result));
     harness.step();
     harness.step();
-    let edge = history_left(&harness);
-    let counts: Vec<_> = harness.query_all_by_label("380").collect();
+    let results = harness.state().panel_rects().results;
+    let counts: Vec<_> = harness
+        .query_all_by_label("380")
+        .map(|node| node.rect())
+        .filter(|rect| results.intersects(*rect))
+        .collect();
     assert!(!counts.is_empty(), "the divide's counts are shown");
-    for count in counts {
-        let rect = count.rect();
+    for rect in counts {
         assert!(
-            rect.max.x <= edge && rect.min.x >= 0.0,
-            "a count at {rect:?} is not left of the history at {edge}"
+            results.contains_rect(rect),
+            "a count at {rect:?} is not within the results at {results:?}"
         );
     }
     assert!(
         harness
             .query_all_by_label_contains("RTX 4090")
-            .all(|node| node.rect().max.x <= edge),
+            .all(|node| node.rect().max.x <= results.max.x),
         "the device name is cut at the panel's edge"
     );
 }
@@ -191,52 +185,146 @@ fn a_wrong_fast_total_explains_its_expected_false_hits() {
     assert_eq!(app.history[1].nodes, 4_865_609);
     assert_eq!(app.history[1].tt_mode, "certify");
     assert!(app.history[1].false_hits.is_some_and(|hits| hits > 0));
-    assert!(shows(&harness, "caught and corrected"));
+    assert!(shows(&harness, "caught, corrected"));
     assert!(!shows(&harness, "false hits with 8 verifier bits"));
 }
 
-/// Every node whose label contains `text` lies inside the window.
-fn inside(harness: &Harness<'static, VkperftApp>, text: &str, size: [f32; 2]) -> usize {
-    let mut found = 0;
-    for node in harness.query_all_by_label_contains(text) {
-        let rect = node.rect();
-        assert!(
-            rect.min.x >= 0.0 && rect.max.x <= size[0] && rect.max.y <= size[1],
-            "`{text}` at {rect:?} is outside the {size:?} window"
-        );
-        found += 1;
-    }
-    found
+/// The sizes the window is made for: the default, a laptop's half screen, the smallest.
+const SIZES: [[f32; 2]; 3] = [[1280.0, 800.0], [1000.0, 650.0], [800.0, 560.0]];
+
+/// Whether `inner` lies within `outer` (to a rounding of a point).
+fn within(inner: egui::Rect, outer: egui::Rect) -> bool {
+    outer.expand(0.5).contains_rect(inner)
 }
 
-/// At 1000x650 every panel shows its values: the live counters, the total, the divide and the
-/// history row.
+/// The nodes labelled exactly `label` that lie in `panel`.
+fn labelled_in(
+    harness: &Harness<'static, VkperftApp>,
+    label: &str,
+    panel: egui::Rect,
+) -> Vec<egui::Rect> {
+    harness
+        .query_all_by_label(label)
+        .map(|node| node.rect())
+        .filter(|rect| panel.intersects(*rect))
+        .collect()
+}
+
+/// The value beside the live counter named `name`: every node on its row right of the name
+/// lies whole within the live panel, and there is one.
+fn assert_live_row(harness: &Harness<'static, VkperftApp>, name: &str, live: egui::Rect) {
+    let names = labelled_in(harness, name, live);
+    let [row] = names[..] else {
+        panic!("one `{name}` in the live panel at {live:?}, found {names:?}");
+    };
+    assert!(within(row, live), "`{name}` at {row:?} is cut by {live:?}");
+    let values: Vec<egui::Rect> = harness
+        .query_all(egui_kittest::kittest::By::new().predicate(|node| {
+            let rect = node.bounding_box().map_or(egui::Rect::NOTHING, |b| {
+                egui::Rect::from_min_max(
+                    egui::pos2(b.x0 as f32, b.y0 as f32),
+                    egui::pos2(b.x1 as f32, b.y1 as f32),
+                )
+            });
+            rect.min.x >= row.max.x && rect.center().y > row.min.y && rect.center().y < row.max.y
+        }))
+        .map(|node| node.rect())
+        .filter(|rect| rect.min.x < live.max.x)
+        .collect();
+    assert!(!values.is_empty(), "no value beside `{name}`");
+    for value in values {
+        assert!(
+            within(value, live),
+            "`{name}`'s value at {value:?} is cut by the live panel at {live:?}"
+        );
+    }
+}
+
+/// At each size, after a certify run: every live counter with its value, the total, the
+/// divide table's first rows, the Run button and every History column title lie within
+/// their panels and the window, nothing cut, without dragging anything.
 #[test]
-fn at_1000x650_every_panel_shows_its_values() {
-    let size = [1000.0, 650.0];
-    let mut harness = harness_sized(test_settings(3), size);
-    run_to_result(&mut harness, 1);
-    for heading in ["Run", "Live", "Results", "History"] {
-        for node in harness.query_all_by_role_and_label(Role::Label, heading) {
-            let rect = node.rect();
-            assert!(rect.max.x <= size[0] && rect.max.y <= size[1], "{heading}");
+fn every_value_is_in_view_at_each_size() {
+    for size in SIZES {
+        let mut harness = harness_sized(
+            Settings {
+                tt_mode: TtMode::Certify,
+                ..test_settings(3)
+            },
+            size,
+        );
+        run_to_result(&mut harness, 1);
+        let panels = harness.state().panel_rects();
+        let window = egui::Rect::from_min_size(egui::Pos2::ZERO, size.into());
+        for (name, panel) in [
+            ("editor", panels.editor),
+            ("run", panels.run),
+            ("live", panels.live),
+            ("results", panels.results),
+            ("history", panels.history),
+        ] {
+            assert!(
+                within(panel, window),
+                "{size:?}: the {name} panel {panel:?}"
+            );
+        }
+        for name in [
+            "Nodes",
+            "Elapsed",
+            "Nodes/second",
+            "TT occupancy",
+            "Probes",
+            "Hits",
+            "Stores",
+            "Overwrites",
+            "Payload skips",
+            "False hits",
+            "Expected by fast",
+            "Leaf count-ops",
+            "Counted, not made",
+            "Expanded",
+        ] {
+            assert_live_row(&harness, name, panels.live);
+        }
+        let total = labelled_in(&harness, "8,902", panels.results);
+        assert!(
+            !total.is_empty() && total.iter().all(|rect| within(*rect, panels.results)),
+            "{size:?}: the total {total:?} in {:?}",
+            panels.results
+        );
+        // The divide's first rows by move: a2a3 380, a2a4 420, b1a3 400.
+        for (mv, count) in [("a2a3", "380"), ("a2a4", "420"), ("b1a3", "400")] {
+            for text in [mv, count] {
+                let found = labelled_in(&harness, text, panels.results);
+                assert!(
+                    !found.is_empty() && found.iter().all(|rect| within(*rect, panels.results)),
+                    "{size:?}: `{text}` at {found:?} is not within the results at {:?}",
+                    panels.results
+                );
+            }
+        }
+        let run = harness.get_by_role_and_label(Role::Button, "▶ Run").rect();
+        assert!(within(run, panels.run), "{size:?}: Run at {run:?}");
+        for title in [
+            "#",
+            "position",
+            "nodes",
+            "depth",
+            "nodes/s",
+            "time",
+            "table",
+            "false hits",
+            "backend",
+            "seed",
+        ] {
+            let found = labelled_in(&harness, title, panels.history);
+            assert!(
+                !found.is_empty() && found.iter().all(|rect| within(*rect, panels.history)),
+                "{size:?}: History's `{title}` at {found:?} is cut by {:?}",
+                panels.history
+            );
         }
     }
-    // The total in Live, Results and History.
-    assert!(inside(&harness, "8,902", size) >= 3);
-    assert_eq!(inside(&harness, "8,902 ✔", size), 1, "the history row");
-    let first_count = harness
-        .get_all_by_label("380")
-        .next()
-        .expect("a2a3's count");
-    let rect = first_count.rect();
-    assert!(
-        rect.max.x <= size[0] && rect.max.y <= size[1],
-        "a2a3's count at {rect:?}"
-    );
-    assert!(inside(&harness, "Nodes/second", size) >= 2);
-    harness.get_by_role_and_label(Role::Button, "▶ Run");
-    assert!(inside(&harness, "▶ Run", size) == 1);
 }
 
 /// Two ticked history rows are compared: totals, rates, false hits and the divide; a row's
@@ -254,17 +342,16 @@ fn history_compares_two_rows_and_loads_one() {
     harness.step();
     harness.step();
     assert_eq!(harness.state().state().history_selection, vec![0, 1]);
-    assert!(shows(&harness, "Compared: #1 and #2"));
-    assert!(shows(&harness, "equal: 400"));
-    assert!(shows(&harness, "#1 not counted (fast), #2 0 caught"));
-    assert!(shows(&harness, "all 20 moves agree"));
+    assert!(shows(&harness, "#1 and #2: one search"));
+    assert!(shows(&harness, "Equal totals; all 20 moves agree"));
+    assert!(shows(&harness, "not counted (fast)") && shows(&harness, "0 caught"));
     assert!(shows(&harness, "nodes/s"));
 
     // The history's first Load (the Chess960 controls have one too).
-    let edge = history_left(&harness);
+    let history = harness.state().panel_rects().history;
     harness
         .get_all_by_label("Load")
-        .find(|node| node.rect().min.x > edge)
+        .find(|node| history.contains_rect(node.rect()))
         .expect("the first row's Load")
         .click();
     harness.step();
@@ -344,7 +431,7 @@ fn an_unpublished_fast_run_at_risk_warns_and_does_not_blame_the_engine() {
         let app = h.state().state();
         !app.engine_check.busy && app.levels[0].engine.is_some()
     });
-    let engine = format!("Engine: {}", vkperft::count::thousands(exact));
+    let engine = format!("Engine at depth 4: {}", vkperft::count::thousands(exact));
     assert!(shows(
         &harness,
         &format!("{engine}, differs; vkperft's count may be wrong: rerun in verified")
@@ -359,10 +446,10 @@ fn an_unpublished_fast_run_at_risk_warns_and_does_not_blame_the_engine() {
     harness.state_mut().state_mut().settings.verifier_bits = 64;
     harness.step();
     assert!(!shows(&harness, "⚠ 8-bit verifier"));
-    let edge = history_left(&harness);
+    let history = harness.state().panel_rects().history;
     harness
         .get_all_by_label("Load")
-        .find(|node| node.rect().min.x > edge)
+        .find(|node| history.contains_rect(node.rect()))
         .expect("the row's Load")
         .click();
     harness.step();
@@ -375,4 +462,91 @@ fn an_unpublished_fast_run_at_risk_warns_and_does_not_blame_the_engine() {
         "kept for later sessions"
     );
     assert!(shows(&harness, "⚠ 8-bit verifier"));
+}
+
+/// The keyboard: Ctrl+Enter runs, the arrows and Enter walk into the divide table's chosen
+/// move, Backspace walks back, F flips the board, F1 opens the list, Esc cancels a run.
+#[test]
+fn the_keyboard_runs_walks_and_cancels() {
+    use egui::{Key, Modifiers};
+    let mut harness = harness(test_settings(3));
+    harness.key_combination_modifiers(Modifiers::COMMAND, &[Key::Enter]);
+    step_until(&mut harness, "the run Ctrl+Enter started", |h| {
+        idle(h) && h.state().state().history.len() == 1
+    });
+    // The divide by move: a2a3, a2a4, ...; two rows down is a2a4.
+    harness.key_press(Key::ArrowDown);
+    harness.key_press(Key::ArrowDown);
+    harness.step();
+    assert_eq!(harness.state().state().divide_cursor, Some(1));
+    harness.key_press(Key::Enter);
+    step_until(&mut harness, "the subtree's run", |h| {
+        idle(h) && h.state().state().history.len() == 2
+    });
+    let app = harness.state().state();
+    assert_eq!(app.levels.len(), 2);
+    assert_eq!(
+        app.levels[1].via.map(|mv| mv.to_string()).as_deref(),
+        Some("a2a4")
+    );
+    assert_eq!(app.history[1].name, "startpos a2a4");
+    harness.key_press(Key::Backspace);
+    harness.step();
+    assert_eq!(harness.state().state().levels.len(), 1);
+
+    harness.key_press(Key::F);
+    harness.step();
+    assert!(harness.state().state().controls.flipped);
+    harness.key_press(Key::F1);
+    harness.step();
+    assert!(
+        shows(&harness, "Walk back one move"),
+        "the Help window lists the keys"
+    );
+
+    harness.state_mut().state_mut().settings.depth = 9;
+    harness.state_mut().state_mut().settings.tt_mode = TtMode::Off;
+    harness.key_combination_modifiers(Modifiers::COMMAND, &[Key::Enter]);
+    harness.step();
+    assert!(!idle(&harness), "the deep run started");
+    harness.key_press(Key::Escape);
+    step_until(&mut harness, "the cancel", idle);
+    assert!(shows(&harness, "Cancelled."));
+}
+
+/// The history outlives the window: runs written to the data folder are there at the next
+/// start, under their names; ticking rows leaves every row where it was.
+#[test]
+fn the_history_survives_a_restart_and_its_rows_stay_put() {
+    let dir = std::env::temp_dir().join(format!("vkperft-gui-history-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let app = || VkperftApp::new(test_settings(2)).keep_history_in(&dir);
+    let mut first = super::gui::harness_of(app());
+    run_to_result(&mut first, 1);
+    first.get_by_label("certify").click();
+    first.step();
+    run_to_result(&mut first, 2);
+    drop(first);
+
+    let mut harness = super::gui::harness_of(app());
+    harness.step();
+    let app = harness.state().state();
+    assert_eq!(app.history.len(), 2);
+    assert_eq!(app.history_note, None);
+    assert_eq!(app.history[1].name, "startpos");
+    assert_eq!(app.history[1].tt_mode, "certify");
+    assert_eq!(app.history[1].nodes, 400);
+
+    let place = |h: &Harness<'static, VkperftApp>, label: &str| {
+        h.get_by_role_and_label(Role::CheckBox, label).rect()
+    };
+    let before = (place(&harness, "#1"), place(&harness, "#2"));
+    harness.get_by_role_and_label(Role::CheckBox, "#1").click();
+    harness.step();
+    harness.get_by_role_and_label(Role::CheckBox, "#2").click();
+    harness.step();
+    harness.step();
+    assert!(shows(&harness, "#1 and #2: one search"));
+    assert_eq!((place(&harness, "#1"), place(&harness, "#2")), before);
+    let _ = std::fs::remove_dir_all(&dir);
 }
