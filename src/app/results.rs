@@ -188,13 +188,6 @@ fn engine_summary(ui: &mut Ui, check: &EngineCheckView) {
     } else {
         format!("after {}", finding.path.join(" "))
     };
-    let list = |moves: &[String]| {
-        if moves.is_empty() {
-            "none".to_string()
-        } else {
-            moves.join(" ")
-        }
-    };
     let text = match &finding.difference {
         Difference::None => {
             ui.colored_label(
@@ -203,11 +196,17 @@ fn engine_summary(ui: &mut Ui, check: &EngineCheckView) {
             );
             return;
         }
-        Difference::Moves { missing, extra } => format!(
-            "Bug found {at}: missing {} (green), extra {} (red)",
-            list(missing),
-            list(extra)
-        ),
+        Difference::Moves { missing, extra } => {
+            // Only the kinds found: an empty list said "extra none" in red.
+            let mut found = Vec::new();
+            if !missing.is_empty() {
+                found.push(format!("missing {} (green)", missing.join(" ")));
+            }
+            if !extra.is_empty() {
+                found.push(format!("extra {} (red)", extra.join(" ")));
+            }
+            format!("Bug found {at}: {}", found.join(", "))
+        }
         Difference::Counts => format!("Bug found {at}: counts other than 1 at depth 1"),
         Difference::TotalOnly { expected, engine } => format!(
             "Your engine's total {at} is {} where every move agrees ({})",

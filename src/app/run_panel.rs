@@ -187,7 +187,7 @@ fn settings_grid(
                 ui.horizontal(|ui| {
                     for mode in TtMode::ALL {
                         ui.selectable_value(&mut settings.tt_mode, mode, mode.name())
-                            .on_hover_text(mode.description());
+                            .on_hover_text(mode_description(mode, settings.verifier_bits));
                     }
                     tt_badges(ui, settings);
                 });
@@ -256,6 +256,20 @@ fn settings_grid(
     });
 }
 
+/// A mode's description with the verifier width the next run will use (Advanced may narrow
+/// the fast verifier's 64 bits).
+fn mode_description(mode: TtMode, verifier_bits: u32) -> String {
+    let description = mode.description();
+    if mode == TtMode::Fast {
+        description.replace(
+            "a 64-bit verifier",
+            &format!("{verifier_bits} verifier bits"),
+        )
+    } else {
+        description.to_string()
+    }
+}
+
 /// Badges beside the TT mode for settings of the collapsed Advanced section that change what a
 /// run may be trusted with: a narrowed verifier (more false hits) and a seed other than the
 /// default (another run's counts are not the usual ones to compare with).
@@ -315,4 +329,16 @@ fn advanced(ui: &mut Ui, settings: &mut Settings, seed: &mut SeedField) {
             }
             ui.end_row();
         });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::mode_description;
+    use crate::tt::TtMode;
+
+    #[test]
+    fn the_fast_description_names_the_verifier_width() {
+        assert!(mode_description(TtMode::Fast, 8).contains("checked by 8 verifier bits"));
+        assert!(mode_description(TtMode::Fast, 64).contains("checked by 64 verifier bits"));
+    }
 }
