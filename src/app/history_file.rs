@@ -142,6 +142,8 @@ impl StoredRun {
             slots: table.slots,
             compact_slots: table.compact_slots,
             bytes: table.bytes,
+            // The history keeps the table the run used, not the budget it was allowed.
+            budget_bytes: table.bytes,
             verifier_bits: table.verifier_bits,
             total: TtCounters {
                 probes: table.probes,
@@ -298,6 +300,7 @@ mod tests {
                 slots: 1 << 16,
                 compact_slots: 0,
                 bytes: 1 << 20,
+                budget_bytes: 1 << 20,
                 verifier_bits: 8,
                 total: TtCounters {
                     probes: 10,
