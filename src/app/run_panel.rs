@@ -189,9 +189,23 @@ fn settings_grid(
                         ui.selectable_value(&mut settings.tt_mode, mode, mode.name())
                             .on_hover_text(mode_description(mode, settings.verifier_bits));
                     }
-                    tt_badges(ui, settings);
                 });
                 ui.end_row();
+
+                // On a row of their own, so that a narrow panel does not cut them.
+                let badges = tt_badges(settings);
+                if !badges.is_empty() {
+                    ui.label("");
+                    ui.horizontal_wrapped(|ui| {
+                        for (text, hover) in badges {
+                            ui.label(
+                                RichText::new(text).color(egui::Color32::from_rgb(210, 120, 20)),
+                            )
+                            .on_hover_text(hover);
+                        }
+                    });
+                    ui.end_row();
+                }
 
                 let label = ui.label("TT size");
                 ui.add_enabled(
@@ -270,29 +284,28 @@ fn mode_description(mode: TtMode, verifier_bits: u32) -> String {
     }
 }
 
-/// Badges beside the TT mode for settings of the collapsed Advanced section that change what a
-/// run may be trusted with: a narrowed verifier (more false hits) and a seed other than the
-/// default (another run's counts are not the usual ones to compare with).
-fn tt_badges(ui: &mut Ui, settings: &Settings) {
+/// Badges under the TT mode, with their hover texts, for settings of the collapsed Advanced
+/// section that change what a run may be trusted with: a narrowed verifier (more false hits)
+/// and a seed other than the default (another run's counts are not the usual ones to compare
+/// with).
+fn tt_badges(settings: &Settings) -> Vec<(String, &'static str)> {
+    let mut badges = Vec::new();
     let narrowed = matches!(settings.tt_mode, TtMode::Fast | TtMode::Certify)
         && settings.verifier_bits < DEFAULT_VERIFIER_BITS;
     if narrowed {
-        ui.label(
-            RichText::new(format!("⚠ {}-bit verifier", settings.verifier_bits))
-                .color(egui::Color32::from_rgb(210, 120, 20)),
-        )
-        .on_hover_text(
+        badges.push((
+            format!("⚠ {}-bit verifier", settings.verifier_bits),
             "The fast verifier compares fewer bits than its 64 (Advanced): false hits are far \
              more likely",
-        );
+        ));
     }
     if settings.tt_mode != TtMode::Off && settings.zobrist_seed != DEFAULT_SEED {
-        ui.label(
-            RichText::new(format!("seed {:#x}", settings.zobrist_seed))
-                .color(egui::Color32::from_rgb(210, 120, 20)),
-        )
-        .on_hover_text("A Zobrist seed other than the default (Advanced)");
+        badges.push((
+            format!("seed {:#x}", settings.zobrist_seed),
+            "A Zobrist seed other than the default (Advanced)",
+        ));
     }
+    badges
 }
 
 fn advanced(ui: &mut Ui, settings: &mut Settings, seed: &mut SeedField) {

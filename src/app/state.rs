@@ -295,6 +295,19 @@ impl AppState {
         }
     }
 
+    /// Runs with `bits` verifier bits from now on, without saving them for later sessions.
+    pub fn use_verifier_bits_this_session(&mut self, bits: u32) {
+        let kept = self.before_load.map_or(
+            (self.settings.verifier_bits, self.settings.zobrist_seed),
+            |load| load.kept,
+        );
+        self.settings.verifier_bits = bits;
+        self.before_load = Some(LoadedAdvanced {
+            kept,
+            loaded: (bits, self.settings.zobrist_seed),
+        });
+    }
+
     /// The settings as they stand, with the editor's FEN.
     /// The settings for later sessions: a loaded row's verifier width and seed are not among
     /// them unless the user changed them since.

@@ -4,6 +4,7 @@
 use super::fonts;
 use super::settings::Settings;
 use super::VkperftApp;
+use crate::tt::TtMode;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -15,6 +16,34 @@ pub struct WindowOptions {
     pub dark_theme: Option<bool>,
     /// Open at this size instead of the remembered one.
     pub size: Option<[f32; 2]>,
+    /// Settings to start with instead of the remembered ones.
+    pub start: StartSettings,
+}
+
+/// What the command line asks the window to start with instead of what it remembers.
+#[derive(Clone, Debug, Default)]
+pub struct StartSettings {
+    pub fen: Option<String>,
+    pub depth: Option<u32>,
+    pub tt_mode: Option<TtMode>,
+    /// For this session only: the width saved for later sessions stays the remembered one.
+    pub verifier_bits: Option<u32>,
+}
+
+impl StartSettings {
+    /// An app with `settings` changed as asked.
+    pub fn app(&self, mut settings: Settings) -> VkperftApp {
+        if let Some(fen) = &self.fen {
+            settings.fen = fen.clone();
+        }
+        settings.depth = self.depth.unwrap_or(settings.depth);
+        settings.tt_mode = self.tt_mode.unwrap_or(settings.tt_mode);
+        let mut app = VkperftApp::new(settings);
+        if let Some(bits) = self.verifier_bits {
+            app.state_mut().use_verifier_bits_this_session(bits);
+        }
+        app
+    }
 }
 
 pub const WINDOW_SIZE: [f32; 2] = [1280.0, 800.0];
@@ -73,7 +102,7 @@ pub fn run_window(options: WindowOptions) -> Result<(), String> {
             if let Some(dark) = options.dark_theme {
                 settings.dark_theme = dark;
             }
-            let mut app = VkperftApp::new(settings);
+            let mut app = options.start.app(settings);
             // The history file sits beside eframe's own storage; a screenshot run keeps none.
             if options.screenshot.is_none() {
                 if let Some(folder) = eframe::storage_dir("vkperft") {
@@ -198,7 +227,42 @@ fn save_png(image: &egui::ColorImage, path: &std::path::Path) -> Result<(), Stri
 
 #[cfg(test)]
 mod tests {
-    use super::parse_size;
+    use super::{parse_size, StartSettings};
+    use crate::app::Settings;
+    use crate::tt::{TtMode, DEFAULT_VERIFIER_BITS};
+
+    #[test]
+    fn start_settings_replace_the_remembered_ones_and_the_verifier_width_is_not_saved() {
+        let kiwipete_black = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1";
+        let start = StartSettings {
+            fen: Some(kiwipete_black.to_string()),
+            depth: Some(5),
+            tt_mode: Some(TtMode::Certify),
+            verifier_bits: Some(8),
+        };
+        let app = start.app(Settings::default());
+        let state = app.state();
+        assert_eq!(state.editor.fen_text(), kiwipete_black);
+        assert_eq!(
+            (state.settings.depth, state.settings.tt_mode),
+            (5, TtMode::Certify)
+        );
+        assert_eq!(state.settings.verifier_bits, 8);
+        let saved = state.settings_to_save();
+        assert_eq!(saved.verifier_bits, DEFAULT_VERIFIER_BITS);
+        assert_eq!((saved.depth, saved.fen.as_str()), (5, kiwipete_black));
+    }
+
+    #[test]
+    fn no_start_settings_keep_the_remembered_ones() {
+        let remembered = Settings {
+            depth: 3,
+            verifier_bits: 16,
+            ..Settings::default()
+        };
+        let app = StartSettings::default().app(remembered.clone());
+        assert_eq!(app.state().settings_to_save(), remembered);
+    }
 
     #[test]
     fn sizes_parse_and_too_small_ones_are_refused() {

@@ -4,6 +4,7 @@ use super::error::CliError;
 use super::peer::PeerBin;
 use clap::builder::PossibleValue;
 use clap::{Args, ValueEnum};
+use vkperft::backend::MAX_DEPTH;
 use vkperft::chess::parse_seed;
 use vkperft::chess::Position;
 use vkperft::engine::{all_cores, BackendChoice, JobSpec};
@@ -151,7 +152,7 @@ pub struct RunOptions {
 }
 
 /// The position a command starts from: `--fen` (default: the start position), then `--moves`.
-#[derive(Args, Debug)]
+#[derive(Args, Debug, Default)]
 pub struct PositionArgs {
     /// Position to start from (default: the start position).
     #[arg(long)]
@@ -272,6 +273,20 @@ pub struct GuiArgs {
     /// Smoke test: run the default job, save a PNG of the window to this path, and exit.
     #[arg(long, value_name = "PATH", hide = true)]
     pub screenshot: Option<std::path::PathBuf>,
+    /// Start with this position on the board (`--moves` played from it) instead of the
+    /// remembered one.
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// Start with this depth instead of the remembered one.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_DEPTH)))]
+    pub depth: Option<u32>,
+    /// Start in this transposition table mode instead of the remembered one.
+    #[arg(long, value_enum)]
+    pub tt: Option<TtArg>,
+    /// Compare only the low K bits of the fast verifier (8..=64) in this session; later
+    /// sessions keep the remembered width.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(8..=64))]
+    pub verifier_bits: Option<u32>,
 }
 
 fn window_size_arg(text: &str) -> Result<[f32; 2], String> {

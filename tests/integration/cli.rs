@@ -246,6 +246,14 @@ fn bad_input_exits_with_code_2() {
     bad_input(&["perftree", "1", START_FEN, "e2e4 e2e4"]);
     bad_input(&["perftree", "31", START_FEN]);
     bad_input(&["frobnicate"]);
+    // The window's start settings are checked before a window opens.
+    let message = bad_input(&["gui", "--fen", "not a fen"]);
+    assert!(message.contains("FEN"), "{message}");
+    let message = bad_input(&["gui", "--moves", "e2e5"]);
+    assert!(message.contains("e2e5"), "{message}");
+    bad_input(&["gui", "--depth", "31"]);
+    bad_input(&["gui", "--verifier-bits", "7"]);
+    bad_input(&["gui", "--tt", "sometimes"]);
 }
 
 /// `VKPERFT_CPU_SLIDERS` picks the slider lookup a bench measures (the header and the JSON say
