@@ -8,16 +8,34 @@ use super::work_args::UniqueArgs;
 use serde_json::json;
 use std::time::Instant;
 use vkperft::engine::mib_to_bytes;
-use vkperft::unique::{available_threads, expand, ExpansionOptions, Progress, UniqueError};
+use vkperft::unique::{
+    available_threads, expand, smallest_budget, ExpansionOptions, Progress, UniqueError,
+};
+
+/// `--mem-mb` in bytes, raised (with a note) to the smallest budget worth running.
+fn budget(mem_mb: u64, threads: usize) -> usize {
+    let asked = mib_to_bytes(mem_mb);
+    let smallest = smallest_budget(threads);
+    if asked >= smallest {
+        return asked;
+    }
+    output::write_stderr(&format!(
+        "note: --mem-mb {mem_mb} is below the smallest budget worth running with {threads} \
+         thread(s), the process, its buffers and an 8 MiB set: using {} MiB\n",
+        smallest.div_ceil(1 << 20),
+    ));
+    smallest
+}
 
 /// Seconds between two progress lines on a terminal that is not one.
 const PROGRESS_EVERY: f64 = 10.0;
 
 pub fn run(args: &UniqueArgs) -> CliResult {
     let root = start_position(&args.position)?;
+    let threads = args.threads.unwrap_or_else(available_threads);
     let options = ExpansionOptions {
-        memory_bytes: mib_to_bytes(args.mem_mb),
-        threads: args.threads.unwrap_or_else(available_threads),
+        memory_bytes: budget(args.mem_mb, threads),
+        threads,
         scratch_parent: args.tmp_dir.clone().unwrap_or_else(std::env::temp_dir),
         state_dir: args.state_dir.clone(),
         by_root_move: false,

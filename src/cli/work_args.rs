@@ -240,7 +240,8 @@ pub struct UniqueArgs {
     pub json: bool,
     /// Memory in MiB for the positions of a partition and the buffers: the bound of the
     /// process's resident memory. A ply that does not fit is done in more partitions, each a
-    /// pass over the ply before.
+    /// pass over the ply before. A budget below the process, its buffers and an 8 MiB set is
+    /// raised to that, with a note.
     #[arg(long, default_value_t = DEFAULT_UNIQUE_MB)]
     pub mem_mb: u64,
     /// Threads expanding positions (default: every core).

@@ -455,6 +455,16 @@ pub(super) fn buffer_bytes<const W: usize>(threads: usize) -> usize {
     BASE_BYTES + FILE_BYTES + threads * (THREAD_BYTES + Batches::<W>::BYTES)
 }
 
+/// Bytes of the set that [`smallest_budget`] leaves: below it a ply needs so many passes (each
+/// expanding the whole ply before) that the run takes hours for no real saving.
+const SMALLEST_SET_BYTES: usize = 8 << 20;
+
+/// The smallest memory budget worth running with `threads` threads: the process, its buffers
+/// and a set of [`SMALLEST_SET_BYTES`].
+pub fn smallest_budget(threads: usize) -> usize {
+    buffer_bytes::<4>(threads) + SMALLEST_SET_BYTES
+}
+
 /// Set slots that `memory_bytes` leaves after the buffers of `threads` threads.
 fn slots_for<const W: usize>(memory_bytes: usize, threads: usize) -> usize {
     let buffers = buffer_bytes::<W>(threads);

@@ -17,7 +17,7 @@ mod tests;
 
 pub use error::UniqueError;
 pub use expansion::{
-    available_threads, expand, never_interrupted, ExpansionOptions, LastPly, PlyCount, Progress,
-    UniquePosition,
+    available_threads, expand, never_interrupted, smallest_budget, ExpansionOptions, LastPly,
+    PlyCount, Progress, UniquePosition,
 };
 pub use key::KEY_BYTES;
