@@ -181,6 +181,10 @@ pub struct PerftArgs {
     /// totals if they differ.
     #[arg(long)]
     pub cross_check: bool,
+    /// Write every progress report (ten a second) to this file as one JSON line: seconds,
+    /// nodes, tasks done and in all, the table's probes, hits, stores and occupancy.
+    #[arg(long, value_name = "FILE")]
+    pub progress_log: Option<std::path::PathBuf>,
     /// Print the count of every root move (Stockfish's format).
     #[arg(long)]
     pub divide: bool,

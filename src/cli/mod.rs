@@ -16,6 +16,7 @@ mod output;
 mod peer;
 mod perft;
 mod progress;
+mod progress_log;
 mod shader_stats;
 mod suite;
 mod suite_progress;

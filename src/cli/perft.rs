@@ -5,6 +5,7 @@ use super::error::{CliError, CliResult};
 use super::interrupt;
 use super::output;
 use super::progress::ProgressDisplay;
+use super::progress_log::ProgressLog;
 use anyhow::anyhow;
 use crossbeam_channel::RecvTimeoutError;
 use std::collections::HashSet;
@@ -20,16 +21,35 @@ pub fn run_perft(args: &PerftArgs) -> CliResult {
     let position = start_position(&args.position)?;
     let spec = args.run.spec(position, args.depth);
     let mut runner = Runner::new();
-    let result = runner.run(&spec, !args.json)?;
+    let mut log = args
+        .progress_log
+        .as_deref()
+        .map(ProgressLog::create)
+        .transpose()?;
+    let mut run = |runner: &mut Runner, spec: &JobSpec| {
+        let mut display = ProgressDisplay::new(!args.json);
+        let outcome = runner.run_observed(spec, false, &mut |progress| {
+            display.update(progress);
+            if let Some(log) = log.as_mut() {
+                log.record(progress);
+            }
+        });
+        display.finish();
+        outcome
+    };
+    let result = run(&mut runner, &spec)?;
     let cross_check = if args.cross_check {
         let second = JobSpec {
             zobrist_seed: independent_seed(spec.zobrist_seed),
             ..spec
         };
-        Some(runner.run(&second, !args.json)?)
+        Some(run(&mut runner, &second)?)
     } else {
         None
     };
+    if let Some(log) = log {
+        log.finish()?;
+    }
     if args.json {
         let json = output::perft_json(&result, args.divide, cross_check.as_ref());
         output::write_stdout(&format!("{json}\n"))?;

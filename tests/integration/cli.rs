@@ -375,3 +375,62 @@ fn bench_quick_json_matches_published_values() {
     assert_eq!(value["total"]["off"]["nodes"], total.to_string());
     assert_eq!(value["total"]["fast"]["nodes"], total.to_string());
 }
+
+/// `--progress-log` writes every progress report as a JSON line; the last one is the whole
+/// run's. A log that cannot be created stops the command before any work.
+#[test]
+fn the_progress_log_has_a_line_per_report_ending_with_the_whole_run() {
+    let dir = std::env::temp_dir().join(format!("vkperft-progress-log-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let log = dir.join("progress.jsonl");
+    let log_arg = log.to_str().expect("UTF-8 path");
+    for tt in ["off", "fast"] {
+        success(&[
+            "perft",
+            "--depth",
+            "4",
+            "--backend",
+            "cpu",
+            "--tt",
+            tt,
+            "--json",
+            "--progress-log",
+            log_arg,
+        ]);
+        let text = std::fs::read_to_string(&log).expect("the log");
+        let lines: Vec<Value> = text.lines().map(json).collect();
+        let last = lines.last().expect("at least the final report");
+        assert_eq!(last["nodes"], "197281", "{text}");
+        assert_eq!(last["tasks_done"], last["tasks_total"], "{text}");
+        let seconds: Vec<f64> = lines
+            .iter()
+            .map(|line| line["seconds"].as_f64().expect("seconds"))
+            .collect();
+        assert!(seconds.windows(2).all(|pair| pair[0] <= pair[1]), "{text}");
+        match tt {
+            "off" => assert!(last["tt"].is_null(), "{text}"),
+            _ => assert!(
+                last["tt"]["probes"]
+                    .as_u64()
+                    .is_some_and(|probes| probes > 0),
+                "{text}"
+            ),
+        }
+    }
+    let missing = dir.join("no-such-folder").join("progress.jsonl");
+    let run = vkperft(&[
+        "perft",
+        "--depth",
+        "4",
+        "--progress-log",
+        missing.to_str().expect("UTF-8 path"),
+    ]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("cannot write the progress log"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.stdout, "");
+    std::fs::remove_dir_all(&dir).expect("removed");
+}
