@@ -488,6 +488,9 @@ fn divide_table(
     }
     let compared = level.engine.is_some();
     let descend = !running && level.depth > 0;
+    // Solid scroll bars take their own room: floating ones covered the counts' last digits and
+    // the hover of a marked engine count.
+    ui.spacing_mut().scroll = egui::style::ScrollStyle::solid();
     // A new salt per result: its scroll state starts at the top, with the sort header.
     egui::ScrollArea::both()
         .id_salt(("divide-scroll", generation))
@@ -535,15 +538,21 @@ fn divide_table(
                             label = label.color(MISMATCH);
                         }
                         let chosen = cursor == Some(index);
-                        let button = ui
+                        let descend_hint =
+                            "Make this move and search its subtree (or the arrow keys and Enter)";
+                        let hover = match mismatch {
+                            true => format!("{}. {descend_hint}", mismatch_reason(&row)),
+                            false => descend_hint.to_string(),
+                        };
+                        let mut button = ui
                             .add_enabled(
                                 descend && legal.is_some(),
                                 egui::Button::new(label).small().selected(chosen),
                             )
-                            .on_hover_text(
-                                "Make this move and search its subtree (or the arrow keys and \
-                                 Enter)",
-                            );
+                            .on_hover_text(hover);
+                        if mismatch {
+                            button = button.on_disabled_hover_text(mismatch_reason(&row));
+                        }
                         if chosen && cursor_moved {
                             button.scroll_to_me(None);
                         }

@@ -600,3 +600,67 @@ fn random_loads_a_960_start_position() {
     assert_eq!(editor.fen_text(), "8/8/8/8/8/8/8/8 w - - 0 1");
     assert!(editor.chess960());
 }
+
+/// The centre of `square` ("e2") on the unflipped board, which lies between the two palettes.
+fn square_center(harness: &Harness<'static, VkperftApp>, square: &str) -> egui::Pos2 {
+    let top = harness.get_by_label("black king").rect();
+    let bottom = harness.get_by_label("white king").rect();
+    // The board's side is its width: the space between the palettes less the item spacing.
+    let spacing = (bottom.min.y - top.max.y) - (harness.state().panel_rects().editor.width());
+    let board_top = top.max.y + spacing / 2.0;
+    let side = bottom.min.y - spacing / 2.0 - board_top;
+    let file = f32::from(square.as_bytes()[0] - b'a');
+    let rank = f32::from(square.as_bytes()[1] - b'1');
+    let step = side / 8.0;
+    egui::pos2(
+        top.min.x + (file + 0.5) * step,
+        board_top + (7.0 - rank + 0.5) * step,
+    )
+}
+
+/// Presses at `from`, moves to `to` in steps and releases there.
+fn drag(harness: &mut Harness<'static, VkperftApp>, from: egui::Pos2, to: egui::Pos2) {
+    let button = |pos, pressed| egui::Event::PointerButton {
+        pos,
+        button: egui::PointerButton::Primary,
+        pressed,
+        modifiers: egui::Modifiers::NONE,
+    };
+    harness.event(egui::Event::PointerMoved(from));
+    harness.step();
+    harness.event(button(from, true));
+    harness.step();
+    for i in 1..=10 {
+        harness.event(egui::Event::PointerMoved(
+            from + (to - from) * (i as f32 / 10.0),
+        ));
+        harness.step();
+    }
+    harness.event(button(to, false));
+    harness.step();
+    harness.step();
+}
+
+/// Dragging a board piece moves it, whether or not a palette piece is selected for clicks.
+#[test]
+fn dragging_a_board_piece_moves_it_with_or_without_a_palette_piece_selected() {
+    let mut harness = harness(test_settings(1));
+    harness.step();
+    let (e2, e4) = (square_center(&harness, "e2"), square_center(&harness, "e4"));
+    drag(&mut harness, e2, e4);
+    let fen = harness.state().state().editor.fen_text().to_string();
+    assert!(
+        fen.starts_with("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR "),
+        "{fen}"
+    );
+    harness.get_by_label("white queen").click();
+    harness.step();
+    harness.step();
+    let (d2, d4) = (square_center(&harness, "d2"), square_center(&harness, "d4"));
+    drag(&mut harness, d2, d4);
+    let fen = harness.state().state().editor.fen_text().to_string();
+    assert!(
+        fen.starts_with("rnbqkbnr/pppppppp/8/8/3PP3/8/PPP2PPP/RNBQKBNR "),
+        "{fen}"
+    );
+}
