@@ -171,10 +171,11 @@ impl VkperftApp {
             ctx.request_repaint_after(plan_watch::REFRESH);
         }
         let mut open = watch.open;
-        // It opens over the history, not over the board.
+        // It opens over the live panel, which a watched plan's runs elsewhere leave idle, not
+        // over the history or the board.
         egui::Window::new("Plan progress")
             .open(&mut open)
-            .default_pos([screen.right() - 520.0, screen.bottom() - 360.0])
+            .default_pos([screen.right() - 520.0, screen.top() + 40.0])
             .default_width(480.0)
             .show(&ctx, |ui| plan_watch::show(ui, watch));
         watch.open = open;

@@ -180,7 +180,11 @@ pub fn show(ui: &mut Ui, view: &mut SuiteView, engine_set: bool) -> Option<Suite
     action
 }
 
-/// One row per check: the position's id (a button for a failure), depth, counts, result, time.
+/// The FEN column's width: the board part of most FENs, the rest on hover.
+const FEN_COLUMN_WIDTH: f32 = 280.0;
+
+/// One row per check: the position's id (a button for a failure), its FEN, depth, counts,
+/// result, time.
 fn table(ui: &mut Ui, tasks: &[Task], results: &[Option<PositionResult>]) -> Option<usize> {
     let mut clicked = None;
     egui::ScrollArea::vertical()
@@ -190,9 +194,9 @@ fn table(ui: &mut Ui, tasks: &[Task], results: &[Option<PositionResult>]) -> Opt
         .show(ui, |ui| {
             egui::Grid::new("suite-grid")
                 .striped(true)
-                .num_columns(5)
+                .num_columns(6)
                 .show(ui, |ui| {
-                    for title in ["position", "depth", "expected", "result", "time"] {
+                    for title in ["position", "FEN", "depth", "expected", "result", "time"] {
                         ui.strong(title);
                     }
                     ui.end_row();
@@ -208,6 +212,12 @@ fn table(ui: &mut Ui, tasks: &[Task], results: &[Option<PositionResult>]) -> Opt
                         } else {
                             ui.label(&task.id).on_hover_text(&task.fen);
                         }
+                        // A file's line number alone does not say which position it is.
+                        ui.add_sized(
+                            [FEN_COLUMN_WIDTH, ui.spacing().interact_size.y],
+                            egui::Label::new(egui::RichText::new(&task.fen).monospace()).truncate(),
+                        )
+                        .on_hover_text(&task.fen);
                         ui.label(task.depth.to_string());
                         ui.label(
                             result

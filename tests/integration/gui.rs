@@ -314,19 +314,21 @@ fn the_plan_window_follows_a_run() {
         verifier_bits: vkperft::tt::DEFAULT_VERIFIER_BITS,
         seed: 0,
     };
-    let report = run_units(&plan, &[0], &method, |unit, _| {
-        let position = vkperft::chess::Position::from_fen(&unit.fen).expect("a unit FEN");
-        Ok::<_, WorkError>(UnitOutcome {
-            nodes: vkperft::chess::perft::perft(&position, unit.depth),
-            method,
-            device: vkperft::backend::Device::Cpu { threads: 1 },
-            table: TableStats::default(),
-            seconds: 0.01,
-            move_stats: None,
+    let run_shard = |shard: usize| {
+        run_units(&plan, &[shard], &method, |unit, _| {
+            let position = vkperft::chess::Position::from_fen(&unit.fen).expect("a unit FEN");
+            Ok::<_, WorkError>(UnitOutcome {
+                nodes: vkperft::chess::perft::perft(&position, unit.depth),
+                method,
+                device: vkperft::backend::Device::Cpu { threads: 1 },
+                table: TableStats::default(),
+                seconds: 0.01,
+                move_stats: None,
+            })
         })
-    })
-    .expect("shard 0 runs");
-    assert_eq!(report.computed, 5);
+        .expect("the shard runs")
+    };
+    assert_eq!(run_shard(0).computed, 5);
     step_until(&mut harness, "the window reads the journal again", |h| {
         shows(h, "5 of 20")
     });
@@ -334,6 +336,25 @@ fn the_plan_window_follows_a_run() {
     assert!(
         shows(&harness, "declared exact"),
         "the trust of the units done: their records declare --tt off"
+    );
+    assert!(
+        !shows(&harness, "Merge"),
+        "no merge before every unit has a result"
+    );
+
+    // The other shards done, the window merges the plan and marks it against the published
+    // value.
+    for shard in 1..4 {
+        run_shard(shard);
+    }
+    step_until(&mut harness, "every unit done", |h| shows(h, "20 of 20"));
+    harness.get_by_label("Merge").click();
+    harness.step();
+    harness.step();
+    assert!(shows(&harness, "8,902 nodes"), "the merged total");
+    assert!(
+        shows(&harness, "✔ published"),
+        "marked against the published value"
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

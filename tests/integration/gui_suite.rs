@@ -53,6 +53,10 @@ fn a_suite_against_vkperft_fills_the_table_with_passes() {
     assert!(view.results.iter().flatten().all(|r| r.passed()));
     assert!(shows(&harness, "6 of 6 done: 6 passed, 0 failed"));
     assert_eq!(harness.query_all_by_label("✔ pass").count(), 6);
+    // Each row names its position by its FEN too, not by the file's line alone.
+    for task in view.tasks().expect("loaded") {
+        assert!(shows(&harness, &task.fen), "{}", task.fen);
+    }
     let _ = std::fs::remove_file(&path);
 }
 
