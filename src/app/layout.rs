@@ -25,6 +25,7 @@ const HISTORY_MIN_WIDTH: f32 = 760.0;
 const HISTORY_SHARE: f32 = 0.27;
 const HISTORY_MIN_HEIGHT: f32 = 130.0;
 const HISTORY_MAX_HEIGHT: f32 = 250.0;
+
 /// The run panel's height at most (every setting) and at least (its heading, the buttons and
 /// a few settings; the rest scroll).
 const RUN_MAX_HEIGHT: f32 = 290.0;
@@ -49,9 +50,15 @@ pub struct Layout {
 }
 
 impl Layout {
-    /// The layout of a window body (below the top bar) of `width` by `height`.
-    pub fn for_body(width: f32, height: f32) -> Layout {
-        let history_height = (height * HISTORY_SHARE).clamp(HISTORY_MIN_HEIGHT, HISTORY_MAX_HEIGHT);
+    /// The layout of a window body (below the top bar) of `width` by `height`, with
+    /// `history_rows` runs in the history.
+    pub fn for_body(width: f32, height: f32, history_rows: usize) -> Layout {
+        // A history of one run leaves the rest of its share to the divide table; from two on
+        // it takes the share, for their comparison too (so ticking rows moves nothing).
+        let history_height = match history_rows {
+            0 | 1 => HISTORY_MIN_HEIGHT,
+            _ => (height * HISTORY_SHARE).clamp(HISTORY_MIN_HEIGHT, HISTORY_MAX_HEIGHT),
+        };
         let beside = |column_height: f32| {
             let board = (column_height - EDITOR_CONTROLS_HEIGHT).clamp(BOARD_MIN, BOARD_MAX);
             // The board yields width to the panels beside it before they go under their
@@ -120,7 +127,7 @@ mod tests {
     #[test]
     fn the_panels_fit_the_width_at_every_size() {
         for (width, height) in BODIES {
-            let layout = Layout::for_body(width, height);
+            let layout = Layout::for_body(width, height, 20);
             let used = layout.editor_width + layout.middle_width + LIVE_MIN;
             assert!(used <= width, "{width}x{height}: {layout:?}");
             assert!(layout.board_side >= BOARD_MIN);
@@ -130,14 +137,26 @@ mod tests {
 
     #[test]
     fn the_board_shrinks_first_and_grows_back() {
-        let wide = Layout::for_body(1280.0, 770.0);
+        let wide = Layout::for_body(1280.0, 770.0, 20);
         assert_eq!(wide.board_side, BOARD_MAX);
         assert!(!wide.history_full_width);
-        let small = Layout::for_body(800.0, 530.0);
+        let small = Layout::for_body(800.0, 530.0, 20);
         assert_eq!(small.board_side, BOARD_MIN);
         assert!(small.history_full_width);
         assert_eq!(small.editor_width + small.middle_width + LIVE_MIN, 800.0);
         // Nothing is remembered: the wide window's layout comes back.
-        assert_eq!(Layout::for_body(1280.0, 770.0), wide);
+        assert_eq!(Layout::for_body(1280.0, 770.0, 20), wide);
+    }
+
+    #[test]
+    fn a_history_of_one_run_leaves_its_share_to_the_middle_column() {
+        assert_eq!(
+            Layout::for_body(1280.0, 770.0, 1).history_height,
+            HISTORY_MIN_HEIGHT
+        );
+        assert_eq!(
+            Layout::for_body(1280.0, 770.0, 2).history_height,
+            770.0 * HISTORY_SHARE
+        );
     }
 }

@@ -140,7 +140,7 @@ impl VkperftApp {
             });
         });
         let body = ui.available_rect_before_wrap();
-        let layout = Layout::for_body(body.width(), body.height());
+        let layout = Layout::for_body(body.width(), body.height(), self.state.history.len());
         if layout.history_full_width {
             self.history_panel(ui, &layout);
             self.editor_panel(ui, &layout);
