@@ -26,6 +26,15 @@ impl CpuBackend {
         let Some(budget) = &self.config else {
             return Ok(());
         };
+        // A held table as large as the budget allows needs no sizing count.
+        let whole_budget = budget.table_bytes().map_err(BackendError::from)?;
+        if self
+            .table
+            .as_ref()
+            .is_some_and(|table| table.bytes() >= whole_budget)
+        {
+            return Ok(());
+        }
         let budget_slots = budget.slots().map_err(BackendError::from)? as u128;
         let sized = match stores_at_most(&request.position, request.depth, budget_slots) {
             Some(stores) => budget
