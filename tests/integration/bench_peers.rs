@@ -145,6 +145,13 @@ fn bench(extra: &[&str]) -> Run {
     run_vkperft(&args, &[])
 }
 
+/// `bench` of the start position to `depth`, then `extra`.
+fn bench_startpos(depth: &str, extra: &[&str]) -> Run {
+    let mut args = vec!["--position", "startpos", "--depth", depth];
+    args.extend_from_slice(extra);
+    bench(&args)
+}
+
 fn all_peers(peers: &Peers) -> Vec<String> {
     [
         ("stockfish", &peers.stockfish),
@@ -236,27 +243,19 @@ fn every_peer_gets_its_fields_in_json() {
 fn peer_stockfish_still_runs_stockfish() {
     let dir = scratch("stockfish");
     let peers = peers(&dir);
-    let run = bench(&[
-        "--position",
-        "startpos",
-        "--depth",
-        "3",
-        "--peer",
-        &peers.stockfish,
-    ]);
+    let run = bench_startpos("3", &["--peer", &peers.stockfish]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stdout.contains("stockfish s"), "{}", run.stdout);
     assert!(run.stdout.contains("off/stockfish"), "{}", run.stdout);
-    let run = bench(&[
-        "--position",
-        "startpos",
-        "--depth",
+    let run = bench_startpos(
         "3",
-        "--peer",
-        &peers.stockfish,
-        "--peer-bin",
-        &format!("stockfish={}", peers.stockfish),
-    ]);
+        &[
+            "--peer",
+            &peers.stockfish,
+            "--peer-bin",
+            &format!("stockfish={}", peers.stockfish),
+        ],
+    );
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stderr.contains("already a peer"), "{}", run.stderr);
 }
@@ -267,16 +266,7 @@ fn a_depth_a_peer_cannot_count_shows_a_dash() {
     let peers = peers(&dir);
     let gigantua = format!("gigantua={}", peers.gigantua);
     let mperft = format!("mperft={}", peers.mperft);
-    let run = bench(&[
-        "--position",
-        "startpos",
-        "--depth",
-        "0",
-        "--peer-bin",
-        &gigantua,
-        "--peer-bin",
-        &mperft,
-    ]);
+    let run = bench_startpos("0", &["--peer-bin", &gigantua, "--peer-bin", &mperft]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let row = run.stdout.lines().nth(2).expect("a row");
     assert_eq!(row.matches('—').count(), 3, "{row}");
@@ -294,14 +284,7 @@ fn a_depth_a_peer_cannot_count_shows_a_dash() {
 fn fails(dir: &Path, name: &str, body: &str, code: i32, words: &[&str]) {
     let path = script(dir, name, body);
     let flag = format!("{name}={path}");
-    let run = bench(&[
-        "--position",
-        "startpos",
-        "--depth",
-        "3",
-        "--peer-bin",
-        &flag,
-    ]);
+    let run = bench_startpos("3", &["--peer-bin", &flag]);
     assert_eq!(run.code, code, "{name}: {}{}", run.stdout, run.stderr);
     assert!(
         run.stderr.contains(&format!("--peer-bin {flag}")),
@@ -363,14 +346,7 @@ fn a_peer_with_latin1_output_runs_and_one_that_closes_its_output_is_killed() {
         ),
     );
     let flag = format!("stockfish={latin1}");
-    let run = bench(&[
-        "--position",
-        "startpos",
-        "--depth",
-        "3",
-        "--peer-bin",
-        &flag,
-    ]);
+    let run = bench_startpos("3", &["--peer-bin", &flag]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
 
     let silent = script(&dir, "silent", "exec >&-\nexec sleep 600\n");
@@ -429,14 +405,7 @@ fn a_bad_peer_bin_is_bad_input() {
         (format!("mperft={}", dir.display()), "not a file"),
     ];
     for (value, words) in cases {
-        let run = bench(&[
-            "--position",
-            "startpos",
-            "--depth",
-            "1",
-            "--peer-bin",
-            &value,
-        ]);
+        let run = bench_startpos("1", &["--peer-bin", &value]);
         assert_eq!(run.code, 2, "{value}: {}{}", run.stdout, run.stderr);
         assert_eq!(run.stdout, "", "{value}");
         assert!(run.stderr.contains("--peer-bin"), "{value}: {}", run.stderr);
