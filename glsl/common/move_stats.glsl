@@ -1,10 +1,11 @@
-// Move-type statistics of a position's legal moves, as src/chess/move_stats.rs defines them:
-// how many are captures (en passant included), en passant captures, castles, promotions (each
-// of the four), checks (mates included), discovered checks (one checker, not the piece that
-// moved: for a castle the rook, for a promotion the new piece), double checks, checkmates and
-// stalemates. The leaf's statistics build counts one of them (STAT_*) where the node count
-// counts every move; every other stage and the table work alike for both, the statistics
-// being sums over the last ply's moves as the node count is.
+// Move-type statistics of a position's legal moves, the counted columns src/chess/move_stat.rs
+// defines: how many are captures (en passant included), en passant captures, castles,
+// promotions (each of the four), checks that do not mate and mates, each by how they check
+// (the moved piece alone: for a castle the rook, for a promotion the new piece; one other
+// piece; the moved piece and another; two others), and stalemates. The leaf's statistics
+// build counts one of them (STAT_*) where the node count counts every move; every other stage
+// and the table work alike for both, the statistics being sums over the last ply's moves as
+// the node count is.
 #ifndef MOVE_STATS_GLSL
 #define MOVE_STATS_GLSL
 
@@ -39,19 +40,21 @@ bool has_legal_move(Pos c) {
 }
 
 // Whether the legal move (from, to, kind) of `p` is of statistic `stat`'s type, one that the
-// position after it decides (checks, discovered and double checks, checkmates, stalemates).
+// position after it decides (checks and mates by kind, stalemates).
 bool move_has_stat(Pos p, uint from, uint to, uint kind, uint stat) {
     Pos c = play_move(p, from, to, kind);
     uint64_t checkers = checkers_after(c);
-    if (stat == STAT_CHECKS) return checkers != uint64_t(0);
-    if (stat == STAT_DOUBLE_CHECKS) return more_than_one(checkers);
-    if (stat == STAT_DISCOVERED_CHECKS) {
-        uint landed = kind == KIND_CASTLE ? castling_rook_to(from, to) : to;
-        return checkers != uint64_t(0) && !more_than_one(checkers) && checkers != square_bb(landed);
+    if (checkers == uint64_t(0)) {
+        return stat == STAT_STALEMATES && !has_legal_move(c);
     }
-    // Checkmates and stalemates: in check or not, as the statistic asks, and no reply.
-    if ((checkers != uint64_t(0)) != (stat == STAT_CHECKMATES)) return false;
-    return !has_legal_move(c);
+    if (stat == STAT_STALEMATES) return false;
+    // The kind in CheckKind's order: +2 for two checkers, +1 when the moved piece is none.
+    uint landed = kind == KIND_CASTLE ? castling_rook_to(from, to) : to;
+    uint check_kind = (more_than_one(checkers) ? 2u : 0u)
+        + ((checkers & square_bb(landed)) != uint64_t(0) ? 0u : 1u);
+    bool mates = stat >= STAT_MATES_BY_KIND;
+    if (stat - (mates ? STAT_MATES_BY_KIND : STAT_CHECKS_BY_KIND) != check_kind) return false;
+    return has_legal_move(c) != mates;
 }
 
 // The moves of `p` of a statistic that the move alone decides (captures, en passant, castles,
