@@ -46,7 +46,7 @@ fn parse(tsv: &'static str) -> Vec<PublishedStats> {
     let header = tsv
         .lines()
         .filter_map(|line| line.strip_prefix("# "))
-        .last()
+        .next_back()
         .expect("a shipped table names its columns");
     let columns: Vec<&str> = header.split('\t').collect();
     let stats: Vec<MoveStat> = columns[3..]

@@ -97,7 +97,9 @@ fn each_convention_shows_its_sources_figures() {
     assert_eq!(harness.query_all_by_label("3,279,716").count(), 1);
     assert_eq!(harness.query_all_by_label("3,309,887").count(), 0);
     // Picked through accesskit, which reaches the radio wherever the panel's scrolling put it.
-    harness.get_by_label("Chess Programming Wiki").click_accesskit();
+    harness
+        .get_by_label("Chess Programming Wiki")
+        .click_accesskit();
     harness.step();
     harness.step();
     assert_eq!(harness.query_all_by_label("3,309,887").count(), 1);
