@@ -72,7 +72,7 @@ pub enum CheckKind {
 }
 
 impl CheckKind {
-    /// The kind of a check by `checkers` pieces (1 or 2), one of them the moved piece or not.
+    /// The kind of a check by two pieces (`double`) or one, the moved piece among them or not.
     pub const fn of(double: bool, moved_piece_checks: bool) -> CheckKind {
         match (double, moved_piece_checks) {
             (false, true) => CheckKind::Direct,
