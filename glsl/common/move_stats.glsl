@@ -1,10 +1,11 @@
-// Move-type statistics of a position's legal moves, as src/chess/move_stats.rs defines them:
-// how many are captures (en passant included), en passant captures, castles, promotions (each
-// of the four), checks (mates included), discovered checks (one checker, not the piece that
-// moved: for a castle the rook, for a promotion the new piece), double checks, checkmates and
-// stalemates. The leaf's statistics build counts one of them (STAT_*) where the node count
-// counts every move; every other stage and the table work alike for both, the statistics
-// being sums over the last ply's moves as the node count is.
+// Move-type statistics of a position's legal moves, the counted columns src/chess/move_stat.rs
+// defines: how many are captures (en passant included), en passant captures, castles,
+// promotions (each of the four), checks that do not mate and mates, each by how they check
+// (the moved piece alone: for a castle the rook, for a promotion the new piece; one other
+// piece; the moved piece and another; two others), and stalemates. The leaf's statistics
+// build counts one of them (STAT_*) where the node count counts every move; every other stage
+// and the table work alike for both, the statistics being sums over the last ply's moves as
+// the node count is.
 #ifndef MOVE_STATS_GLSL
 #define MOVE_STATS_GLSL
 
@@ -39,19 +40,21 @@ bool has_legal_move(Pos c) {
 }
 
 // Whether the legal move (from, to, kind) of `p` is of statistic `stat`'s type, one that the
-// position after it decides (checks, discovered and double checks, checkmates, stalemates).
+// position after it decides (checks and mates by kind, stalemates).
 bool move_has_stat(Pos p, uint from, uint to, uint kind, uint stat) {
     Pos c = play_move(p, from, to, kind);
     uint64_t checkers = checkers_after(c);
-    if (stat == STAT_CHECKS) return checkers != uint64_t(0);
-    if (stat == STAT_DOUBLE_CHECKS) return more_than_one(checkers);
-    if (stat == STAT_DISCOVERED_CHECKS) {
-        uint landed = kind == KIND_CASTLE ? castling_rook_to(from, to) : to;
-        return checkers != uint64_t(0) && !more_than_one(checkers) && checkers != square_bb(landed);
+    if (checkers == uint64_t(0)) {
+        return stat == STAT_STALEMATES && !has_legal_move(c);
     }
-    // Checkmates and stalemates: in check or not, as the statistic asks, and no reply.
-    if ((checkers != uint64_t(0)) != (stat == STAT_CHECKMATES)) return false;
-    return !has_legal_move(c);
+    if (stat == STAT_STALEMATES) return false;
+    // The kind in CheckKind's order: +2 for two checkers, +1 when the moved piece is none.
+    uint landed = kind == KIND_CASTLE ? castling_rook_to(from, to) : to;
+    uint check_kind = (more_than_one(checkers) ? 2u : 0u)
+        + ((checkers & square_bb(landed)) != uint64_t(0) ? 0u : 1u);
+    bool mates = stat >= STAT_MATES_BY_KIND;
+    if (stat - (mates ? STAT_MATES_BY_KIND : STAT_CHECKS_BY_KIND) != check_kind) return false;
+    return has_legal_move(c) != mates;
 }
 
 // The moves of `p` of a statistic that the move alone decides (captures, en passant, castles,
@@ -81,92 +84,40 @@ uint count_move_kind(Pos p, uint stat) {
     return n;
 }
 
-// The groups of moves count_stat visits in turn: the king's (its steps, and its moves onto its
-// own rooks: its castles), each knight's and slider's, the en passant captures, then the pawn
-// moves by the square they land on (PAWN_PUSHES to PAWN_CAPTURES_WEST from STATS_PAWNS on).
-const uint STATS_KING = 0u;
-const uint STATS_PIECES = 1u;
-const uint STATS_EN_PASSANT = 2u;
-const uint STATS_PAWNS = 3u;
-const uint STATS_GROUPS = STATS_PAWNS + 4u;
+// The statistic the visit below counts, and its count so far.
+uint visited_stat;
+uint visited_stat_count;
 
-// The legal moves of `p` of statistic `stat`'s type. For the statistics the position after
-// the move decides, like generate_moves, one loop visits one move per turn, so that the classification, which makes the move and may count the replies,
-// has a single call site (the compiler inlines every call: one per group would multiply it).
-// This build is only for statistics runs; the node count's leaf keeps its register budget.
+void visit_stat_move(Pos parent, uint from, uint to, uint kind) {
+    if (move_has_stat(parent, from, to, kind, visited_stat)) {
+        visited_stat_count++;
+    }
+}
+
+// The generator's loop (generate_loop.glsl) over a position held in registers, visiting
+// each move with visit_stat_move: the classification, which makes the move and may look for
+// replies, has a single call site (the compiler inlines every call: one per group would
+// multiply it).
+#define GENERATE_FUNCTION visit_stat_moves
+#define GENERATE_ARGUMENT Pos position
+#define GENERATE_POSITION(salt) position
+#define GENERATE_VISIT visit_stat_move
+#include "generate_loop.glsl"
+#undef GENERATE_FUNCTION
+#undef GENERATE_ARGUMENT
+#undef GENERATE_POSITION
+#undef GENERATE_VISIT
+
+// The legal moves of `p` of statistic `stat`'s type. This build is only for statistics runs;
+// the node count's leaf keeps its register budget.
 uint count_stat(Pos p, uint stat) {
     if (stat <= STAT_PROMOTIONS) {
         return count_move_kind(p, stat);
     }
-    Analysis a = analyze(p);
-    uint64_t ours = side(p, p.turn);
-    uint64_t occupied = p.color[WHITE] | p.color[BLACK];
-    bool white = p.turn == WHITE;
-    uint n = 0u;
-    uint group = STATS_KING;
-    uint64_t pieces = uint64_t(0);
-    uint64_t targets = a.king_moves;
-    uint from = a.king;
-    int offset = 0;
-    uint promoted = 0u;
-    for (;;) {
-        while (targets == uint64_t(0) && (pieces != uint64_t(0) || group + 1u < STATS_GROUPS)) {
-            if (pieces != uint64_t(0)) {
-                from = lsb64(pieces);
-                pieces &= pieces - uint64_t(1);
-                uint64_t at = square_bb(from);
-                if (group == STATS_EN_PASSANT) {
-                    targets = square_bb(p.ep);
-                } else {
-                    targets = ((p.role[KNIGHT] & at) != uint64_t(0) ? knight_attacks(from)
-                                                                    : slider_attacks(p, from, occupied))
-                        & a.targets;
-                    if ((a.pinned & at) != uint64_t(0)) targets &= line_bb(a.king, from);
-                }
-                continue;
-            }
-            group++;
-            if (a.targets == uint64_t(0)) {
-                // Double check: only the king moves.
-                group = STATS_GROUPS;
-                break;
-            }
-            if (group == STATS_PIECES) {
-                pieces = ((p.role[KNIGHT] & ~a.pinned) | p.role[BISHOP] | p.role[ROOK] | p.role[QUEEN]) & ours;
-            } else if (group == STATS_EN_PASSANT) {
-                pieces = ep_capturers(p);
-            } else {
-                uint pawn_kind = group - STATS_PAWNS;
-                targets = pawn_targets(p, a, pawn_kind);
-                offset = pawn_offset(white, pawn_kind);
-            }
-        }
-        if (targets == uint64_t(0)) {
-            break;
-        }
-        uint to = lsb64(targets);
-        uint kind = KIND_NORMAL;
-        if (group == STATS_KING && (ours & square_bb(to)) != uint64_t(0)) {
-            kind = KIND_CASTLE;
-        } else if (group == STATS_EN_PASSANT) {
-            kind = KIND_EN_PASSANT;
-        } else if (group == STATS_PAWNS + PAWN_DOUBLE_PUSHES) {
-            kind = KIND_DOUBLE_PUSH;
-        }
-        bool promotion = offset != 0 && (to >= 56u || to < 8u);
-        uint origin = offset != 0 ? uint(int(to) - offset) : from;
-        if (move_has_stat(p, origin, to, promotion ? KIND_PROMOTE_KNIGHT + promoted : kind, stat)) {
-            n++;
-        }
-        // A promotion square is visited four times, once per piece the pawn may become.
-        if (promotion && promoted < 3u) {
-            promoted++;
-        } else {
-            promoted = 0u;
-            targets &= targets - uint64_t(1);
-        }
-    }
-    return n;
+    visited_stat = stat;
+    visited_stat_count = 0u;
+    visit_stat_moves(p);
+    return visited_stat_count;
 }
 
 #endif

@@ -1,16 +1,16 @@
-//! The move-type statistics under a result: one row per depth of the run, each value marked
-//! against the Chess Programming Wiki's table where it publishes one (green where they agree,
-//! amber where they differ for a known reason, red where they differ), and the columns the
-//! divide table adds per root move on demand.
+//! The move-type statistics under a result: one row per depth of the run in the columns of the
+//! convention the user picks (the Grand Chess Tree's, checks without mates, or the Chess
+//! Programming Wiki's, checks with mates), each value marked against that source's table where
+//! it publishes one (green where they agree, red where they differ), and the columns the divide
+//! table adds per root move on demand, in the same convention.
 
 use super::format;
-use crate::chess::{MoveStats, STAT_COUNT};
-use crate::engine::{PerftResult, STAT_HEADINGS};
-use crate::reference::move_stats::{dispute_for, published_stats_for};
-use egui::{Color32, RichText, Ui};
+use crate::chess::{Convention, MoveStat, MoveStats};
+use crate::engine::PerftResult;
+use crate::reference::move_stats::published_stats_for;
+use egui::{Color32, Context, Id, RichText, Ui};
 
 const AGREES: Color32 = Color32::from_rgb(40, 160, 70);
-const DISPUTED: Color32 = Color32::from_rgb(215, 150, 30);
 const DIFFERS: Color32 = Color32::from_rgb(210, 50, 50);
 
 /// How a value stands against the published one.
@@ -19,58 +19,56 @@ pub enum Mark {
     /// Nothing is published for it.
     Unpublished,
     Agrees,
-    /// Differs from the published value for a known reason.
-    Disputed {
-        published: u128,
-        reason: &'static str,
-    },
     Differs {
         published: u128,
     },
 }
 
-/// The mark of statistic `stat` (an index into [`crate::chess::STAT_NAMES`]; `None` for the
-/// node count) of `fen` at `depth` with `value`.
-pub fn mark(fen: &str, depth: u32, stat: Option<usize>, value: u128) -> Mark {
-    let Some(row) = published_stats_for(fen, depth) else {
+/// The mark of column `stat` (`None` for the node count) of `fen` at `depth` with `value`,
+/// against what `source` publishes.
+pub fn mark(
+    source: Convention,
+    fen: &str,
+    depth: u32,
+    stat: Option<MoveStat>,
+    value: u128,
+) -> Mark {
+    let Some(row) = published_stats_for(source, fen, depth) else {
         return Mark::Unpublished;
     };
     let published = match stat {
         None => Some(row.nodes),
-        Some(stat) => row.stats[stat],
+        Some(stat) => row.get(stat),
     };
-    let Some(published) = published else {
-        return Mark::Unpublished;
-    };
-    if published == value {
-        return Mark::Agrees;
-    }
-    match stat.and_then(|stat| dispute_for(fen, depth, stat)) {
-        Some(dispute) if dispute.vkperft == value => Mark::Disputed {
-            published,
-            reason: dispute.reason,
-        },
-        _ => Mark::Differs { published },
+    match published {
+        None => Mark::Unpublished,
+        Some(published) if published == value => Mark::Agrees,
+        Some(published) => Mark::Differs { published },
     }
 }
 
+/// The convention the tables show, as the user last picked it in this session (the Grand
+/// Chess Tree's at first).
+fn convention(ctx: &Context) -> Convention {
+    ctx.data_mut(|data| *data.get_temp_mut_or(convention_id(), Convention::GrandChessTree))
+}
+
+fn convention_id() -> Id {
+    Id::unique("move-stats-convention")
+}
+
 /// One value, coloured by its mark, its hover saying why.
-fn marked_value(ui: &mut Ui, value: u128, mark: &Mark) {
+fn marked_value(ui: &mut Ui, source: Convention, value: u128, mark: &Mark) {
     let text = RichText::new(format::thousands(value)).monospace();
     ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
         match mark {
             Mark::Unpublished => ui.label(text),
             Mark::Agrees => ui
                 .label(text.color(AGREES))
-                .on_hover_text("Equals the Chess Programming Wiki's value"),
-            Mark::Disputed { published, reason } => {
-                ui.label(text.color(DISPUTED)).on_hover_text(format!(
-                    "The wiki publishes {}: {reason}",
-                    format::thousands(*published)
-                ))
-            }
+                .on_hover_text(format!("Equals the {}'s value", source.name())),
             Mark::Differs { published } => ui.label(text.color(DIFFERS)).on_hover_text(format!(
-                "The wiki publishes {}",
+                "The {} publishes {}",
+                source.name(),
                 format::thousands(*published)
             )),
         };
@@ -96,56 +94,72 @@ pub fn show(ui: &mut Ui, result: &PerftResult) {
         .id_salt("move-stats")
         .default_open(true)
         .show(ui, |ui| {
+            let mut source = convention(ui.ctx());
+            ui.horizontal(|ui| {
+                ui.label("Columns and marks:");
+                for choice in Convention::ALL {
+                    ui.radio_value(&mut source, choice, choice.name());
+                }
+            });
+            ui.ctx()
+                .data_mut(|data| data.insert_temp(convention_id(), source));
+            let columns = source.columns();
             egui::ScrollArea::horizontal()
                 .id_salt("move-stats-scroll")
                 .show(ui, |ui| {
                     egui::Grid::new("move-stats-grid")
                         .striped(true)
-                        .num_columns(2 + STAT_COUNT)
+                        .num_columns(2 + columns.len())
                         .show(ui, |ui| {
                             ui.strong("Depth");
                             ui.strong("Nodes");
-                            for heading in STAT_HEADINGS {
-                                ui.strong(heading);
+                            for stat in columns {
+                                ui.strong(stat.heading()).on_hover_text(stat.key());
                             }
                             ui.end_row();
                             for (depth, nodes, stats) in rows {
                                 ui.label(depth.to_string());
-                                marked_value(ui, nodes, &mark(&fen, depth, None, nodes));
-                                for (stat, value) in stats.values().into_iter().enumerate() {
-                                    marked_value(ui, value, &mark(&fen, depth, Some(stat), value));
+                                let node_mark = mark(source, &fen, depth, None, nodes);
+                                marked_value(ui, source, nodes, &node_mark);
+                                for &stat in columns {
+                                    let value = stats.get(stat);
+                                    let stat_mark = mark(source, &fen, depth, Some(stat), value);
+                                    marked_value(ui, source, value, &stat_mark);
                                 }
                                 ui.end_row();
                             }
                         });
                 });
-            ui.label(
-                RichText::new(
-                    "Of the last ply's moves. Checks include checkmates, as the wiki counts \
-                     them; discovered and double checks include them too, where the wiki's \
-                     leave them out. Green: equals the wiki's value; amber: differs for a \
-                     known reason; red: differs (hover a value for the wiki's).",
-                )
-                .small()
-                .weak(),
-            );
+            let note = match source {
+                Convention::GrandChessTree => {
+                    "Of the last ply's moves. Checks leave out the checks that mate, which the \
+                     mates columns count by how they check. Green: equals the Grand Chess Tree's \
+                     value; red: differs (hover a value for the published one)."
+                }
+                Convention::Wiki => {
+                    "Of the last ply's moves. Checks include checkmates; discovered and double \
+                     checks leave them out, as the wiki counts them. Green: equals the wiki's \
+                     value; red: differs (hover a value for the published one)."
+                }
+            };
+            ui.label(RichText::new(note).small().weak());
         });
 }
 
 /// The headings of the columns the divide table adds.
 pub fn divide_headings(ui: &mut Ui) {
-    for heading in STAT_HEADINGS {
-        ui.strong(heading);
+    for stat in convention(ui.ctx()).columns() {
+        ui.strong(stat.heading()).on_hover_text(stat.key());
     }
 }
 
 /// A root move's statistics, as the divide table adds them; blanks for a move without them
 /// (one only the user's engine lists).
 pub fn divide_cells(ui: &mut Ui, stats: Option<&MoveStats>) {
-    for stat in 0..STAT_COUNT {
+    for &stat in convention(ui.ctx()).columns() {
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
             match stats {
-                Some(stats) => ui.monospace(format::thousands(stats.values()[stat])),
+                Some(stats) => ui.monospace(format::thousands(stats.get(stat))),
                 None => ui.monospace("–"),
             };
         });
@@ -160,25 +174,45 @@ mod tests {
     const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 
     #[test]
-    fn values_are_marked_against_the_wiki() {
-        assert_eq!(mark(START_FEN, 3, None, 8902), Mark::Agrees);
-        assert_eq!(mark(START_FEN, 3, Some(0), 34), Mark::Agrees);
+    fn values_are_marked_against_the_source_picked() {
+        let wiki = Convention::Wiki;
+        assert_eq!(mark(wiki, START_FEN, 3, None, 8902), Mark::Agrees);
         assert_eq!(
-            mark(START_FEN, 3, Some(0), 35),
+            mark(wiki, START_FEN, 3, Some(MoveStat::Captures), 34),
+            Mark::Agrees
+        );
+        assert_eq!(
+            mark(wiki, START_FEN, 3, Some(MoveStat::Captures), 35),
             Mark::Differs { published: 34 }
         );
-        // The wiki publishes no stalemates.
-        assert_eq!(mark(START_FEN, 3, Some(8), 0), Mark::Unpublished);
-        assert_eq!(mark(START_FEN, 12, None, 1), Mark::Unpublished);
-        let Mark::Disputed { published, reason } = mark(KIWIPETE, 5, Some(6), 2645) else {
-            panic!("Kiwipete's double checks at depth 5 are a known dispute");
-        };
-        assert_eq!(published, 2637);
-        assert!(reason.contains("mate"), "{reason}");
-        // A value that is neither the wiki's nor vkperft's is no dispute.
+        // Neither source publishes stalemates.
+        for source in Convention::ALL {
+            assert_eq!(
+                mark(source, START_FEN, 3, Some(MoveStat::Stalemates), 0),
+                Mark::Unpublished
+            );
+        }
+        assert_eq!(mark(wiki, START_FEN, 13, None, 1), Mark::Unpublished);
+        // Kiwipete's depth 6 has 66 checks by two pieces that mate: the wiki leaves them out of
+        // its double checks, the Grand Chess Tree counts them as direct discovered mates.
         assert_eq!(
-            mark(KIWIPETE, 5, Some(6), 2640),
-            Mark::Differs { published: 2637 }
+            mark(wiki, KIWIPETE, 6, Some(MoveStat::DoubleChecks), 54_948),
+            Mark::Agrees
+        );
+        let gct = Convention::GrandChessTree;
+        assert_eq!(
+            mark(gct, KIWIPETE, 6, Some(MoveStat::DirectDiscoveredMates), 66),
+            Mark::Agrees
+        );
+        assert_eq!(
+            mark(
+                gct,
+                KIWIPETE,
+                6,
+                Some(MoveStat::DirectDiscoveredChecks),
+                55_014
+            ),
+            Mark::Differs { published: 54_948 }
         );
     }
 }

@@ -1,90 +1,70 @@
-//! Move-type statistics of a perft: what the last move of each counted line was.
-//!
-//! The definitions, one leaf (one line of `depth` plies) at a time, by its last move `m` from
-//! the position before it to the position after it:
-//! - `captures`: `m` takes a piece, en passant included (a castle, written as the king taking
-//!   its own rook, is not a capture);
-//! - `en_passant`, `castles`, `promotions` (each of the four promotions of a pawn counts);
-//! - `checks`: the side to move after `m` is in check, checkmates included (the Chess
-//!   Programming Wiki's convention);
-//! - `discovered_checks`: exactly one piece gives check and it is not the piece `m` moved (for
-//!   a castle the rook, for a promotion the new piece, for en passant the capturing pawn);
-//! - `double_checks`: two pieces give check (never counted as discovered as well);
-//! - `checkmates`: in check with no legal move; `stalemates`: not in check with no legal move.
-//!
-//! Discovered and double checks include checkmates here; the wiki's tables leave the mates out
-//! of those two columns (see `assets/perft-stats-disputes.tsv`).
+//! Move-type statistics of a perft: what the last move of each counted line was, one count per
+//! column [`MoveStat`] defines.
 
 use super::castling::CastlingSquares;
+use super::move_stat::{CheckKind, MoveStat, TALLIED_COUNT};
 use super::movegen::count_legal;
 use super::moves::{Move, MoveKind};
 use super::position::Position;
 use std::ops::{Add, AddAssign};
 
-/// How many statistics there are, in the order of [`STAT_NAMES`].
-pub const STAT_COUNT: usize = 9;
-
-/// The statistics' names, as JSON keys and in the order of [`MoveStats::values`].
-pub const STAT_NAMES: [&str; STAT_COUNT] = [
-    "captures",
-    "en_passant",
-    "castles",
-    "promotions",
-    "checks",
-    "discovered_checks",
-    "double_checks",
-    "checkmates",
-    "stalemates",
-];
-
-/// Counts of the last moves of a perft's lines by type. 128-bit, like the leaf counts.
+/// Counts of the last moves of a perft's lines by type: the columns of [`MoveStat::TALLIED`],
+/// from which the others are summed. 128-bit, like the leaf counts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct MoveStats {
-    pub captures: u128,
-    pub en_passant: u128,
-    pub castles: u128,
-    pub promotions: u128,
-    pub checks: u128,
-    pub discovered_checks: u128,
-    pub double_checks: u128,
-    pub checkmates: u128,
-    pub stalemates: u128,
-}
+pub struct MoveStats([u128; TALLIED_COUNT]);
 
 impl MoveStats {
-    /// The statistics in the order of [`STAT_NAMES`].
-    pub const fn values(&self) -> [u128; STAT_COUNT] {
-        [
-            self.captures,
-            self.en_passant,
-            self.castles,
-            self.promotions,
-            self.checks,
-            self.discovered_checks,
-            self.double_checks,
-            self.checkmates,
-            self.stalemates,
-        ]
+    /// The counted columns in the order of [`MoveStat::TALLIED`].
+    pub const fn values(&self) -> [u128; TALLIED_COUNT] {
+        self.0
     }
 
-    /// The statistics from values in the order of [`STAT_NAMES`].
-    pub const fn from_values(v: [u128; STAT_COUNT]) -> MoveStats {
-        MoveStats {
-            captures: v[0],
-            en_passant: v[1],
-            castles: v[2],
-            promotions: v[3],
-            checks: v[4],
-            discovered_checks: v[5],
-            double_checks: v[6],
-            checkmates: v[7],
-            stalemates: v[8],
+    /// The statistics from counts in the order of [`MoveStat::TALLIED`].
+    pub const fn from_values(values: [u128; TALLIED_COUNT]) -> MoveStats {
+        MoveStats(values)
+    }
+
+    /// The value of column `stat`.
+    pub fn get(&self, stat: MoveStat) -> u128 {
+        if let Some(i) = stat.tallied_index() {
+            return self.0[i];
         }
+        let sum = |stats: &[MoveStat]| stats.iter().map(|&s| self.get(s)).sum::<u128>();
+        match stat {
+            MoveStat::TotalChecks => sum(&[
+                MoveStat::DirectChecks,
+                MoveStat::SingleDiscoveredChecks,
+                MoveStat::DirectDiscoveredChecks,
+                MoveStat::DoubleDiscoveredChecks,
+            ]),
+            MoveStat::TotalMates | MoveStat::Checkmates => sum(&[
+                MoveStat::DirectMates,
+                MoveStat::SingleDiscoveredMates,
+                MoveStat::DirectDiscoveredMates,
+                MoveStat::DoubleDiscoveredMates,
+            ]),
+            MoveStat::EnPassant => self.get(MoveStat::EnPassants),
+            MoveStat::Checks => sum(&[MoveStat::TotalChecks, MoveStat::TotalMates]),
+            MoveStat::DiscoveredChecks => self.get(MoveStat::SingleDiscoveredChecks),
+            MoveStat::DoubleChecks => sum(&[
+                MoveStat::DirectDiscoveredChecks,
+                MoveStat::DoubleDiscoveredChecks,
+            ]),
+            _ => unreachable!("{stat:?} is counted"),
+        }
+    }
+
+    /// Adds `count` to counted column `stat`.
+    pub fn tally(&mut self, stat: MoveStat, count: u128) {
+        let i = stat
+            .tallied_index()
+            .unwrap_or_else(|| panic!("{stat:?} is a sum, not counted"));
+        self.0[i] += count;
     }
 
     /// The statistics of `paths` subtrees like this one.
     pub fn times(self, paths: u128) -> MoveStats {
-        MoveStats::from_values(self.values().map(|v| v * paths))
+        MoveStats(self.0.map(|v| v * paths))
     }
 
     /// The statistics of the one line that ends with `m` played in `pos` (the reference
@@ -97,31 +77,43 @@ impl MoveStats {
             _ => m.to(),
         };
         let checkers = child.checkers();
-        let check = checkers.any();
-        let double = checkers.more_than_one();
-        let discovered = check && !double && !checkers.contains(moved_to);
         let no_reply = count_legal(&child) == 0;
-        let is_capture = kind == MoveKind::EnPassant
-            || (kind != MoveKind::Castle && pos.piece_at(m.to()).is_some());
-        MoveStats {
-            captures: u128::from(is_capture),
-            en_passant: u128::from(kind == MoveKind::EnPassant),
-            castles: u128::from(kind == MoveKind::Castle),
-            promotions: u128::from(kind.promotion().is_some()),
-            checks: u128::from(check),
-            discovered_checks: u128::from(discovered),
-            double_checks: u128::from(double),
-            checkmates: u128::from(check && no_reply),
-            stalemates: u128::from(!check && no_reply),
+        let mut stats = MoveStats::default();
+        if kind == MoveKind::EnPassant
+            || (kind != MoveKind::Castle && pos.piece_at(m.to()).is_some())
+        {
+            stats.tally(MoveStat::Captures, 1);
         }
+        if kind == MoveKind::EnPassant {
+            stats.tally(MoveStat::EnPassants, 1);
+        }
+        if kind == MoveKind::Castle {
+            stats.tally(MoveStat::Castles, 1);
+        }
+        if kind.promotion().is_some() {
+            stats.tally(MoveStat::Promotions, 1);
+        }
+        if checkers.any() {
+            let check = CheckKind::of(checkers.more_than_one(), checkers.contains(moved_to));
+            stats.tally(
+                if no_reply {
+                    check.mates()
+                } else {
+                    check.checks()
+                },
+                1,
+            );
+        } else if no_reply {
+            stats.tally(MoveStat::Stalemates, 1);
+        }
+        stats
     }
 }
 
 impl Add for MoveStats {
     type Output = MoveStats;
     fn add(self, rhs: MoveStats) -> MoveStats {
-        let (a, b) = (self.values(), rhs.values());
-        MoveStats::from_values(std::array::from_fn(|i| a[i] + b[i]))
+        MoveStats(std::array::from_fn(|i| self.0[i] + rhs.0[i]))
     }
 }
 
@@ -134,5 +126,34 @@ impl AddAssign for MoveStats {
 impl std::iter::Sum for MoveStats {
     fn sum<I: Iterator<Item = MoveStats>>(iter: I) -> MoveStats {
         iter.fold(MoveStats::default(), Add::add)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_wiki_columns_are_sums_of_the_grand_chess_trees() {
+        let stats = MoveStats::from_values(std::array::from_fn(|i| 1 << i));
+        let get = |stat| stats.get(stat);
+        assert_eq!(get(MoveStat::EnPassant), get(MoveStat::EnPassants));
+        assert_eq!(get(MoveStat::TotalChecks), 0b1111 << 4);
+        assert_eq!(get(MoveStat::TotalMates), 0b1111 << 8);
+        assert_eq!(get(MoveStat::Checkmates), get(MoveStat::TotalMates));
+        assert_eq!(get(MoveStat::Checks), 0b1111_1111 << 4);
+        assert_eq!(get(MoveStat::DiscoveredChecks), 1 << 5);
+        assert_eq!(get(MoveStat::DoubleChecks), 0b11 << 6);
+        assert_eq!(get(MoveStat::Stalemates), 1 << 12);
+    }
+
+    #[test]
+    fn every_column_has_its_own_key_and_the_counted_ones_come_first_in_order() {
+        let keys: std::collections::BTreeSet<_> = MoveStat::ALL.iter().map(|s| s.key()).collect();
+        assert_eq!(keys.len(), MoveStat::ALL.len());
+        for (i, stat) in MoveStat::TALLIED.into_iter().enumerate() {
+            assert_eq!(stat.tallied_index(), Some(i));
+            assert_eq!(MoveStat::from_key(stat.key()), Some(stat));
+        }
     }
 }

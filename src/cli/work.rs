@@ -16,7 +16,7 @@ use anyhow::anyhow;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
-use vkperft::chess::{Position, STAT_NAMES};
+use vkperft::chess::{MoveStat, Position};
 use vkperft::count::thousands;
 use vkperft::engine::event::{nodes_per_second, PerftResult};
 use vkperft::engine::{mib_to_bytes, JobSpec, Progress};
@@ -356,9 +356,10 @@ fn run_verify_certificate(args: &VerifyCertificateArgs) -> CliResult {
         }
         if let Some(stats) = journaled_stats {
             let recomputed = result.counts.stats.values();
-            for ((name, journal), recomputed) in
-                STAT_NAMES.iter().zip(stats.values()).zip(recomputed)
+            for ((stat, journal), recomputed) in
+                MoveStat::TALLIED.iter().zip(stats.values()).zip(recomputed)
             {
+                let name = stat.key();
                 if journal != recomputed {
                     agrees = false;
                     differing.push(format!(

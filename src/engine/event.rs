@@ -2,7 +2,7 @@
 
 use super::job::JobId;
 use crate::backend::{BackendError, Device};
-use crate::chess::{Move, MoveStats, Position, STAT_NAMES};
+use crate::chess::{Move, MoveStat, MoveStats, Position};
 use crate::count::Counts;
 use crate::gpu::error::GpuError;
 use crate::tt::{TtError, TtMode, TtStatsSnapshot};
@@ -148,15 +148,15 @@ impl PerftResult {
     }
 }
 
-/// Move-type statistics as JSON: one decimal string per statistic, keyed by its name.
+/// Move-type statistics as JSON: one decimal string per column of both conventions, keyed as
+/// [`MoveStat::key`] names it.
 pub fn move_stats_json(stats: &MoveStats) -> serde_json::Value {
-    STAT_NAMES
+    MoveStat::ALL
         .iter()
-        .zip(stats.values())
-        .map(|(name, value)| {
+        .map(|&stat| {
             (
-                name.to_string(),
-                serde_json::Value::String(value.to_string()),
+                stat.key().to_string(),
+                serde_json::Value::String(stats.get(stat).to_string()),
             )
         })
         .collect::<serde_json::Map<_, _>>()

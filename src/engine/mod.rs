@@ -23,5 +23,5 @@ pub use job::{
     all_cores, mib_to_bytes, BackendChoice, Job, JobId, JobSpec, JobSpecError, DEFAULT_TT_MB,
 };
 pub use provider::{BackendProvider, Resolved};
-pub use result_text::{move_stats_text, STAT_HEADINGS};
+pub use result_text::move_stats_text;
 pub use thread::{Command, Engine};

@@ -1,38 +1,37 @@
 //! A result as people read it; the CLI prints and the window shows and exports these lines.
 
 use super::event::PerftResult;
-use crate::chess::{MoveStats, STAT_COUNT};
+use crate::chess::{Convention, MoveStat, MoveStats};
 use crate::count::thousands;
 use crate::tt::TtMode;
 
-/// Move-type statistics, one per line, with the fast table's beside them when given.
+/// Move-type statistics, one per line by JSON key, the Grand Chess Tree's columns (checks
+/// without mates) then the wiki's own (checks with mates), with the fast table's beside them
+/// when given.
 pub fn move_stats_text(stats: &MoveStats, fast: Option<&MoveStats>) -> String {
     let mut text = String::from(
-        "Move-type statistics of the last ply (checks include checkmates; discovered and double \
-         checks too):\n",
+        "Move-type statistics of the last ply (Grand Chess Tree columns: checks without mates):\n",
     );
-    for (i, (heading, value)) in STAT_HEADINGS.iter().zip(stats.values()).enumerate() {
-        text += &format!("  {heading:<11} {:>20}", thousands(value));
+    let wiki_only = MoveStat::WIKI
+        .into_iter()
+        .filter(|stat| !MoveStat::GRAND_CHESS_TREE.contains(stat));
+    for (i, stat) in MoveStat::GRAND_CHESS_TREE
+        .into_iter()
+        .chain(wiki_only)
+        .enumerate()
+    {
+        if i == MoveStat::GRAND_CHESS_TREE.len() {
+            text += "Chess Programming Wiki columns (checks with mates; discovered and double \
+                     checks without):\n";
+        }
+        text += &format!("  {:<24} {:>20}", stat.key(), thousands(stats.get(stat)));
         if let Some(fast) = fast {
-            text += &format!("   fast table: {}", thousands(fast.values()[i]));
+            text += &format!("   fast table: {}", thousands(fast.get(stat)));
         }
         text += "\n";
     }
     text
 }
-
-/// The statistics' headings, in the order of [`crate::chess::STAT_NAMES`], as tables show them.
-pub const STAT_HEADINGS: [&str; STAT_COUNT] = [
-    "Captures",
-    "E.p.",
-    "Castles",
-    "Promotions",
-    "Checks",
-    "Discovered",
-    "Double",
-    "Checkmates",
-    "Stalemates",
-];
 
 impl PerftResult {
     /// What ran the job: `cpu (16 thread(s))`, `vulkan (NVIDIA H200)`.
@@ -77,21 +76,26 @@ impl PerftResult {
         )
     }
 
-    /// The statistics per root move, one row each under a heading row (nothing without
-    /// `--stats`).
+    /// The statistics per root move in the Grand Chess Tree's columns, one row each under a
+    /// heading row of JSON keys (nothing without `--stats`).
     pub fn stats_divide_text(&self) -> String {
         if !self.move_stats {
             return String::new();
         }
+        let columns = Convention::GrandChessTree.columns();
         let mut text = format!("{:<7} {:>14}", "move", "nodes");
-        for heading in STAT_HEADINGS {
-            text += &format!(" {heading:>12}");
+        for stat in columns {
+            text += &format!(" {:>w$}", stat.key(), w = stat.key().len().max(12));
         }
         text += "\n";
         for (m, counts) in &self.divide {
             text += &format!("{:<7} {:>14}", m.to_string(), counts.nodes);
-            for value in counts.stats.values() {
-                text += &format!(" {value:>12}");
+            for &stat in columns {
+                text += &format!(
+                    " {:>w$}",
+                    counts.stats.get(stat),
+                    w = stat.key().len().max(12)
+                );
             }
             text += "\n";
         }

@@ -95,17 +95,17 @@ pub const DEDUP_RESOLVE: u32 = 32;
 /// For the leaf's statistics build (`leaf_stats.comp`): the statistic it counts, one of
 /// `STAT_*`, in the bits from this one up.
 pub const MOVE_STAT_SHIFT: u32 = 8;
-/// The move-type statistics in the order of `crate::chess::STAT_NAMES` (a test holds them to
-/// it; `build.rs` cannot see the chess module).
+/// The counted move-type statistics in the order of `crate::chess::MoveStat::TALLIED` (a test
+/// holds them to it; `build.rs` cannot see the chess module).
 pub const STAT_CAPTURES: u32 = 0;
 pub const STAT_EN_PASSANT: u32 = 1;
 pub const STAT_CASTLES: u32 = 2;
 pub const STAT_PROMOTIONS: u32 = 3;
-pub const STAT_CHECKS: u32 = 4;
-pub const STAT_DISCOVERED_CHECKS: u32 = 5;
-pub const STAT_DOUBLE_CHECKS: u32 = 6;
-pub const STAT_CHECKMATES: u32 = 7;
-pub const STAT_STALEMATES: u32 = 8;
+/// The checks that do not mate, four columns from this one, by `crate::chess::CheckKind`.
+pub const STAT_CHECKS_BY_KIND: u32 = 4;
+/// The mates, four columns from this one, by `crate::chess::CheckKind`.
+pub const STAT_MATES_BY_KIND: u32 = 8;
+pub const STAT_STALEMATES: u32 = 12;
 /// A compact leaf entry (`children[i]` of the leaf level, `LeafEntry`): the parent's index
 /// and the move that makes the position from it, `from | to << 6 | kind << 12`
 /// (`glsl/common/leaf_entry.glsl`). Dedup turns a duplicate's move word into this flag and its
@@ -129,7 +129,7 @@ pub const WORK_WORDS: u32 = WORK_EXPANDED + 2 * WORK_DEPTHS;
 /// `r - 1` levels: the items, then one per expand).
 pub const MAX_LEVELS: u32 = 32;
 
-pub const SHADER_DEFINES: [(&str, u32); 66] = [
+pub const SHADER_DEFINES: [(&str, u32); 64] = [
     ("WORKGROUP_SIZE", WORKGROUP_SIZE),
     ("BINDING_TABLES", BINDING_TABLES),
     ("BINDING_CHUNK_ARRAYS", BINDING_CHUNK_ARRAYS),
@@ -182,10 +182,8 @@ pub const SHADER_DEFINES: [(&str, u32); 66] = [
     ("STAT_EN_PASSANT", STAT_EN_PASSANT),
     ("STAT_CASTLES", STAT_CASTLES),
     ("STAT_PROMOTIONS", STAT_PROMOTIONS),
-    ("STAT_CHECKS", STAT_CHECKS),
-    ("STAT_DISCOVERED_CHECKS", STAT_DISCOVERED_CHECKS),
-    ("STAT_DOUBLE_CHECKS", STAT_DOUBLE_CHECKS),
-    ("STAT_CHECKMATES", STAT_CHECKMATES),
+    ("STAT_CHECKS_BY_KIND", STAT_CHECKS_BY_KIND),
+    ("STAT_MATES_BY_KIND", STAT_MATES_BY_KIND),
     ("STAT_STALEMATES", STAT_STALEMATES),
     ("LEAF_ENTRY_DUPLICATE", LEAF_ENTRY_DUPLICATE),
     ("DEDUP_SLOTS_PER_POSITION", DEDUP_SLOTS_PER_POSITION),

@@ -5,12 +5,12 @@
 //! writer's statistics, at `2 * slot + 1` those of the fast count it stored). Entry `way` of
 //! bucket `b` is slot `b * ways + way`.
 //!
-//! Slot layout (`#[repr(C, align(16))]`, ten little-endian `u64` words, 80 bytes):
+//! Slot layout (`#[repr(C, align(16))]`, fourteen little-endian `u64` words, 112 bytes):
 //!
 //! | word | field   | value                                                             |
 //! |------|---------|-------------------------------------------------------------------|
-//! | 0-8  | `stats` | the statistics in [`STAT_NAMES`](crate::chess::STAT_NAMES) order  |
-//! | 9    | `seal`  | `fast` only: [`seal`] of the entry's check, data word and stats    |
+//! | 0-12 | `stats` | the counted columns in [`MoveStat::TALLIED`](crate::chess::MoveStat::TALLIED) order |
+//! | 13   | `seal`  | `fast` only: [`seal`] of the entry's check, data word and stats    |
 //!
 //! Statistics never exceed the leaf count, so `u64` words hold them wherever a fast entry
 //! holds the count (56 bits); a store whose statistics do not fit is not made (a payload skip).
@@ -22,22 +22,22 @@
 //! of the entry, fails the seal (the mix is not linear: two stores' words do not combine into a
 //! valid seal but by a 2^-64 chance) and the probe is a miss.
 
-use crate::chess::{MoveStats, STAT_COUNT};
+use crate::chess::{MoveStats, TALLIED_COUNT};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// The statistics as a slot stores them.
-pub type StatsWords = [u64; STAT_COUNT];
+pub type StatsWords = [u64; TALLIED_COUNT];
 
 #[repr(C, align(16))]
 #[derive(Debug, Default, bytemuck::Zeroable)]
 pub struct StatsSlot {
-    stats: [AtomicU64; STAT_COUNT],
+    stats: [AtomicU64; TALLIED_COUNT],
     seal: AtomicU64,
 }
 
-const _: () = assert!(STAT_COUNT == 9);
-const _: () = assert!(size_of::<StatsSlot>() == 80);
-const _: () = assert!(std::mem::offset_of!(StatsSlot, seal) == 72);
+const _: () = assert!(TALLIED_COUNT == 13);
+const _: () = assert!(size_of::<StatsSlot>() == 112);
+const _: () = assert!(std::mem::offset_of!(StatsSlot, seal) == 104);
 
 /// Bytes of statistics one entry of a `--stats` table carries beside it.
 pub const fn stats_bytes_per_slot(certify: bool) -> usize {
@@ -47,7 +47,7 @@ pub const fn stats_bytes_per_slot(certify: bool) -> usize {
 /// The statistics as slot words; `None` if one does not fit 64 bits.
 pub fn stats_words(stats: &MoveStats) -> Option<StatsWords> {
     let values = stats.values();
-    let mut words = [0; STAT_COUNT];
+    let mut words = [0; TALLIED_COUNT];
     for (word, value) in words.iter_mut().zip(values) {
         *word = u64::try_from(value).ok()?;
     }
@@ -126,12 +126,10 @@ mod tests {
 
     #[test]
     fn statistics_past_64_bits_are_not_stored() {
-        let mut stats = MoveStats {
-            checks: 7,
-            ..MoveStats::default()
-        };
+        let mut stats = MoveStats::default();
+        stats.tally(crate::chess::MoveStat::DirectChecks, 7);
         assert_eq!(stats_of_words(&stats_words(&stats).unwrap()), stats);
-        stats.captures = 1 << 64;
+        stats.tally(crate::chess::MoveStat::Captures, 1 << 64);
         assert_eq!(stats_words(&stats), None);
     }
 }

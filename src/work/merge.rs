@@ -10,7 +10,7 @@ use super::risk::PlanRisk;
 use super::trust::{Requirement, Trust};
 use super::unit::Unit;
 use crate::backend::Device;
-use crate::chess::{MoveStats, STAT_COUNT};
+use crate::chess::{MoveStats, TALLIED_COUNT};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The results of each unit, by unit id.
@@ -161,7 +161,7 @@ pub fn merge(plan: &PlanFolder, units: &[Unit], scan: &JournalScan) -> Result<Me
     let mut computations: BTreeMap<(String, u64, Device), u64> = BTreeMap::new();
     let mut unit_trust = Vec::with_capacity(units.len());
     let (mut repeated_units, mut independent_units) = (0, 0);
-    let mut move_stats = Some([0u128; STAT_COUNT]);
+    let mut move_stats = Some([0u128; TALLIED_COUNT]);
     for unit in units {
         let records = &results[&unit.id];
         if let Some(record) = records.iter().find(|r| r.paths != unit.paths) {

@@ -8,14 +8,17 @@
 //! "probes":10,"wrong_occupied_probes":1,"false_hits":0,"payload_skips":0,"seconds":0.25,
 //! "crc32":"..."}`; a Vulkan record has `"device":"<name>"` instead of `threads`. Counts that
 //! can pass 2^53 are decimal strings. A unit run with `--stats` adds its move-type statistics,
-//! `"stats":{"captures":"34",...}` (every name of `chess::STAT_NAMES`, decimal strings). Lines of format 1 (mode as text such as `"fast/12"`, no
-//! plan seal, no statistics) are refused: they cannot say which plan they belong to.
+//! `"stats":{"captures":"34",...}` (the key of every counted column, `chess::MoveStat::TALLIED`,
+//! decimal strings; a line with other keys, such as the wiki's columns an earlier version wrote,
+//! is malformed: they cannot be split into the Grand Chess Tree's). Lines of format 1 (mode as
+//! text such as `"fast/12"`, no plan seal, no statistics) are refused: they cannot say which
+//! plan they belong to.
 
 use super::checksum::seal;
 use super::seal::PlanSeal;
 use super::trust::Method;
 use crate::backend::{BackendKind, Device};
-use crate::chess::{MoveStats, STAT_NAMES};
+use crate::chess::{MoveStat, MoveStats, TALLIED_COUNT};
 use crate::tt::{TtMode, MAX_VERIFIER_BITS, MIN_VERIFIER_BITS};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -143,10 +146,10 @@ impl JournalRecord {
             payload_skips: self.table.payload_skips,
             seconds: self.seconds,
             stats: self.move_stats.map(|stats| {
-                STAT_NAMES
+                MoveStat::TALLIED
                     .iter()
                     .zip(stats.values())
-                    .map(|(name, value)| (name.to_string(), value.to_string()))
+                    .map(|(stat, value)| (stat.key().to_string(), value.to_string()))
                     .collect()
             }),
         };
@@ -178,10 +181,10 @@ impl JournalRecord {
         };
         let number = |text: &str| text.parse::<u128>().map_err(|_| RecordProblem::Malformed);
         let move_stats = match &line.stats {
-            Some(stats) if stats.len() == STAT_NAMES.len() => {
-                let mut values = [0; STAT_NAMES.len()];
-                for (value, name) in values.iter_mut().zip(STAT_NAMES) {
-                    *value = number(stats.get(name).ok_or(RecordProblem::Malformed)?)?;
+            Some(stats) if stats.len() == TALLIED_COUNT => {
+                let mut values = [0; TALLIED_COUNT];
+                for (value, stat) in values.iter_mut().zip(MoveStat::TALLIED) {
+                    *value = number(stats.get(stat.key()).ok_or(RecordProblem::Malformed)?)?;
                 }
                 Some(MoveStats::from_values(values))
             }
@@ -252,13 +255,13 @@ mod tests {
         })));
         let line = with_stats.to_line();
         assert!(
-            line.contains(r#""checkmates":"18446744073709551622""#),
+            line.contains(r#""stalemates":"18446744073709551627""#),
             "{line}"
         );
         assert_eq!(JournalRecord::parse(line.trim_end()), Ok(with_stats));
         let damaged = line
             .trim_end()
-            .replace(r#","stalemates":"18446744073709551623""#, "");
+            .replace(r#","stalemates":"18446744073709551627""#, "");
         assert_eq!(
             JournalRecord::parse(&damaged),
             Err(RecordProblem::Malformed),

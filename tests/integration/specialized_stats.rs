@@ -9,11 +9,15 @@
 use crate::common;
 
 use std::collections::BTreeMap;
+use vkperft::chess::fen::START_FEN;
 use vkperft::chess::movegen::legal_moves;
 use vkperft::chess::perft;
 use vkperft::chess::rng::SplitMix64;
 use vkperft::chess::specialized::{self, NodeParameters, SliderLookup};
-use vkperft::chess::{Color, MoveStats, Piece, Position, Role, Setup, Square};
+use vkperft::chess::{
+    Color, Convention, MoveStat, MoveStats, Piece, Position, Role, Setup, Square,
+};
+use vkperft::reference::move_stats::published_stats_for;
 
 const SEED: u64 = 0x57a7_5eed;
 const SAMPLE: usize = 3000;
@@ -165,8 +169,8 @@ fn sparse_positions_with_mates_and_stalemates() {
     let mut with_mates = 0;
     for pos in sparse_positions(SEED, 3000, 6) {
         let (_, stats) = assert_stats(&pos, 2);
-        with_stalemates += usize::from(stats.stalemates > 0);
-        with_mates += usize::from(stats.checkmates > 0);
+        with_stalemates += usize::from(stats.get(MoveStat::Stalemates) > 0);
+        with_mates += usize::from(stats.get(MoveStat::TotalMates) > 0);
     }
     assert!(with_stalemates >= 100, "{with_stalemates} with stalemates");
     assert!(with_mates >= 100, "{with_mates} with mates");
@@ -193,7 +197,8 @@ fn chess960_start_positions() {
 
 /// Each position's depth-1 statistics, checked against the reference and against the figures
 /// it was made for: `(fen, [captures, en passant, castles, promotions, checks, discovered,
-/// double, mates, stalemates])`.
+/// double, mates, stalemates])`, checks by their checkers with the mates among them (see
+/// [`by_checkers`]).
 const CRAFTED: &[(&str, [u128; 9])] = &[
     // Stalemates: the king is boxed in and stays so after Qf7 and the three king moves.
     ("7k/8/6Q1/8/8/8/8/K7 w - - 0 1", [0, 0, 0, 0, 7, 0, 0, 0, 4]),
@@ -266,33 +271,58 @@ const CRAFTED: &[(&str, [u128; 9])] = &[
     ),
 ];
 
+/// The mates of the last crafted position, by how they check.
+#[test]
+fn mates_are_split_by_how_they_check() {
+    let (_, stats) = assert_stats(&position("R3N1k1/5ppp/8/8/8/8/8/6K1 w - - 0 1"), 1);
+    assert_eq!(stats.get(MoveStat::DirectDiscoveredMates), 1);
+    assert_eq!(stats.get(MoveStat::SingleDiscoveredMates), 2);
+    assert_eq!(stats.get(MoveStat::SingleDiscoveredChecks), 1);
+    assert_eq!(stats.get(MoveStat::TotalChecks), 1);
+}
+
+/// The statistics as [`CRAFTED`] gives them: discovered checks (one checker, not the moved
+/// piece) and double checks (two checkers) with the mates among them.
+fn by_checkers(stats: &MoveStats) -> [u128; 9] {
+    let get = |stat| stats.get(stat);
+    [
+        get(MoveStat::Captures),
+        get(MoveStat::EnPassants),
+        get(MoveStat::Castles),
+        get(MoveStat::Promotions),
+        get(MoveStat::Checks),
+        get(MoveStat::SingleDiscoveredChecks) + get(MoveStat::SingleDiscoveredMates),
+        get(MoveStat::DoubleChecks)
+            + get(MoveStat::DirectDiscoveredMates)
+            + get(MoveStat::DoubleDiscoveredMates),
+        get(MoveStat::TotalMates),
+        get(MoveStat::Stalemates),
+    ]
+}
+
 #[test]
 fn crafted_positions() {
     for &(fen, expected) in CRAFTED {
         let (_, stats) = assert_stats(&position(fen), 1);
-        assert_eq!(stats, MoveStats::from_values(expected), "{fen}");
+        assert_eq!(by_checkers(&stats), expected, "{fen}");
         assert_stats(&position(fen), 2);
     }
 }
 
-/// The Chess Programming Wiki's start-position table.
+/// The start-position tables of both sources, each in its convention.
 #[test]
-fn start_position_figures_of_the_wiki() {
+fn start_position_figures_of_both_sources() {
     let start = common::position("startpos");
-    assert_eq!(
-        specialized::perft_stats(&start, 5),
-        (
-            4_865_609,
-            MoveStats::from_values([82_719, 258, 0, 0, 27_351, 6, 0, 347, 0])
-        )
-    );
-    assert_eq!(
-        specialized::perft_stats(&start, 6),
-        (
-            119_060_324,
-            MoveStats::from_values([2_812_008, 5_248, 0, 0, 809_099, 329, 46, 10_828, 0])
-        )
-    );
+    for depth in [5, 6] {
+        let (nodes, stats) = specialized::perft_stats(&start, depth);
+        for source in Convention::ALL {
+            let published = published_stats_for(source, START_FEN, depth).expect("published");
+            assert_eq!(nodes, published.nodes);
+            for &(stat, value) in &published.stats {
+                assert_eq!(stats.get(stat), value, "{stat:?} at depth {depth}");
+            }
+        }
+    }
 }
 
 #[test]

@@ -200,22 +200,32 @@ fn certify_keeps_the_exact_statistics_when_the_fast_table_is_wrong() {
 fn a_table_with_statistics_costs_its_slots_in_the_budget() {
     let plain = TtConfig::new(TtMode::Fast, 1 << 20);
     let with_stats = stats_config(TtMode::Fast, 1 << 20, 64);
-    // 16 bytes per fast entry, 80 more for its statistics.
+    // 16 bytes per fast entry, 112 more for its statistics.
     assert_eq!(plain.slots().unwrap(), 65_536);
-    assert_eq!(with_stats.slots().unwrap(), (1 << 20) / 96 / 4 * 4);
+    assert_eq!(with_stats.slots().unwrap(), (1 << 20) / 128 / 4 * 4);
     let certify = stats_config(TtMode::Certify, 1 << 20, 64);
-    assert_eq!(certify.bucket_bytes(), Some(4 * (80 + 160)));
+    assert_eq!(certify.bucket_bytes(), Some(4 * (80 + 224)));
 }
 
 /// The reference classification of one last move, on crafted positions.
 mod classification {
-    use vkperft::chess::{uci, MoveStats, Position, STAT_NAMES};
+    use vkperft::chess::{uci, MoveStat, MoveStats, Position};
 
     fn stats_of(fen: &str, uci: &str) -> MoveStats {
         let pos = Position::from_fen(fen).expect("a legal FEN");
         let m = uci::parse_move(&pos, uci).expect("a legal move");
         MoveStats::of_move(&pos, m)
     }
+
+    /// The columns of `stats` that are not zero.
+    fn counted(stats: &MoveStats) -> Vec<MoveStat> {
+        MoveStat::ALL
+            .into_iter()
+            .filter(|&stat| stats.get(stat) != 0)
+            .collect()
+    }
+
+    use MoveStat::*;
 
     #[test]
     fn a_capture_that_mates() {
@@ -224,55 +234,93 @@ mod classification {
             "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
             "h5f7",
         );
-        assert_eq!((s.captures, s.checks, s.checkmates), (1, 1, 1));
         assert_eq!(
-            (s.discovered_checks, s.double_checks, s.stalemates),
-            (0, 0, 0)
+            counted(&s),
+            [Captures, DirectMates, TotalMates, Checks, Checkmates]
         );
     }
 
     #[test]
     fn a_castle_that_checks_with_its_rook_is_direct() {
         let s = stats_of("5k2/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1");
-        assert_eq!((s.castles, s.captures, s.checks), (1, 0, 1));
-        assert_eq!(s.discovered_checks, 0);
+        assert_eq!(counted(&s), [Castles, DirectChecks, TotalChecks, Checks]);
     }
 
     #[test]
     fn en_passant_discovers_a_check_through_the_captured_pawn() {
         // The c5 pawn shielded the king from the bishop on a3.
         let s = stats_of("8/4k3/8/2pP4/8/B7/8/4K3 w - c6 0 1", "d5c6");
-        assert_eq!((s.captures, s.en_passant), (1, 1));
-        assert_eq!((s.checks, s.discovered_checks, s.double_checks), (1, 1, 0));
+        assert_eq!(
+            counted(&s),
+            [
+                Captures,
+                EnPassants,
+                SingleDiscoveredChecks,
+                TotalChecks,
+                EnPassant,
+                Checks,
+                DiscoveredChecks
+            ]
+        );
         let s = stats_of("6k1/8/8/2pP4/8/B7/8/4K3 w - c6 0 1", "d5c6");
-        assert_eq!((s.en_passant, s.checks), (1, 0));
+        assert_eq!(counted(&s), [Captures, EnPassants, EnPassant]);
     }
 
     #[test]
-    fn a_promotion_checks_with_the_new_piece_and_a_double_check_is_not_discovered() {
+    fn en_passant_can_discover_two_checks() {
+        // The captured pawn shielded the king from the bishop, the capturing one from the rook.
+        let s = stats_of("8/8/3k4/2pP4/8/B7/8/3RK3 w - c6 0 1", "d5c6");
+        assert_eq!(
+            counted(&s),
+            [
+                Captures,
+                EnPassants,
+                DoubleDiscoveredChecks,
+                TotalChecks,
+                EnPassant,
+                Checks,
+                DoubleChecks
+            ]
+        );
+    }
+
+    #[test]
+    fn a_promotion_checks_with_the_new_piece_and_two_checkers_are_direct_and_discovered() {
         let s = stats_of("8/3kP3/8/8/8/8/8/4K3 w - - 0 1", "e7e8q");
-        assert_eq!((s.promotions, s.checks, s.discovered_checks), (1, 1, 0));
+        assert_eq!(s.get(DirectChecks), 1);
+        assert_eq!(s.get(Promotions), 1);
         let s = stats_of("8/3kP3/8/8/8/8/8/4K3 w - - 0 1", "e7e8n");
-        assert_eq!((s.promotions, s.checks), (1, 0));
+        assert_eq!(counted(&s), [Promotions]);
         // Nf6 uncovers the rook's file and checks itself.
         let s = stats_of("4k3/8/8/8/4N3/8/8/4RK2 w - - 0 1", "e4f6");
-        assert_eq!((s.checks, s.discovered_checks, s.double_checks), (1, 0, 1));
+        assert_eq!(
+            counted(&s),
+            [DirectDiscoveredChecks, TotalChecks, Checks, DoubleChecks]
+        );
         let s = stats_of("4k3/8/8/8/4N3/8/8/4RK2 w - - 0 1", "e4c5");
-        assert_eq!((s.checks, s.discovered_checks, s.double_checks), (1, 1, 0));
+        assert_eq!(
+            counted(&s),
+            [
+                SingleDiscoveredChecks,
+                TotalChecks,
+                Checks,
+                DiscoveredChecks
+            ]
+        );
     }
 
     #[test]
     fn a_stalemate() {
         let s = stats_of("7k/8/6Q1/8/8/8/8/K7 w - - 0 1", "g6f7");
-        assert_eq!((s.checks, s.stalemates, s.checkmates), (0, 1, 0));
+        assert_eq!(counted(&s), [Stalemates]);
     }
 
     #[test]
-    fn values_and_names_agree_in_order() {
+    fn values_are_in_the_order_of_the_counted_columns() {
         let s = MoveStats::from_values(std::array::from_fn(|i| i as u128 + 1));
-        assert_eq!(s.values()[4], s.checks);
-        assert_eq!(STAT_NAMES[4], "checks");
-        assert_eq!(s.times(2).stalemates, 18);
-        assert_eq!((s + s).captures, 2);
+        assert_eq!(s.values()[4], s.get(DirectChecks));
+        assert_eq!(MoveStat::TALLIED[4].key(), "direct_checks");
+        assert_eq!(s.times(2).get(Stalemates), 26);
+        assert_eq!((s + s).get(Captures), 2);
     }
 }

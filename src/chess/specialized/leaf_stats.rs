@@ -2,10 +2,13 @@
 //! of their last moves, in `u64`s like the plain count (a subtree of at most
 //! [`MAX_U64_DEPTH`](super::MAX_U64_DEPTH) plies fits).
 
+use crate::chess::move_stat::{CheckKind, MoveStat};
 use crate::chess::move_stats::MoveStats;
 use std::ops::AddAssign;
 
-/// Leaves and the statistics of their last moves, as [`MoveStats`] defines them.
+/// Leaves and the statistics of their last moves, as [`MoveStat`] defines them. Checks are
+/// counted by kind with the mates among them, and the mates apart: a check is counted when the
+/// move is classified, before a search for a reply can tell whether it mates.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LeafStats {
     pub nodes: u64,
@@ -13,26 +16,31 @@ pub struct LeafStats {
     pub en_passant: u64,
     pub castles: u64,
     pub promotions: u64,
-    pub checks: u64,
-    pub discovered_checks: u64,
-    pub double_checks: u64,
-    pub checkmates: u64,
+    /// Checks by [`CheckKind`], mates included.
+    pub checks: [u64; 4],
+    /// Mates by [`CheckKind`].
+    pub mates: [u64; 4],
     pub stalemates: u64,
 }
 
 impl LeafStats {
     pub fn into_totals(self) -> (u128, MoveStats) {
-        let stats = MoveStats {
-            captures: self.captures.into(),
-            en_passant: self.en_passant.into(),
-            castles: self.castles.into(),
-            promotions: self.promotions.into(),
-            checks: self.checks.into(),
-            discovered_checks: self.discovered_checks.into(),
-            double_checks: self.double_checks.into(),
-            checkmates: self.checkmates.into(),
-            stalemates: self.stalemates.into(),
-        };
+        let mut stats = MoveStats::default();
+        stats.tally(MoveStat::Captures, self.captures.into());
+        stats.tally(MoveStat::EnPassants, self.en_passant.into());
+        stats.tally(MoveStat::Castles, self.castles.into());
+        stats.tally(MoveStat::Promotions, self.promotions.into());
+        stats.tally(MoveStat::Stalemates, self.stalemates.into());
+        for kind in [
+            CheckKind::Direct,
+            CheckKind::SingleDiscovered,
+            CheckKind::DirectDiscovered,
+            CheckKind::DoubleDiscovered,
+        ] {
+            let (checks, mates) = (self.checks[kind as usize], self.mates[kind as usize]);
+            stats.tally(kind.checks(), (checks - mates).into());
+            stats.tally(kind.mates(), mates.into());
+        }
         (self.nodes.into(), stats)
     }
 }
@@ -45,10 +53,10 @@ impl AddAssign for LeafStats {
         self.en_passant += rhs.en_passant;
         self.castles += rhs.castles;
         self.promotions += rhs.promotions;
-        self.checks += rhs.checks;
-        self.discovered_checks += rhs.discovered_checks;
-        self.double_checks += rhs.double_checks;
-        self.checkmates += rhs.checkmates;
+        for kind in 0..4 {
+            self.checks[kind] += rhs.checks[kind];
+            self.mates[kind] += rhs.mates[kind];
+        }
         self.stalemates += rhs.stalemates;
     }
 }

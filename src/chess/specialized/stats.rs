@@ -1,5 +1,5 @@
 //! Perft with the move-type statistics of the last ply ([`LeafStats`], defined as
-//! [`MoveStats`](crate::chess::move_stats::MoveStats) defines them), counted in bulk like the
+//! [`MoveStat`](crate::chess::move_stat::MoveStat) defines them), counted in bulk like the
 //! plain perft's leaves: a node at depth 1 gets each piece's targets as a set and classifies
 //! them with masks computed once per node.
 //!
@@ -38,6 +38,7 @@ use super::node::{
 use super::witnesses::{shifted, Witnesses};
 use crate::chess::bitboard::Bitboard;
 use crate::chess::castling::CastlingSquares;
+use crate::chess::move_stat::CheckKind;
 use crate::chess::square::Square;
 use std::marker::PhantomData;
 
@@ -273,7 +274,7 @@ impl<'a, L: Sliders, S: Side, C: Flag> LastPlyNode<'a, L, S, C> {
             Deferred::Moves { mover, suspects } => {
                 let (direct, discovered, quiet) = self.classify_exactly(mover, suspects);
                 add_checks(stats, direct, discovered);
-                self.test_endings(mover, direct | discovered, quiet, stats);
+                self.test_endings(mover, direct, discovered, quiet, stats);
             }
             Deferred::Promotions { targets, offset } => self.promotions(targets, offset, stats),
             Deferred::EnPassant { from } => {
@@ -292,22 +293,27 @@ impl<'a, L: Sliders, S: Side, C: Flag> LastPlyNode<'a, L, S, C> {
         }
     }
 
-    /// Tests `mover`'s moves to `checking` for mate and to `quiet` for stalemate.
+    /// Tests `mover`'s checking moves (to `direct`, given by the moved piece, and to
+    /// `discovered`, by another) for mate and its moves to `quiet` for stalemate.
     #[inline(always)]
     fn test_endings(
         &mut self,
         mover: Mover,
-        checking: Bitboard,
+        direct: Bitboard,
+        discovered: Bitboard,
         quiet: Bitboard,
         stats: &mut LeafStats,
     ) {
-        for to in checking {
+        for to in direct | discovered {
             if self.king_escapes(mover.role(), mover.origin(to), to) {
                 continue;
             }
             let (child, en_passant) = self.make(mover, to);
             if !self.has_reply(&child, en_passant) {
-                stats.checkmates += 1;
+                let moved_piece_checks = direct.contains(to);
+                let double = moved_piece_checks && discovered.contains(to);
+                let kind = CheckKind::of(double, moved_piece_checks);
+                stats.mates[kind as usize] += 1;
             }
         }
         for to in quiet {
@@ -475,10 +481,10 @@ impl<'a, L: Sliders, S: Side, C: Flag> LastPlyNode<'a, L, S, C> {
                 add_checks(stats, direct, discovered);
                 let mover = Mover::Promotion { role, offset };
                 if (direct | discovered).any() {
-                    self.test_endings(mover, target, Bitboard::EMPTY, stats);
+                    self.test_endings(mover, direct, discovered, Bitboard::EMPTY, stats);
                 } else {
                     let quiet = self.witnesses.unproven(role, from) & target;
-                    self.test_endings(mover, Bitboard::EMPTY, quiet, stats);
+                    self.test_endings(mover, Bitboard::EMPTY, Bitboard::EMPTY, quiet, stats);
                 }
             }
         }
@@ -491,14 +497,14 @@ impl<'a, L: Sliders, S: Side, C: Flag> LastPlyNode<'a, L, S, C> {
     fn made(&self, child: &Board, moved_to: Square, survivor: bool, stats: &mut LeafStats) {
         let checkers = king_safety::<L, S::Other>(self.sliders, child, self.their_king).checkers;
         let check = checkers.any();
-        let double = checkers.more_than_one();
+        let kind = CheckKind::of(checkers.more_than_one(), checkers.contains(moved_to));
         stats.nodes += 1;
-        stats.checks += u64::from(check);
-        stats.double_checks += u64::from(double);
-        stats.discovered_checks += u64::from(check && !double && !checkers.contains(moved_to));
+        if check {
+            stats.checks[kind as usize] += 1;
+        }
         if (check || !survivor) && !self.has_reply(child, false) {
             if check {
-                stats.checkmates += 1;
+                stats.mates[kind as usize] += 1;
             } else {
                 stats.stalemates += 1;
             }
@@ -520,13 +526,14 @@ impl<L: Sliders, S: Side, C: Flag> OutOfLine for Settle<'_, '_, '_, L, S, C> {
     }
 }
 
-/// Adds the checks of moves to `direct | discovered`: `direct` give check with the moved piece,
-/// `discovered` with another (both: a double check).
+/// Adds the checks of moves to `direct | discovered`, mates included: `direct` give check with
+/// the moved piece, `discovered` with another (both: a direct discovered check). A move that is
+/// neither castle nor en passant uncovers at most one line: no double discovered check.
 #[inline(always)]
 fn add_checks(stats: &mut LeafStats, direct: Bitboard, discovered: Bitboard) {
-    stats.checks += u64::from((direct | discovered).count());
-    stats.double_checks += u64::from((direct & discovered).count());
-    stats.discovered_checks += u64::from((discovered & !direct).count());
+    stats.checks[CheckKind::Direct as usize] += u64::from((direct & !discovered).count());
+    stats.checks[CheckKind::SingleDiscovered as usize] += u64::from((discovered & !direct).count());
+    stats.checks[CheckKind::DirectDiscovered as usize] += u64::from((direct & discovered).count());
 }
 
 /// Classifies the moves of a node at depth 1 as the generator finds them: moves and captures

@@ -9,12 +9,12 @@
 use super::VulkanBackend;
 use crate::backend::run_control::{ProgressSample, RunControl};
 use crate::backend::{RunError, RunOutcome, RunRequest};
-use crate::chess::{Move, MoveStats, Position, STAT_COUNT};
+use crate::chess::{Move, MoveStats, Position, TALLIED_COUNT};
 use crate::count::Counts;
 use crate::gpu::pipelines::Stage;
 
 /// Searches of a statistics run: the node count's, then one per statistic.
-const SEARCHES: usize = 1 + STAT_COUNT;
+const SEARCHES: usize = 1 + TALLIED_COUNT;
 
 impl VulkanBackend {
     /// Perft of `request` with the move-type statistics. The table's statistics and the work
@@ -38,8 +38,9 @@ impl VulkanBackend {
             }
         } else if depth > 1 {
             self.pipelines.add_stage(Stage::LeafStats)?;
-            let mut values = vec![([0u128; STAT_COUNT], [0u128; STAT_COUNT]); outcome.divide.len()];
-            for stat in 0..STAT_COUNT {
+            let mut values =
+                vec![([0u128; TALLIED_COUNT], [0u128; TALLIED_COUNT]); outcome.divide.len()];
+            for stat in 0..TALLIED_COUNT {
                 let on_progress = spread_progress(control, 1 + stat, Some(total));
                 let control = search_control(control, &on_progress);
                 for (m, counts) in self.search_stat(stat as u32, &position, depth, &control)? {
@@ -113,28 +114,34 @@ fn search_control<'a>(
 
 #[cfg(test)]
 mod tests {
-    use crate::chess::{STAT_COUNT, STAT_NAMES};
+    use crate::chess::{CheckKind, MoveStat, TALLIED_COUNT};
     use crate::gpu::shader_layout::{
-        STAT_CAPTURES, STAT_CASTLES, STAT_CHECKMATES, STAT_CHECKS, STAT_DISCOVERED_CHECKS,
-        STAT_DOUBLE_CHECKS, STAT_EN_PASSANT, STAT_PROMOTIONS, STAT_STALEMATES,
+        STAT_CAPTURES, STAT_CASTLES, STAT_CHECKS_BY_KIND, STAT_EN_PASSANT, STAT_MATES_BY_KIND,
+        STAT_PROMOTIONS, STAT_STALEMATES,
     };
 
     #[test]
-    fn the_shaders_number_the_statistics_as_the_cpu_names_them() {
-        let numbered = [
-            (STAT_CAPTURES, "captures"),
-            (STAT_EN_PASSANT, "en_passant"),
-            (STAT_CASTLES, "castles"),
-            (STAT_PROMOTIONS, "promotions"),
-            (STAT_CHECKS, "checks"),
-            (STAT_DISCOVERED_CHECKS, "discovered_checks"),
-            (STAT_DOUBLE_CHECKS, "double_checks"),
-            (STAT_CHECKMATES, "checkmates"),
-            (STAT_STALEMATES, "stalemates"),
+    fn the_shaders_number_the_statistics_as_the_cpu_counts_them() {
+        let kinds = [
+            CheckKind::Direct,
+            CheckKind::SingleDiscovered,
+            CheckKind::DirectDiscovered,
+            CheckKind::DoubleDiscovered,
         ];
-        assert_eq!(numbered.len(), STAT_COUNT);
-        for (stat, name) in numbered {
-            assert_eq!(STAT_NAMES[stat as usize], name);
+        let mut numbered = vec![
+            (STAT_CAPTURES, MoveStat::Captures),
+            (STAT_EN_PASSANT, MoveStat::EnPassants),
+            (STAT_CASTLES, MoveStat::Castles),
+            (STAT_PROMOTIONS, MoveStat::Promotions),
+            (STAT_STALEMATES, MoveStat::Stalemates),
+        ];
+        for kind in kinds {
+            numbered.push((STAT_CHECKS_BY_KIND + kind as u32, kind.checks()));
+            numbered.push((STAT_MATES_BY_KIND + kind as u32, kind.mates()));
+        }
+        assert_eq!(numbered.len(), TALLIED_COUNT);
+        for (stat, column) in numbered {
+            assert_eq!(column.tallied_index(), Some(stat as usize), "{column:?}");
         }
     }
 }

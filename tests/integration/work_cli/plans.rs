@@ -358,9 +358,20 @@ fn a_plan_with_stats_merges_to_the_statistics_of_one_run() {
     ]);
     assert_eq!(big(&merged["nodes"]), 4_085_603);
     assert_eq!(merged["stats"], perft["stats"]);
-    assert_eq!(merged["stats"]["double_checks"], "6");
+    // The Grand Chess Tree's Kiwipete depth 4 and the wiki's double checks from them.
+    for (key, value) in [
+        ("direct_checks", "25432"),
+        ("single_discovered_checks", "42"),
+        ("direct_discovered_checks", "6"),
+        ("total_checks", "25480"),
+        ("direct_mates", "43"),
+        ("total_mates", "43"),
+        ("double_checks", "6"),
+    ] {
+        assert_eq!(merged["stats"][key], value, "{key}");
+    }
     let text = ok(&["work", "merge", &all]).stdout;
-    assert!(text.contains("Checkmates"), "{text}");
+    assert!(text.contains("direct_discovered_mates"), "{text}");
     let certificate = folder.0.join("stats-certificate.json");
     let certificate = certificate.to_string_lossy().into_owned();
     ok(&["work", "merge", &all, "--certificate", &certificate]);
@@ -391,7 +402,7 @@ fn a_plan_with_stats_merges_to_the_statistics_of_one_run() {
         checked.stdout
     );
     let mut edited = document.clone();
-    edited["stats"]["checkmates"] = "44".into();
+    edited["stats"]["direct_mates"] = "44".into();
     std::fs::write(&certificate, edited.to_string()).expect("edited");
     let refused = verify();
     assert_eq!(refused.code, 3, "{}", refused.stderr);
@@ -414,8 +425,8 @@ fn a_plan_with_stats_merges_to_the_statistics_of_one_run() {
     let text = std::fs::read_to_string(&file).expect("a journal");
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
     let mut record: Value = serde_json::from_str(&lines[0]).expect("a journal line");
-    let checks = big(&record["stats"]["checks"]);
-    record["stats"]["checks"] = (checks + 1).to_string().into();
+    let checks = big(&record["stats"]["direct_checks"]);
+    record["stats"]["direct_checks"] = (checks + 1).to_string().into();
     let body = record.as_object_mut().expect("an object");
     body.remove("crc32");
     let body = serde_json::to_string(&record).expect("JSON");
@@ -440,7 +451,7 @@ fn a_plan_with_stats_merges_to_the_statistics_of_one_run() {
     assert_eq!(all_units.code, 3, "{}", all_units.stderr);
     assert!(
         all_units.stderr.contains(&format!(
-            "checks: journal {}, recomputed {checks}",
+            "direct_checks: journal {}, recomputed {checks}",
             checks + 1
         )),
         "{}",

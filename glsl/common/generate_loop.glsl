@@ -1,0 +1,111 @@
+// The generator's move loop, one instance per visit: the including file defines
+//   GENERATE_FUNCTION         the function's name,
+//   GENERATE_ARGUMENT         its one parameter,
+//   GENERATE_POSITION(salt)   the position, from that parameter (`salt` is 0; see
+//                             generator_position in generate.glsl),
+//   GENERATE_VISIT            a function (Pos parent, uint from, uint to, uint kind) called for
+//                             every legal move,
+// includes this file, and undefines them. generate.glsl makes the node count's and the
+// expansion's instance (generate_moves), move_stats.glsl the statistics' (visit_stat_moves):
+// one loop, so the moves the statistics classify are the moves the node count counts.
+//
+// It is one loop that visits one move per turn, so the visit has a single call site:
+// invocations running in lockstep (on lavapipe, 8 per SIMD register) make their moves together
+// however their moves are spread over pieces, instead of each waiting while the others run
+// through piece kinds it has no moves for. Moves are taken group by group: the king's steps,
+// its castles (its moves onto its own rooks), each piece's, en passant captures, then pawn
+// moves by the square they land on. A group's set is computed when its turn comes.
+#ifndef GENERATE_GROUPS
+#define GENERATE_GROUPS
+const uint GROUP_KING = 0u;
+const uint GROUP_CASTLES = 1u;
+const uint GROUP_KNIGHTS = 2u;
+const uint GROUP_BISHOP_MOVERS = 3u;
+const uint GROUP_ROOK_MOVERS = 4u;
+const uint GROUP_EN_PASSANT = 5u;
+// The pawn groups, PAWN_PUSHES to PAWN_CAPTURES_WEST from this one on.
+const uint GROUP_PAWNS = 6u;
+const uint GROUP_COUNT = GROUP_PAWNS + 4u;
+#endif
+
+void GENERATE_FUNCTION(GENERATE_ARGUMENT) {
+    Pos first = GENERATE_POSITION(0u);
+    Analysis a = analyze(first);
+
+    uint group = GROUP_KING;
+    // Pieces of the group whose moves are still to come; each one's targets are found when
+    // its turn comes.
+    uint64_t pieces = uint64_t(0);
+    // Squares the current piece or group still moves to; a move starts on `from`, or, for
+    // pawn groups, `to - offset`.
+    // The king's steps first; its moves onto its own rooks are its castles, the next group.
+    uint64_t targets = a.king_moves & ~side(first, first.turn);
+    uint from = a.king;
+    int offset = 0;
+    uint promoted = 0u;
+    for (;;) {
+        while (targets == uint64_t(0) && (pieces != uint64_t(0) || group + 1u < GROUP_COUNT)) {
+            Pos p = GENERATE_POSITION(promoted >> 2u);
+            bool white = p.turn == WHITE;
+            uint64_t ours = side(p, p.turn);
+            if (pieces != uint64_t(0)) {
+                from = lsb64(pieces);
+                pieces &= pieces - uint64_t(1);
+                if (group == GROUP_KNIGHTS) {
+                    targets = knight_attacks(from) & a.targets;
+                } else if (group == GROUP_EN_PASSANT) {
+                    targets = square_bb(p.ep);
+                } else {
+                    uint64_t occupied = p.color[WHITE] | p.color[BLACK];
+                    targets = (group == GROUP_BISHOP_MOVERS ? bishop_attacks(from, occupied)
+                                                             : rook_attacks(from, occupied)) & a.targets;
+                    if ((a.pinned & square_bb(from)) != uint64_t(0)) targets &= line_bb(a.king, from);
+                }
+                continue;
+            }
+            group++;
+            if (a.targets == uint64_t(0)) {
+                // Double check: only the king moves.
+                group = GROUP_COUNT;
+                break;
+            }
+            if (group == GROUP_CASTLES) {
+                targets = a.king_moves & ours;
+            } else if (group == GROUP_KNIGHTS) {
+                pieces = p.role[KNIGHT] & ours & ~a.pinned;
+            } else if (group == GROUP_BISHOP_MOVERS) {
+                pieces = (p.role[BISHOP] | p.role[QUEEN]) & ours;
+            } else if (group == GROUP_ROOK_MOVERS) {
+                pieces = (p.role[ROOK] | p.role[QUEEN]) & ours;
+            } else if (group == GROUP_EN_PASSANT) {
+                pieces = ep_capturers(p);
+            } else {
+                uint pawn_kind = group - GROUP_PAWNS;
+                targets = pawn_targets(p, a, pawn_kind);
+                offset = pawn_offset(white, pawn_kind);
+            }
+        }
+        if (targets == uint64_t(0)) {
+            break;
+        }
+        uint to = lsb64(targets);
+        uint kind = KIND_NORMAL;
+        if (group == GROUP_CASTLES) {
+            kind = KIND_CASTLE;
+        } else if (group == GROUP_EN_PASSANT) {
+            kind = KIND_EN_PASSANT;
+        } else if (group == GROUP_PAWNS + PAWN_DOUBLE_PUSHES) {
+            kind = KIND_DOUBLE_PUSH;
+        }
+        bool promotion = offset != 0 && (to >= 56u || to < 8u);
+        GENERATE_VISIT(GENERATE_POSITION(promoted >> 2u), offset != 0 ? uint(int(to) - offset) : from, to,
+                promotion ? KIND_PROMOTE_KNIGHT + promoted : kind);
+        // A promotion square is visited four times, once per piece the pawn may become.
+        if (promotion && promoted < 3u) {
+            promoted++;
+        } else {
+            promoted = 0u;
+            targets &= targets - uint64_t(1);
+        }
+    }
+}
