@@ -17,6 +17,7 @@ fn options(memory_bytes: usize, threads: usize, by_root_move: bool) -> Expansion
         scratch_parent: std::env::temp_dir(),
         state_dir: None,
         by_root_move,
+        keep_last_ply: false,
         interrupted: never_interrupted,
     }
 }
