@@ -87,7 +87,7 @@ fn random_positions_match_a_plain_set() {
 /// The counts of `got` (plies 1, 2, ... of `root`) are those of a plain set of the reference
 /// generator's NybbleBoards, ply after ply, and its paths perft's.
 fn assert_plain_set_counts(root: &Position, got: &[PlyCount]) {
-    let mut ply: Vec<Position> = vec![root.clone()];
+    let mut ply: Vec<Position> = vec![*root];
     for count in got {
         let mut seen = HashSet::new();
         let mut next = Vec::new();
