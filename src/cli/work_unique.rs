@@ -11,7 +11,7 @@ use serde_json::json;
 use std::time::Instant;
 use vkperft::chess::Position;
 use vkperft::count::thousands;
-use vkperft::engine::mib_to_bytes;
+use vkperft::engine::{mib_to_bytes, BackendChoice};
 use vkperft::unique::available_threads;
 use vkperft::work::{
     merge_unique, read_unique_journals, run_unique_units, split_unique, unique_certificate,
@@ -47,6 +47,11 @@ pub fn run_split(args: &SplitArgs, root: Position) -> CliResult {
 }
 
 pub fn run_units(args: &WorkRunArgs) -> CliResult {
+    if args.run.backend.0 == BackendChoice::Vulkan {
+        return Err(CliError::input(anyhow!(
+            "--backend vulkan: the units of a plan of unique positions run on the CPU (--threads)"
+        )));
+    }
     let plan = UniquePlan::open(&args.plan)?;
     let shards = args.chosen_shards(plan.shard_count())?;
     let threads = args
