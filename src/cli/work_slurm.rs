@@ -128,6 +128,7 @@ pub fn run(args: &SlurmArgs) -> CliResult {
             max_parallel: args.max_parallel,
         },
         run_args: args.run.to_args(),
+        divide: matches!(plan, SubmittedPlan::Perft(_)),
     };
     let dependency = |array: &str| format!("--dependency=afterany:{array}");
     if args.dry_run {

@@ -8,6 +8,7 @@
 
 use super::board::{Board, BISHOP, KING, KNIGHT, PAWN, PROMOTIONS, QUEEN, ROOK};
 use super::flags::{Black, Flag, No, Side, White, Yes};
+use super::key_board::decode;
 use super::lookup::{OutOfLine, Sliders};
 use super::node::{generate, origin, Visitor};
 use super::placement_hash::{board_keys, finish, piece_key};
@@ -148,49 +149,6 @@ fn make<L: Sliders, S: Side, E: Flag, C: Flag, K: ChildSink>(
         side: PhantomData,
     };
     generate::<L, S, E, C, _>(sliders, board, &mut keys);
-}
-
-/// The board a key describes, and the side to move. The board's en passant square is
-/// `Square::A1` when the key has none (a1 is never one).
-pub(super) fn decode(key: &NybbleBoard) -> (Board, Color) {
-    let [p0, p1, p2, p3] = key.planes;
-    let low_seven = p0 & p1 & p2;
-    let king_to_move = low_seven & p3;
-    let castling = low_seven & !p3;
-    let ep_pawn = !p0 & !p1 & !p2 & p3;
-    let other_king = !p0 & p1 & p2;
-    let turn = if other_king & p3 != 0 {
-        Color::White
-    } else {
-        Color::Black
-    };
-    let mut black = (p3 & !ep_pawn & !king_to_move)
-        | (castling & Bitboard::RANK_8.0)
-        | (ep_pawn & Bitboard::RANK_5.0);
-    if turn == Color::Black {
-        black |= king_to_move;
-    }
-    let occupied = p0 | p1 | p2 | p3;
-    let ep_square = match (ep_pawn != 0, turn) {
-        (false, _) => Square::A1,
-        (true, Color::White) => Square::new(ep_pawn.trailing_zeros() as u8 + 8),
-        (true, Color::Black) => Square::new(ep_pawn.trailing_zeros() as u8 - 8),
-    };
-    let board = Board {
-        roles: [
-            (p0 & !p1 & !p2) | ep_pawn,
-            !p0 & p1 & !p2,
-            p0 & p1 & !p2,
-            (!p0 & !p1 & p2) | castling,
-            p0 & !p1 & p2,
-            other_king | king_to_move,
-        ]
-        .map(Bitboard),
-        colors: [Bitboard(occupied & !black), Bitboard(black)],
-        castling_rooks: Bitboard(castling),
-        ep_square,
-    };
-    (board, turn)
 }
 
 /// The key of `board` with `S` to move; `ep_pawn` is the pawn that may be taken en passant,
@@ -391,25 +349,6 @@ mod tests {
         // Chess960, castling with rooks on b and g.
         "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1",
     ];
-
-    /// Decoding a key gives the board the generator makes from the position itself.
-    #[test]
-    fn keys_decode_to_the_generators_board() {
-        let mut rng = SplitMix64::new(3);
-        for fen in ROOTS {
-            let mut pos = Position::from_fen(fen).expect("valid FEN");
-            for _ in 0..200 {
-                let (board, turn) = decode(&NybbleBoard::from_position(&pos));
-                let expected = (Board::from_position(&pos), pos.turn());
-                assert_eq!((board, turn), expected, "{}", pos.to_fen());
-                let moves = legal_moves(&pos);
-                if moves.is_empty() {
-                    break;
-                }
-                pos = pos.play(moves.as_slice()[rng.below(moves.len() as u64) as usize]);
-            }
-        }
-    }
 
     /// Each child's hash, made from its parent's and the move, is the hash of the child itself;
     /// and a child the sink does not want is not made.

@@ -11,6 +11,7 @@
 mod board;
 mod children;
 mod flags;
+mod key_board;
 mod leaf_count;
 mod leaf_stats;
 mod lookup;

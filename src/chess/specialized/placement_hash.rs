@@ -6,7 +6,7 @@
 //! only puts them in the same partition.
 
 use super::board::Board;
-use super::children::decode;
+use super::key_board::decode;
 use crate::chess::nybble::NybbleBoard;
 use crate::chess::square::Square;
 
