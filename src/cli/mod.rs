@@ -25,6 +25,7 @@ mod work;
 mod work_args;
 mod work_merge;
 mod work_slurm;
+mod work_unique;
 
 use clap::{CommandFactory, Parser};
 use commands::{Cli, Commands};

@@ -39,6 +39,7 @@ pub fn run(args: &UniqueArgs) -> CliResult {
         scratch_parent: args.tmp_dir.clone().unwrap_or_else(std::env::temp_dir),
         state_dir: args.state_dir.clone(),
         by_root_move: false,
+        keep_last_ply: false,
         interrupted: interrupt::requested,
     };
     let started = Instant::now();

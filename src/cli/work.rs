@@ -8,10 +8,11 @@ use super::perft::{start_position, Runner};
 use super::progress::ProgressDisplay;
 use super::work_args::{
     CompareArgs, MergeArgs, SplitArgs, StatusArgs, VerifyCertificateArgs, WorkArgs, WorkCommand,
-    WorkRunArgs,
+    WorkRunArgs, DEFAULT_DEDUP_MB,
 };
 use super::work_merge::{inconsistent_plan, merge_report, MergeOptions};
 use super::work_slurm;
+use super::work_unique;
 use anyhow::anyhow;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -23,9 +24,9 @@ use vkperft::engine::{mib_to_bytes, JobSpec, Progress};
 use vkperft::tt::DEFAULT_VERIFIER_BITS;
 use vkperft::unique::UniqueError;
 use vkperft::work::{
-    check_certificate, compare, fresh_seed, miss_chance, parse_shard_range, parse_shard_variable,
-    read_journals, rederive, run_units, sample_units, split, CertificateClaims, Method, PlanFolder,
-    Rederivation, Requirement, SplitRequest, Status, TableStats, Trust, UnitOutcome, WorkError,
+    check_certificate, compare, fresh_seed, is_unique_plan, miss_chance, read_journals, rederive,
+    run_units, sample_units, split, CertificateClaims, Method, PlanFolder, Rederivation,
+    Requirement, SplitRequest, Status, TableStats, Trust, UniquePlan, UnitOutcome, WorkError,
 };
 
 impl From<WorkError> for CliError {
@@ -58,13 +59,16 @@ pub fn run(args: &WorkArgs) -> CliResult {
 
 fn run_split(args: &SplitArgs) -> CliResult {
     let root = start_position(&args.position)?;
+    let Some(split_ply) = args.split_ply else {
+        return work_unique::run_split(args, root);
+    };
     let manifest = split(&SplitRequest {
         root,
         depth: args.depth,
-        split_ply: args.split_ply,
+        split_ply,
         shards: args.shards,
         out: args.out.clone(),
-        memory_bytes: mib_to_bytes(args.mem_mb),
+        memory_bytes: mib_to_bytes(args.mem_mb.unwrap_or(DEFAULT_DEDUP_MB)),
         scratch_parent: args.tmp_dir.clone(),
         interrupted: interrupt::requested,
     })?;
@@ -124,17 +128,11 @@ fn unit_outcome(
 
 fn run_units_of(args: &WorkRunArgs) -> CliResult {
     args.run.check()?;
+    if is_unique_plan(&args.plan) {
+        return work_unique::run_units(args);
+    }
     let plan = PlanFolder::open(&args.plan)?;
-    let count = plan.shard_count();
-    let shards = match (args.shard, &args.shards, &args.shard_from_env) {
-        (Some(shard), _, _) => parse_shard_range(&shard.to_string(), count)?,
-        (None, Some(range), _) => parse_shard_range(range, count)?,
-        (None, None, Some(var)) => {
-            let value = std::env::var(var).ok();
-            vec![parse_shard_variable(var, value.as_deref(), count)?]
-        }
-        (None, None, None) => (0..count).collect(),
-    };
+    let shards = args.chosen_shards(plan.shard_count())?;
     let asked = Method {
         mode: args.run.tt.0,
         verifier_bits: args.run.verifier_bits,
@@ -197,6 +195,9 @@ fn run_units_of(args: &WorkRunArgs) -> CliResult {
 }
 
 fn run_status(args: &StatusArgs) -> CliResult {
+    if is_unique_plan(&args.plan) {
+        return work_unique::run_status(args);
+    }
     let plan = PlanFolder::open(&args.plan)?;
     let status = Status::of(&plan, &read_journals(&plan)?)?;
     if args.json {
@@ -207,16 +208,20 @@ fn run_status(args: &StatusArgs) -> CliResult {
 }
 
 fn run_merge(args: &MergeArgs) -> CliResult {
-    merge_report(
-        &PlanFolder::open(&args.plan)?,
-        &MergeOptions {
-            json: args.json,
-            divide: args.divide,
-            require: args.require.0,
-            ignore_damaged: args.ignore_damaged,
-            certificate: args.certificate.clone(),
-        },
-    )
+    if is_unique_plan(&args.plan) {
+        return work_unique::merge_report(&UniquePlan::open(&args.plan)?, &merge_options(args));
+    }
+    merge_report(&PlanFolder::open(&args.plan)?, &merge_options(args))
+}
+
+fn merge_options(args: &MergeArgs) -> MergeOptions {
+    MergeOptions {
+        json: args.json,
+        divide: args.divide,
+        require: args.require.0,
+        ignore_damaged: args.ignore_damaged,
+        certificate: args.certificate.clone(),
+    }
 }
 
 fn run_compare(args: &CompareArgs) -> CliResult {

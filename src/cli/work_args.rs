@@ -3,7 +3,7 @@
 use super::args::{BackendArg, PositionArgs, RunOptions, TtArg};
 use clap::{Args, Subcommand, ValueEnum};
 use std::path::PathBuf;
-use vkperft::work::Requirement;
+use vkperft::work::{parse_shard_range, parse_shard_variable, Requirement, WorkError};
 
 /// Memory for deduplicating positions unless `--mem-mb` says otherwise.
 pub(super) const DEFAULT_DEDUP_MB: u64 = 1024;
@@ -44,23 +44,32 @@ pub enum WorkCommand {
 pub struct SplitArgs {
     #[command(flatten)]
     pub position: PositionArgs,
-    /// Depth of the perft in plies.
+    /// Depth of the perft in plies (with --unique: the ply whose unique positions are counted).
     #[arg(long)]
     pub depth: u32,
     /// Ply whose unique positions become the units (1 to depth - 1).
+    #[arg(long, required_unless_present = "unique", conflicts_with = "unique")]
+    pub split_ply: Option<u32>,
+    /// A plan of unique positions: its units are the partitions of ply --depth; the plies
+    /// before are counted here and the last of them kept in the plan folder.
     #[arg(long)]
-    pub split_ply: u32,
+    pub unique: bool,
+    /// With --unique: at least this many partitions (more where --mem-mb needs).
+    #[arg(long, value_name = "N", requires = "unique",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub partitions: Option<u64>,
     /// Number of shard files (consecutive ranges of units).
     #[arg(long, default_value_t = 1)]
     pub shards: usize,
     /// The plan folder to create (absent or empty).
     #[arg(long)]
     pub out: PathBuf,
-    /// Memory for deduplicating positions in MiB; beyond it, sorted runs go to disk.
-    #[arg(long, default_value_t = DEFAULT_DEDUP_MB)]
-    pub mem_mb: u64,
-    /// Folder for the sorted runs (default: the plan folder).
+    /// Memory for deduplicating positions in MiB (default 1024; with --unique 4096, also the
+    /// budget of each unit's set and buffers).
     #[arg(long)]
+    pub mem_mb: Option<u64>,
+    /// Folder for the sorted runs (default: the plan folder).
+    #[arg(long, conflicts_with = "unique")]
     pub tmp_dir: Option<PathBuf>,
 }
 
@@ -83,6 +92,21 @@ pub struct WorkRunArgs {
     pub all: bool,
     #[command(flatten)]
     pub run: RunOptions,
+}
+
+impl WorkRunArgs {
+    /// The shards chosen of a plan of `count` shards.
+    pub fn chosen_shards(&self, count: usize) -> Result<Vec<usize>, WorkError> {
+        Ok(match (self.shard, &self.shards, &self.shard_from_env) {
+            (Some(shard), _, _) => parse_shard_range(&shard.to_string(), count)?,
+            (None, Some(range), _) => parse_shard_range(range, count)?,
+            (None, None, Some(var)) => {
+                let value = std::env::var(var).ok();
+                vec![parse_shard_variable(var, value.as_deref(), count)?]
+            }
+            (None, None, None) => (0..count).collect(),
+        })
+    }
 }
 
 #[derive(Args, Debug)]

@@ -40,7 +40,7 @@ impl Default for MergeOptions {
 }
 
 /// `units` as a message lists them: the first few ids, then how many more.
-fn unit_list(units: &[u64]) -> String {
+pub(super) fn unit_list(units: &[u64]) -> String {
     let mut text: Vec<String> = units
         .iter()
         .take(LISTED_UNITS)
@@ -63,7 +63,7 @@ pub(super) fn inconsistent_plan(faults: &[PlanFault]) -> CliError {
 
 /// Writes `bytes` to a file beside `path` and renames it over `path` once it is on disk: a
 /// full disk or a signal leaves the old file or none, never a part of the new one.
-fn write_aside(path: &Path, bytes: &[u8]) -> Result<(), WorkError> {
+pub(super) fn write_aside(path: &Path, bytes: &[u8]) -> Result<(), WorkError> {
     let name = path.file_name().map_or_else(
         || std::ffi::OsString::from("certificate"),
         |name| name.to_os_string(),
@@ -83,23 +83,22 @@ fn write_aside(path: &Path, bytes: &[u8]) -> Result<(), WorkError> {
 
 /// Says on stderr which journal lines are left out, and refuses damaged ones unless told to
 /// go on.
-fn report_ignored_lines(scan: &JournalScan, ignore_damaged: bool) -> CliResult {
-    if !scan.damaged.is_empty() && !ignore_damaged {
+pub(super) fn report_ignored_lines(
+    torn: usize,
+    damaged: &[(PathBuf, usize)],
+    ignore_damaged: bool,
+) -> CliResult {
+    if !damaged.is_empty() && !ignore_damaged {
         return Err(WorkError::DamagedJournal {
-            lines: scan.damaged.clone(),
+            lines: damaged.to_vec(),
         }
         .into());
     }
-    if scan.torn + scan.damaged.len() > 0 {
+    if torn + damaged.len() > 0 {
         output::write_stderr(&format!(
-            "{}Ignored journal lines: {} torn, {} damaged\n",
-            if scan.damaged.is_empty() {
-                ""
-            } else {
-                "warning: "
-            },
-            scan.torn,
-            scan.damaged.len()
+            "{}Ignored journal lines: {torn} torn, {} damaged\n",
+            if damaged.is_empty() { "" } else { "warning: " },
+            damaged.len()
         ));
     }
     Ok(())
@@ -111,7 +110,7 @@ fn report_ignored_lines(scan: &JournalScan, ignore_damaged: bool) -> CliResult {
 pub(super) fn merge_report(plan: &PlanFolder, options: &MergeOptions) -> CliResult {
     let units = plan.read_units()?;
     let scan = read_journals(plan)?;
-    report_ignored_lines(&scan, options.ignore_damaged)?;
+    report_ignored_lines(scan.torn, &scan.damaged, options.ignore_damaged)?;
     let total = match merge(plan, &units, &scan)? {
         Merged::Total(total) => total,
         Merged::Disagreeing(units) => {

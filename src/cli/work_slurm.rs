@@ -1,18 +1,20 @@
 //! `vkperft work slurm`: a thin adapter over [`vkperft::work::SlurmJobs`]. The shards that are
 //! not complete go to Slurm as one job array with a merge job after it; `--wait` watches the
-//! queue until both have ended and merges from the journals.
+//! queue until both have ended and merges from the journals. A plan of unique positions goes
+//! the same way: its shards' units are partitions of its ply.
 
 use super::error::{CliError, CliResult};
 use super::output;
 use super::work_args::SlurmArgs;
 use super::work_merge::{merge_report, MergeOptions};
+use super::work_unique;
 use anyhow::anyhow;
 use std::time::{Duration, Instant};
 use vkperft::count::thousands;
 use vkperft::work::{
-    array_spec, check_none_queued, incomplete_shards, queue_state, read_journals,
-    record_submission, shell_quote, slurm_dir, submit, PlanFolder, SlurmJobs, SlurmResources,
-    Status, WorkError,
+    array_spec, check_none_queued, incomplete_shards, incomplete_unique_shards, is_unique_plan,
+    queue_state, read_journals, read_unique_journals, record_submission, shell_quote, slurm_dir,
+    submit, PlanFolder, SlurmJobs, SlurmResources, Status, UniquePlan, UniqueStatus, WorkError,
 };
 
 /// How long `--wait` bears with a queue it cannot read (a controller restarting) before it
@@ -26,22 +28,83 @@ fn shards_text(count: usize) -> String {
     }
 }
 
+/// A plan of either kind, as a submission sees it.
+enum SubmittedPlan {
+    Perft(PlanFolder),
+    Unique(UniquePlan),
+}
+
+impl SubmittedPlan {
+    fn open(dir: &std::path::Path) -> Result<SubmittedPlan, WorkError> {
+        Ok(if is_unique_plan(dir) {
+            SubmittedPlan::Unique(UniquePlan::open(dir)?)
+        } else {
+            SubmittedPlan::Perft(PlanFolder::open(dir)?)
+        })
+    }
+
+    fn shard_count(&self) -> usize {
+        match self {
+            SubmittedPlan::Perft(plan) => plan.shard_count(),
+            SubmittedPlan::Unique(plan) => plan.shard_count(),
+        }
+    }
+
+    fn incomplete_shards(&self) -> Result<Vec<usize>, WorkError> {
+        Ok(match self {
+            SubmittedPlan::Perft(plan) => incomplete_shards(plan, &read_journals(plan)?),
+            SubmittedPlan::Unique(plan) => {
+                incomplete_unique_shards(plan, &read_unique_journals(plan)?)
+            }
+        })
+    }
+
+    /// Shards complete, shards, units done, units.
+    fn progress(&self) -> Result<(usize, usize, u64, u64), WorkError> {
+        Ok(match self {
+            SubmittedPlan::Perft(plan) => {
+                let status = Status::of(plan, &read_journals(plan)?)?;
+                (
+                    status.shards_complete,
+                    status.shards,
+                    status.done,
+                    status.units,
+                )
+            }
+            SubmittedPlan::Unique(plan) => {
+                let status = UniqueStatus::of(plan, &read_unique_journals(plan)?);
+                (
+                    status.shards_complete,
+                    status.shards,
+                    status.done,
+                    status.units,
+                )
+            }
+        })
+    }
+
+    fn merge(&self) -> CliResult {
+        match self {
+            SubmittedPlan::Perft(plan) => merge_report(plan, &MergeOptions::default()),
+            SubmittedPlan::Unique(plan) => {
+                work_unique::merge_report(plan, &MergeOptions::default())
+            }
+        }
+    }
+}
+
 pub fn run(args: &SlurmArgs) -> CliResult {
     args.run.check()?;
-    let plan = PlanFolder::open(&args.plan)?;
+    let plan = SubmittedPlan::open(&args.plan)?;
     let dir = std::fs::canonicalize(&args.plan).map_err(|e| WorkError::io(&args.plan, e))?;
     let count = plan.shard_count();
-    let shards = incomplete_shards(&plan, &read_journals(&plan)?);
+    let shards = plan.incomplete_shards()?;
     if shards.is_empty() {
         output::write_stdout(&format!(
             "0 shards to submit: all {count} shards of {} are complete\n",
             dir.display()
         ))?;
-        return if args.wait {
-            merge_report(&plan, &MergeOptions::default())
-        } else {
-            Ok(())
-        };
+        return if args.wait { plan.merge() } else { Ok(()) };
     }
     if !args.dry_run {
         check_none_queued(&slurm_dir(&dir))?;
@@ -65,6 +128,7 @@ pub fn run(args: &SlurmArgs) -> CliResult {
             max_parallel: args.max_parallel,
         },
         run_args: args.run.to_args(),
+        divide: matches!(plan, SubmittedPlan::Perft(_)),
     };
     let dependency = |array: &str| format!("--dependency=afterany:{array}");
     if args.dry_run {
@@ -113,12 +177,12 @@ pub fn run(args: &SlurmArgs) -> CliResult {
         "Jobs {array} and {merge} have ended; the merge job wrote {}\n",
         jobs.merge_log(merge).display()
     ))?;
-    merge_report(&plan, &MergeOptions::default())
+    plan.merge()
 }
 
 /// Waits until every task of `jobs` has left the queue, saying on stderr how the plan
 /// advances whenever that changes.
-fn wait_for(plan: &PlanFolder, jobs: &[u64], poll: Duration) -> CliResult {
+fn wait_for(plan: &SubmittedPlan, jobs: &[u64], poll: Duration) -> CliResult {
     let mut said = String::new();
     let mut unreadable_since: Option<Instant> = None;
     loop {
@@ -126,13 +190,11 @@ fn wait_for(plan: &PlanFolder, jobs: &[u64], poll: Duration) -> CliResult {
             Ok(queue) if queue.ended() => return Ok(()),
             Ok(queue) => {
                 unreadable_since = None;
-                let status = Status::of(plan, &read_journals(plan)?)?;
+                let (shards_complete, shards, done, units) = plan.progress()?;
                 let line = format!(
-                    "{} of {} shards complete, {} of {} units; tasks {} running, {} waiting\n",
-                    status.shards_complete,
-                    status.shards,
-                    thousands(status.done.into()),
-                    thousands(status.units.into()),
+                    "{shards_complete} of {shards} shards complete, {} of {} units; tasks {} running, {} waiting\n",
+                    thousands(done.into()),
+                    thousands(units.into()),
                     queue.running,
                     queue.pending + queue.other,
                 );

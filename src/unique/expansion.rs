@@ -57,6 +57,8 @@ pub struct ExpansionOptions {
     /// Keep the paths of each root move apart (for a plan's `--divide`); otherwise all paths
     /// count under root 0.
     pub by_root_move: bool,
+    /// Keep the last ply's positions in `state_dir` too (where a plan's units read them).
+    pub keep_last_ply: bool,
     /// Polled as the expansion goes: once it says so, the expansion stops with
     /// [`UniqueError::Interrupted`].
     pub interrupted: fn() -> bool,
@@ -146,7 +148,7 @@ pub fn expand(
     };
     let mut counts: Vec<PlyCount> = Vec::new();
     for ply in 1..=plies {
-        let keep = ply < plies || last_ply.is_some();
+        let keep = ply < plies || last_ply.is_some() || options.keep_last_ply;
         let count = if ply == 1 {
             first_ply(root, &folder, options, keep)?
         } else {
@@ -276,13 +278,12 @@ impl<P: FnMut(Progress)> PlyRun<'_, P> {
         done.retain(|(_, counts)| counts.kept || !self.keep);
         let done_ranges: Vec<HashRange> = done.iter().map(|&(range, _)| range).collect();
         let resumed: f64 = done_ranges.iter().map(|r| r.share()).sum();
-        let budget = slots_for::<W>(self.options.memory_bytes, self.options.threads);
-        let per_partition = (budget * PLANNED_LOAD_PERCENT / 100).max(1) as u64;
-        let partitions = self.predicted.div_ceil(per_partition).max(1);
-        // A ply smaller than the budget gets a set of its size: a set is swept whole when
-        // its positions are written.
-        let wanted = self.predicted.div_ceil(partitions) as usize * 100 / PLANNED_LOAD_PERCENT;
-        let slots = wanted.clamp(MIN_SLOTS, budget);
+        let (partitions, slots) = cut::<W>(
+            self.predicted,
+            self.options.memory_bytes,
+            self.options.threads,
+            1,
+        );
         let mut pending: Vec<HashRange> = Vec::new();
         for gap in HashRange::ALL.gaps(&done_ranges) {
             for index in 0..partitions {
@@ -391,19 +392,7 @@ impl<P: FnMut(Progress)> PlyRun<'_, P> {
 
     /// The positions files of the ply before, in range order.
     fn previous_files(&self) -> Result<Vec<PathBuf>, UniqueError> {
-        let previous = self.ply - 1;
-        let done = self.folder.done_ranges(previous)?;
-        let ranges: Vec<HashRange> = done.iter().map(|&(r, _)| r).collect();
-        if !HashRange::ALL.gaps(&ranges).is_empty() || done.iter().any(|(_, c)| !c.kept) {
-            return Err(UniqueError::corrupt(
-                &self.folder.ply_dir(previous),
-                "the positions of this ply are not all there: remove the folder to start again",
-            ));
-        }
-        Ok(ranges
-            .into_iter()
-            .map(|range| self.folder.positions_file(previous, range))
-            .collect())
+        positions_files(self.folder, self.ply - 1)
     }
 
     /// Writes the set's positions (when kept) and gives the range's counts.
@@ -448,6 +437,72 @@ impl<P: FnMut(Progress)> PlyRun<'_, P> {
         counts.seconds = start.elapsed().as_secs_f64();
         Ok(counts)
     }
+}
+
+/// The partitions (at least `at_least`) of a ply of `predicted` entries of `W` words within
+/// `memory_bytes` on `threads` threads, and the set slots of each.
+fn cut<const W: usize>(
+    predicted: u64,
+    memory_bytes: usize,
+    threads: usize,
+    at_least: u64,
+) -> (u64, usize) {
+    let budget = slots_for::<W>(memory_bytes, threads);
+    let per_partition = (budget * PLANNED_LOAD_PERCENT / 100).max(1) as u64;
+    let partitions = predicted.div_ceil(per_partition).max(at_least.max(1));
+    // A ply smaller than the budget gets a set of its size: a set is swept whole when its
+    // positions are written.
+    let wanted = predicted.div_ceil(partitions) as usize * 100 / PLANNED_LOAD_PERCENT;
+    (partitions, wanted.clamp(MIN_SLOTS, budget))
+}
+
+/// How the counted ply after `last` is cut into partitions (at least `at_least`) that each fit
+/// `memory_bytes` on `threads` threads, predicted from the growth since the ply before
+/// (`before`), as [`expand`] cuts it: the partitions and the set slots of each.
+pub fn counted_ply_partitions(
+    last: &PlyCount,
+    before: u64,
+    memory_bytes: usize,
+    threads: usize,
+    at_least: u64,
+) -> (u64, usize) {
+    cut::<3>(
+        predict(last.unique, before, false),
+        memory_bytes,
+        threads,
+        at_least,
+    )
+}
+
+/// The positions files of `ply` in `folder`, in range order: an error unless they cover it.
+fn positions_files(folder: &RunFolder, ply: u32) -> Result<Vec<PathBuf>, UniqueError> {
+    let done = folder.done_ranges(ply)?;
+    let ranges: Vec<HashRange> = done.iter().map(|&(r, _)| r).collect();
+    if done.is_empty()
+        || !HashRange::ALL.gaps(&ranges).is_empty()
+        || done.iter().any(|(_, c)| !c.kept)
+    {
+        return Err(UniqueError::corrupt(
+            &folder.ply_dir(ply),
+            "the positions of this ply are not all there: remove the folder to start again",
+        ));
+    }
+    Ok(ranges
+        .into_iter()
+        .map(|range| folder.positions_file(ply, range))
+        .collect())
+}
+
+/// The positions files of the last ply, `ply`, that an expansion of `root` with
+/// `keep_last_ply` left in its `state_dir`, in range order.
+pub fn kept_ply_files(
+    root: &Position,
+    state_dir: &std::path::Path,
+    ply: u32,
+    by_root_move: bool,
+) -> Result<Vec<PathBuf>, UniqueError> {
+    let folder = RunFolder::kept(state_dir, &RunIdentity::new(root.to_fen(), by_root_move))?;
+    positions_files(&folder, ply)
 }
 
 /// Bytes of the process besides a set of `W`-word entries, with `threads` threads.

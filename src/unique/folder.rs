@@ -13,7 +13,8 @@ use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 const RUN_FILE: &str = "run.json";
-const FORMAT: u32 = 1;
+/// 2: partitions by the placement hash (1 hashed the whole NybbleBoard).
+const FORMAT: u32 = 2;
 
 /// What a folder's plies are of: another root or option makes other plies.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,30 +1,14 @@
-//! Which partition a position belongs to: a fixed 64-bit hash of its NybbleBoard key (the same
-//! on every machine and in every version of this format), cut into ranges. A partition is a
+//! Which partition a position belongs to: its
+//! [placement hash](crate::chess::specialized::placement_hash), a fixed 64-bit hash of its
+//! pieces (the same on every machine and in every version of this format) that the expansion
+//! computes for a child from its parent's before it makes the child, cut into ranges. A partition is a
 //! range of hash values, so a partition that does not fit in memory splits into two halves and
 //! a resumed ply fills only the ranges it lacks, whatever partitions it was started with.
 
-use crate::chess::NybbleBoard;
 use std::fmt;
 
 /// The whole hash space, `2^64` values.
 pub const HASH_SPACE: u128 = 1 << 64;
-
-const MULTIPLIER: u64 = 0x9e37_79b9_7f4a_7c15;
-
-/// The partition hash of `board`: each plane mixed into the state by multiplication, then
-/// MurmurHash3's finaliser.
-#[inline(always)]
-pub fn position_hash(board: &NybbleBoard) -> u64 {
-    let mut state = 0x243f_6a88_85a3_08d3u64;
-    for plane in board.planes {
-        state = (state.rotate_left(29) ^ plane).wrapping_mul(MULTIPLIER);
-    }
-    state ^= state >> 33;
-    state = state.wrapping_mul(0xff51_afd7_ed55_8ccd);
-    state ^= state >> 33;
-    state = state.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-    state ^ state >> 33
-}
 
 /// The hash values `start..end` (`end <= 2^64`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -166,7 +150,8 @@ mod tests {
     #[test]
     fn the_hash_spreads_a_ply_evenly() {
         use crate::chess::movegen::legal_moves;
-        use crate::chess::Position;
+        use crate::chess::specialized::placement_hash;
+        use crate::chess::{NybbleBoard, Position};
         let mut keys = std::collections::HashSet::new();
         let mut ply = vec![Position::startpos()];
         for _ in 0..3 {
@@ -186,7 +171,7 @@ mod tests {
         assert_eq!(keys.len(), 5_362);
         let mut counts = [0u32; 16];
         for planes in &keys {
-            counts[(position_hash(&NybbleBoard { planes: *planes }) >> 60) as usize] += 1;
+            counts[(placement_hash(&NybbleBoard { planes: *planes }) >> 60) as usize] += 1;
         }
         // 335 expected, standard deviation about 18.
         assert!(

@@ -1,14 +1,15 @@
 //! One pass of a partition: every position of the previous ply is read from its files and
 //! expanded by the specialised generator on every thread; the children whose hash falls in the
-//! partition's range go into the partition's set, the others are dropped. Threads take the
+//! partition's range are made and go into the partition's set, the others are only counted
+//! (their hash comes from their parent's and the move: see [`super::partition`]). Threads take the
 //! files' blocks in turn, so the ply is streamed once per pass and never held in memory.
 
 use super::error::UniqueError;
 use super::key::KeyCodec;
-use super::partition::{position_hash, HashRange};
+use super::partition::HashRange;
 use super::ply_file::{decode_block, PlyEntry, PlyReader, RawBlock};
 use super::set::{Batches, InsertError, PositionSet, ROOT_BITS};
-use crate::chess::specialized::for_each_child;
+use crate::chess::specialized::{for_each_child_in, ChildSink};
 use crate::chess::NybbleBoard;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -176,25 +177,21 @@ fn expand_blocks_until_failed<const W: usize>(
             *parent_paths.last_mut().expect("a parent") += u128::from(entry.paths);
         }
         firsts.push(entries.len());
-        let mut error = None;
         // Children per parent, in all and in the range: their paths are the parent's paths
         // times these counts.
         children.clear();
         children.resize(parents.len(), (0, 0));
-        // Small, so that it is inlined into the generator's loop: most children leave after
-        // the range test.
-        let visit = |parent: usize, child: &NybbleBoard| {
-            children[parent].0 += 1;
-            let hash = position_hash(child);
-            if range.contains(hash) && error.is_none() {
-                children[parent].1 += 1;
-                let roots = &entries[firsts[parent]..firsts[parent + 1]];
-                if let Err(e) = keep(&mut batches, codec, hash, child, roots) {
-                    error = Some(e);
-                }
-            }
+        let mut sink = RangeSink {
+            range,
+            children: &mut children,
+            batches: &mut batches,
+            codec,
+            entries: &entries,
+            firsts: &firsts,
+            error: None,
         };
-        for_each_child(&parents, visit);
+        for_each_child_in(&parents, &mut sink);
+        let error = sink.error;
         for (&(all, kept), &parent) in children.iter().zip(&parent_paths) {
             paths.all += parent * u128::from(all);
             paths.in_range += parent * u128::from(kept);
@@ -208,6 +205,39 @@ fn expand_blocks_until_failed<const W: usize>(
     }
     batches.flush().map_err(PassError::Insert)?;
     Ok(paths)
+}
+
+/// Counts a batch's children per parent, and keeps those in the range: only they are made.
+struct RangeSink<'a, 's, const W: usize> {
+    range: HashRange,
+    /// Per parent: children in all, and in the range.
+    children: &'a mut [(u32, u32)],
+    batches: &'a mut Batches<'s, W>,
+    codec: KeyCodec,
+    /// The parents' entries (per root move), and where each parent's start.
+    entries: &'a [PlyEntry],
+    firsts: &'a [usize],
+    error: Option<InsertError>,
+}
+
+impl<const W: usize> ChildSink for RangeSink<'_, '_, W> {
+    #[inline(always)]
+    fn wants(&mut self, parent: usize, hash: u64) -> bool {
+        self.children[parent].0 += 1;
+        let wanted = self.range.contains(hash);
+        self.children[parent].1 += u32::from(wanted);
+        wanted
+    }
+
+    #[inline(always)]
+    fn child(&mut self, parent: usize, hash: u64, child: &NybbleBoard) {
+        if self.error.is_none() {
+            let roots = &self.entries[self.firsts[parent]..self.firsts[parent + 1]];
+            if let Err(e) = keep(self.batches, self.codec, hash, child, roots) {
+                self.error = Some(e);
+            }
+        }
+    }
 }
 
 /// Puts `child` (of partition hash `hash`) into the set through `batches`: its key alone, or an

@@ -17,6 +17,7 @@ fn options(memory_bytes: usize, threads: usize, by_root_move: bool) -> Expansion
         scratch_parent: std::env::temp_dir(),
         state_dir: None,
         by_root_move,
+        keep_last_ply: false,
         interrupted: never_interrupted,
     }
 }
@@ -79,33 +80,67 @@ fn random_positions_match_a_plain_set() {
             root = root.play(moves.as_slice()[rng.below(moves.len() as u64) as usize]);
         }
         let got = counts(&root, 4, &options(budget_for(3_000, 2), 2, false));
-        let mut ply: Vec<Position> = vec![root];
-        for count in &got {
-            let mut seen = HashSet::new();
-            let mut next = Vec::new();
-            for pos in &ply {
-                for &m in legal_moves(pos).iter() {
-                    let child = pos.play(m);
-                    if seen.insert(NybbleBoard::from_position(&child).planes) {
-                        next.push(child);
-                    }
+        assert_plain_set_counts(&root, &got);
+    }
+}
+
+/// The counts of `got` (plies 1, 2, ... of `root`) are those of a plain set of the reference
+/// generator's NybbleBoards, ply after ply, and its paths perft's.
+fn assert_plain_set_counts(root: &Position, got: &[PlyCount]) {
+    let mut ply: Vec<Position> = vec![*root];
+    for count in got {
+        let mut seen = HashSet::new();
+        let mut next = Vec::new();
+        for pos in &ply {
+            for &m in legal_moves(pos).iter() {
+                let child = pos.play(m);
+                if seen.insert(NybbleBoard::from_position(&child).planes) {
+                    next.push(child);
                 }
             }
-            assert_eq!(
-                count.unique,
-                seen.len() as u64,
-                "{}: ply {}",
-                root.to_fen(),
-                count.ply
-            );
-            assert_eq!(
-                count.paths,
-                perft::perft(&root, count.ply),
-                "{}",
-                root.to_fen()
-            );
-            ply = next;
         }
+        assert_eq!(
+            count.unique,
+            seen.len() as u64,
+            "{}: ply {}",
+            root.to_fen(),
+            count.ply
+        );
+        assert_eq!(
+            count.paths,
+            perft::perft(root, count.ply),
+            "{}",
+            root.to_fen()
+        );
+        ply = next;
+    }
+}
+
+/// The same to ply 6, from random positions with few moves (so that a plain set of ply 6 stays
+/// small: up to about a million positions), Chess960 castling and en passant among them, in
+/// several partitions.
+#[test]
+fn random_endgames_to_ply_6_match_a_plain_set() {
+    let mut rng = SplitMix64::new(6);
+    let starts = [
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        // Chess960: both rooks on the b-file with their castling rights.
+        "1r2k3/pp6/8/8/8/8/PP6/1R2K3 w Bb - 0 1",
+        "8/8/8/1k6/3Pp3/8/6p1/4K2R b K d3 0 1",
+        "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1",
+    ];
+    for fen in starts {
+        let mut root = Position::from_fen(fen).expect("valid FEN");
+        for _ in 0..rng.below(3) {
+            let moves = legal_moves(&root);
+            if moves.is_empty() {
+                break;
+            }
+            root = root.play(moves.as_slice()[rng.below(moves.len() as u64) as usize]);
+        }
+        let got = counts(&root, 6, &options(budget_for(200_000, 2), 2, false));
+        assert!(got[5].passes > 1, "{}: one partition", root.to_fen());
+        assert_plain_set_counts(&root, &got);
     }
 }
 

@@ -143,8 +143,13 @@ impl CertificateClaims {
             path: path.to_path_buf(),
             reason,
         };
-        let claims: CertificateClaims =
+        let value: serde_json::Value =
             serde_json::from_str(&text).map_err(|e| refuse(e.to_string()))?;
+        if value["certificate"] != KIND {
+            return Err(refuse(format!("its kind is {}", value["certificate"])));
+        }
+        let claims: CertificateClaims =
+            serde_json::from_value(value).map_err(|e| refuse(e.to_string()))?;
         if claims.certificate != KIND {
             return Err(refuse(format!("its kind is {:?}", claims.certificate)));
         }

@@ -18,6 +18,10 @@ pub enum WorkError {
     SplitPly { split_ply: u32, depth: u32 },
     #[error("--depth {depth} is more than {max}")]
     Depth { depth: u32, max: u32 },
+    #[error("--depth {depth}: a plan of unique positions counts a ply of at least 2")]
+    UniqueDepth { depth: u32 },
+    #[error("{}: a plan of unique positions (`work split --unique`): `work run`, `status`, `merge` and `slurm` take it, this command does not", path.display())]
+    UniquePlan { path: PathBuf },
     #[error("--shards must be at least 1")]
     NoShards,
     #[error("{}: already exists and is not an empty folder", path.display())]

@@ -8,7 +8,10 @@ use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
-const JOURNAL_DIR: &str = "journal";
+/// The folder of a plan that holds its journal files.
+pub const JOURNAL_DIR: &str = "journal";
+/// The folder of a unique-positions plan that holds the plies its split counted.
+pub const PLIES_DIR: &str = "plies";
 
 pub struct PlanFolder {
     pub dir: PathBuf,

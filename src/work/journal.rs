@@ -5,7 +5,7 @@
 
 use super::checksum::is_sealed;
 use super::error::WorkError;
-use super::folder::{sync_dir, PlanFolder};
+use super::folder::{sync_dir, PlanFolder, JOURNAL_DIR};
 use super::record::{JournalRecord, RecordProblem};
 use super::seal::Sha256Digest;
 use std::fs::{File, OpenOptions};
@@ -20,12 +20,12 @@ pub struct JournalWriter {
 }
 
 impl JournalWriter {
-    /// A new journal file of this process in the plan's journal folder.
-    pub fn create(plan: &PlanFolder) -> Result<JournalWriter, WorkError> {
-        let dir = plan.journal_dir();
+    /// A new journal file of this process in the journal folder of the plan in `plan_dir`.
+    pub fn create(plan_dir: &Path) -> Result<JournalWriter, WorkError> {
+        let dir = plan_dir.join(JOURNAL_DIR);
         if !dir.is_dir() {
             std::fs::create_dir_all(&dir).map_err(|e| WorkError::io(&dir, e))?;
-            sync_dir(&plan.dir)?;
+            sync_dir(plan_dir)?;
         }
         let nanos = SystemTime::now()
             .duration_since(UNIX_EPOCH)
@@ -63,12 +63,17 @@ impl JournalWriter {
     /// Appends `record` in one write and waits until it is on disk. After an error the line
     /// may be partly written: it then fails its checksum, and the caller must stop.
     pub fn append(&mut self, record: &JournalRecord) -> Result<(), WorkError> {
+        self.append_line(&record.to_line(), record.unit)
+    }
+
+    /// Appends `line` (sealed, with its newline), unit `unit`'s result, as [`Self::append`].
+    pub fn append_line(&mut self, line: &str, unit: u64) -> Result<(), WorkError> {
         self.file
-            .write_all(record.to_line().as_bytes())
+            .write_all(line.as_bytes())
             .and_then(|()| self.file.sync_data())
             .map_err(|error| WorkError::JournalWrite {
                 path: self.path.clone(),
-                unit: record.unit,
+                unit,
                 error,
             })
     }
@@ -88,15 +93,19 @@ pub struct JournalScan {
 
 /// The names of the journal files of `plan`, sorted.
 pub fn journal_files(plan: &PlanFolder) -> Result<Vec<String>, WorkError> {
-    let dir = plan.journal_dir();
-    let entries = match std::fs::read_dir(&dir) {
+    journal_files_in(&plan.journal_dir())
+}
+
+/// The names of the journal files in the journal folder `dir`, sorted.
+pub fn journal_files_in(dir: &Path) -> Result<Vec<String>, WorkError> {
+    let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(WorkError::io(&dir, e)),
+        Err(e) => return Err(WorkError::io(dir, e)),
     };
     let mut names = Vec::new();
     for entry in entries {
-        let name = entry.map_err(|e| WorkError::io(&dir, e))?.file_name();
+        let name = entry.map_err(|e| WorkError::io(dir, e))?.file_name();
         let name = name.to_string_lossy();
         if name.ends_with(".jsonl") {
             names.push(name.into_owned());
@@ -115,8 +124,71 @@ pub fn read_journals(plan: &PlanFolder) -> Result<JournalScan, WorkError> {
 /// belongs to another plan (another seal, or a unit the plan does not have) or to another
 /// record format.
 pub fn read_journal_files(plan: &PlanFolder, names: &[String]) -> Result<JournalScan, WorkError> {
-    let dir = plan.journal_dir();
-    let mut scan = JournalScan::default();
+    let mut records = Vec::new();
+    let lines = read_sealed_lines(&plan.journal_dir(), names, |path, number, line| {
+        let record = match JournalRecord::parse(line) {
+            Ok(record) => record,
+            Err(RecordProblem::Malformed) => return Ok(false),
+            Err(RecordProblem::FormatOne) => {
+                return Err(WorkError::FormatOneRecord {
+                    path: path.to_path_buf(),
+                    line: number,
+                })
+            }
+            Err(RecordProblem::OtherFormat(found)) => {
+                return Err(WorkError::OtherRecordFormat {
+                    path: path.to_path_buf(),
+                    line: number,
+                    found,
+                })
+            }
+        };
+        if record.plan != plan.seal {
+            return Err(WorkError::OtherPlan {
+                path: path.to_path_buf(),
+                line: number,
+                unit: record.unit,
+            });
+        }
+        if record.unit >= plan.manifest.units {
+            return Err(WorkError::UnitNotInPlan {
+                path: path.to_path_buf(),
+                line: number,
+                unit: record.unit,
+                units: plan.manifest.units,
+            });
+        }
+        records.push(record);
+        Ok(true)
+    })?;
+    Ok(JournalScan {
+        records,
+        torn: lines.torn,
+        damaged: lines.damaged,
+        files: lines.files,
+    })
+}
+
+/// What reading a journal folder's files found besides the lines it took.
+#[derive(Debug, Default)]
+pub struct SealedLines {
+    /// Last lines of a file that fail their checksum: a write cut short by a crash.
+    pub torn: usize,
+    /// Other lines that fail their checksum, or that `take` found malformed.
+    pub damaged: Vec<(PathBuf, usize)>,
+    /// The files read, by name, with the SHA-256 of the bytes read.
+    pub files: Vec<(String, Sha256Digest)>,
+}
+
+/// Reads the files `names` of the journal folder `dir` and hands each line that passes its
+/// checksum to `take` (the file, the line's number, the line), which says whether it is a
+/// record (`false`: damaged) or fails the read.
+pub fn read_sealed_lines(
+    dir: &Path,
+    names: &[String],
+    mut take: impl FnMut(&Path, usize, &str) -> Result<bool, WorkError>,
+) -> Result<SealedLines, WorkError> {
+    let mut scan = SealedLines::default();
     for name in names {
         let path = dir.join(name);
         let bytes = std::fs::read(&path).map_err(|e| WorkError::io(&path, e))?;
@@ -138,39 +210,9 @@ pub fn read_journal_files(plan: &PlanFolder, names: &[String]) -> Result<Journal
                 }
                 continue;
             }
-            let record = match JournalRecord::parse(line) {
-                Ok(record) => record,
-                Err(RecordProblem::Malformed) => {
-                    scan.damaged.push((path.clone(), number));
-                    continue;
-                }
-                Err(RecordProblem::FormatOne) => {
-                    return Err(WorkError::FormatOneRecord { path, line: number })
-                }
-                Err(RecordProblem::OtherFormat(found)) => {
-                    return Err(WorkError::OtherRecordFormat {
-                        path,
-                        line: number,
-                        found,
-                    })
-                }
-            };
-            if record.plan != plan.seal {
-                return Err(WorkError::OtherPlan {
-                    path,
-                    line: number,
-                    unit: record.unit,
-                });
+            if !take(&path, number, line)? {
+                scan.damaged.push((path.clone(), number));
             }
-            if record.unit >= plan.manifest.units {
-                return Err(WorkError::UnitNotInPlan {
-                    path,
-                    line: number,
-                    unit: record.unit,
-                    units: plan.manifest.units,
-                });
-            }
-            scan.records.push(record);
         }
     }
     Ok(scan)

@@ -10,6 +10,8 @@ use std::path::Path;
 /// The plan format this version writes and reads; bumped when a file's meaning changes.
 pub const FORMAT: u32 = 1;
 pub const MANIFEST_FILE: &str = "manifest.json";
+/// The `kind` of a unique-positions plan's manifest (a perft plan's has none).
+pub const UNIQUE_KIND: &str = "unique";
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Manifest {
@@ -72,6 +74,11 @@ impl Manifest {
                 path: path.into(),
                 found: value["format"].to_string(),
                 expected: FORMAT,
+            });
+        }
+        if value["kind"] == UNIQUE_KIND {
+            return Err(WorkError::UniquePlan {
+                path: path.parent().unwrap_or(path).to_path_buf(),
             });
         }
         if !is_sealed(line) {

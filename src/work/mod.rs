@@ -5,7 +5,8 @@
 //! results of each unit agree. Every record carries the plan's seal, how far it is trusted
 //! (mode, verifier width, Zobrist seed) and its table statistics; `merge` states the total's
 //! trust and risk and writes a certificate that `verify-certificate` checks. `slurm` hands a
-//! plan's incomplete shards to a Slurm cluster.
+//! plan's incomplete shards to a Slurm cluster. A plan of unique positions
+//! ([`unique_plan`]) has the partitions of one ply as its units.
 
 mod certificate;
 mod checksum;
@@ -23,6 +24,7 @@ mod slurm;
 mod split;
 mod status;
 mod trust;
+mod unique_plan;
 mod unit;
 mod verify;
 
@@ -46,5 +48,10 @@ pub use slurm::{
 pub use split::{split, SplitRequest};
 pub use status::{duration_text, incomplete_shards, Status};
 pub use trust::{Method, Requirement, Trust};
+pub use unique_plan::{
+    incomplete_unique_shards, is_unique_plan, merge_unique, read_unique_journals, run_unique_units,
+    split_unique, unique_certificate, UniqueManifest, UniqueMerged, UniquePlan, UniqueRecord,
+    UniqueRunProgress, UniqueRunReport, UniqueScan, UniqueSplitRequest, UniqueStatus, UniqueTotal,
+};
 pub use unit::Unit;
 pub use verify::{check_certificate, fresh_seed, miss_chance, sample_units, CertificateCheck};

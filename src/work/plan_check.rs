@@ -193,6 +193,7 @@ pub fn rederive(
         threads: available_threads(),
         state_dir: None,
         by_root_move: true,
+        keep_last_ply: false,
         interrupted: how.interrupted,
     };
     let mut faults = Vec::new();

@@ -97,7 +97,7 @@ pub fn run_units<E: From<WorkError>>(
         return Ok(report);
     }
     // Opened and tried before the first unit: a read-only or full disk costs no computation.
-    let mut journal = JournalWriter::create(plan)?;
+    let mut journal = JournalWriter::create(&plan.dir)?;
     report.journal = Some(journal.path().to_path_buf());
     journal.probe()?;
     for unit in shard_units.into_iter().flatten() {

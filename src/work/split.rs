@@ -6,7 +6,7 @@
 //! clears.
 
 use super::error::WorkError;
-use super::folder::sync_dir;
+use super::folder::{sync_dir, PLIES_DIR};
 use super::manifest::{Manifest, ShardInfo, FORMAT, MANIFEST_FILE};
 use super::unit::Unit;
 use crate::backend::MAX_DEPTH;
@@ -76,7 +76,8 @@ pub fn split(request: &SplitRequest) -> Result<Manifest, WorkError> {
     written
 }
 
-/// Whether `name` is a file a split writes before its manifest (or its scratch folder).
+/// Whether `name` is a file a split writes before its manifest (or its scratch folder, or
+/// the plies a unique-positions plan keeps).
 fn is_split_file(name: &str) -> bool {
     let shard = name
         .strip_prefix("shard-")
@@ -86,11 +87,12 @@ fn is_split_file(name: &str) -> bool {
         || name == ALL_UNITS_FILE
         || name == format!("{MANIFEST_FILE}.tmp")
         || name.starts_with(".vkperft-unique-")
+        || name == PLIES_DIR
 }
 
 /// Refuses `out` unless it is an empty folder or what a split killed before its manifest
 /// left there, which it removes.
-fn clear_leftovers(out: &Path) -> Result<(), WorkError> {
+pub(super) fn clear_leftovers(out: &Path) -> Result<(), WorkError> {
     let refuse = || WorkError::OutExists {
         path: out.to_path_buf(),
     };
@@ -107,7 +109,7 @@ fn clear_leftovers(out: &Path) -> Result<(), WorkError> {
 }
 
 /// Removes the files and scratch folders of a split from `out`.
-fn remove_split_files(out: &Path) -> Result<(), WorkError> {
+pub(super) fn remove_split_files(out: &Path) -> Result<(), WorkError> {
     for entry in std::fs::read_dir(out).map_err(|e| WorkError::io(out, e))? {
         let entry = entry.map_err(|e| WorkError::io(out, e))?;
         if !entry.file_name().to_str().is_some_and(is_split_file) {
@@ -172,6 +174,7 @@ fn write_all_units(
         threads: available_threads(),
         state_dir: None,
         by_root_move: true,
+        keep_last_ply: false,
         interrupted: request.interrupted,
     };
     let (mut units, mut paths) = (0u64, 0u128);
@@ -252,7 +255,7 @@ fn write_shards(
     Ok(infos)
 }
 
-fn write_synced(path: &Path, bytes: &[u8]) -> Result<(), WorkError> {
+pub(super) fn write_synced(path: &Path, bytes: &[u8]) -> Result<(), WorkError> {
     let mut file = File::create(path).map_err(|e| WorkError::io(path, e))?;
     file.write_all(bytes)
         .and_then(|()| file.sync_all())

@@ -4,7 +4,8 @@
 //! (not submitted twice while its jobs wait) with one pending task cancelled and one running
 //! task killed, resubmitted: only the two
 //! incomplete shards run again, no journaled unit is lost or computed twice, and the total is
-//! exact. The cluster is taken down however the test ends.
+//! exact; last, a plan of unique positions (ply 5 in 8 partitions, 4 shards) as an array, and
+//! its count. The cluster is taken down however the test ends.
 //!
 //! Needs root (slurmd starts jobs as their users) and Debian's Slurm packages, which
 //! `scripts/setup` installs; CI has both. As another user the test says why and does nothing;
@@ -370,6 +371,40 @@ fn a_plan_runs_on_slurm_and_resubmission_completes_it_exactly() {
     let units = journaled(&second);
     assert_eq!(units.len() as u64, UNITS);
     assert!(units.values().all(|&n| n == 1), "a unit computed twice");
+
+    // A plan of unique positions: its partitions are the array's units, and the merge job
+    // gives the ply's count.
+    let unique = plans.join("unique-5");
+    let unique_text = unique.to_str().expect("a UTF-8 path");
+    cluster.ok(&[
+        "work",
+        "split",
+        "--unique",
+        "--depth",
+        "5",
+        "--shards",
+        "4",
+        "--partitions",
+        "8",
+        "--out",
+        unique_text,
+    ]);
+    let args = [&["work", "slurm", unique_text][..], &WAIT, &RUN_OPTIONS].concat();
+    let run = cluster.ok(&args);
+    assert!(
+        run.stdout.starts_with("4 shards to submit: 0-3 (of 4)\n"),
+        "{}",
+        run.stdout
+    );
+    let counted = "Unique positions at ply 5: 822518\nPaths: 4865609 ";
+    assert!(run.stdout.contains(counted), "{}", run.stdout);
+    let merge = id_after(&run.stdout, "Submitted merge job ");
+    let merge_log = std::fs::read_to_string(unique.join(format!("slurm/merge-{merge}.log")))
+        .expect("merge log");
+    assert!(merge_log.contains(counted), "{merge_log}");
+    let units = journaled(&unique);
+    assert_eq!(units.len(), 8);
+    assert!(units.values().all(|&n| n == 1), "a partition counted twice");
 
     // Down, with every daemon it started stopped.
     let pids = cluster.daemon_pids();

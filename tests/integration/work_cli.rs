@@ -9,6 +9,7 @@ mod journal;
 mod plans;
 mod scheduler;
 mod trust;
+mod unique_plans;
 
 use crate::common::{run_vkperft, Run};
 use serde_json::Value;

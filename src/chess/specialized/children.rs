@@ -1,14 +1,17 @@
 //! The children of positions given by their NybbleBoard keys, as keys: what the unique-position
 //! expansion needs for every position of a ply. Keys are decoded straight into the generator's
-//! board (no validation: they come from the generator itself), each legal move is made on a
-//! copy, and the child's key is built from its piece sets, with the en passant square kept only
-//! where the capture is legal. A batch of parents runs in one function compiled for the slider
-//! lookup of this CPU ([`Sliders::out_of_line`]).
+//! board (no validation: they come from the generator itself). Each legal move's child gets its
+//! [placement hash](super::placement_hash) from the parent's first; only a child that the
+//! caller wants then is made on a copy, and its key built from its piece sets, with the en
+//! passant square kept only where the capture is legal. A batch of parents runs in one function
+//! compiled for the slider lookup of this CPU ([`Sliders::out_of_line`]).
 
 use super::board::{Board, BISHOP, KING, KNIGHT, PAWN, PROMOTIONS, QUEEN, ROOK};
 use super::flags::{Black, Flag, No, Side, White, Yes};
+use super::key_board::decode;
 use super::lookup::{OutOfLine, Sliders};
 use super::node::{generate, origin, Visitor};
+use super::placement_hash::{board_keys, finish, piece_key};
 use super::slider_lookup::SliderLookup;
 use super::sliders;
 use crate::chess::bitboard::Bitboard;
@@ -18,13 +21,22 @@ use crate::chess::square::Square;
 use crate::chess::types::Color;
 use std::marker::PhantomData;
 
-/// Calls `visit(index, child)` for every legal move of every position of `parents`, `index`
-/// being the parent's place in `parents`.
-pub fn for_each_child(parents: &[NybbleBoard], visit: impl FnMut(usize, &NybbleBoard)) {
+/// What receives the children of a batch of parents.
+pub trait ChildSink {
+    /// Whether the child of parent `index` (its place in the batch) with placement hash `hash`
+    /// is wanted: asked for every legal move.
+    fn wants(&mut self, index: usize, hash: u64) -> bool;
+    /// A wanted child.
+    fn child(&mut self, index: usize, hash: u64, child: &NybbleBoard);
+}
+
+/// Hands every child of every position of `parents` to `sink`: its hash to
+/// [`ChildSink::wants`], and the child itself to [`ChildSink::child`] where wanted.
+pub fn for_each_child_in(parents: &[NybbleBoard], sink: &mut impl ChildSink) {
     let mut work = Batch {
         sliders: sliders::Magic::new(),
         parents,
-        visit,
+        sink,
     };
     #[cfg(target_arch = "x86_64")]
     match SliderLookup::detect() {
@@ -43,110 +55,100 @@ pub fn for_each_child(parents: &[NybbleBoard], visit: impl FnMut(usize, &NybbleB
     work.run();
 }
 
-struct Batch<'a, L, F> {
-    sliders: L,
-    parents: &'a [NybbleBoard],
-    visit: F,
+/// Calls `visit(index, child)` for every legal move of every position of `parents`, `index`
+/// being the parent's place in `parents`.
+pub fn for_each_child(parents: &[NybbleBoard], visit: impl FnMut(usize, &NybbleBoard)) {
+    struct Every<F>(F);
+    impl<F: FnMut(usize, &NybbleBoard)> ChildSink for Every<F> {
+        fn wants(&mut self, _index: usize, _hash: u64) -> bool {
+            true
+        }
+        fn child(&mut self, index: usize, _hash: u64, child: &NybbleBoard) {
+            (self.0)(index, child)
+        }
+    }
+    for_each_child_in(parents, &mut Every(visit));
 }
 
-impl<'a, L: Sliders, F: FnMut(usize, &NybbleBoard)> Batch<'a, L, F> {
-    fn with_sliders<M: Sliders>(self, sliders: M) -> Batch<'a, M, F> {
+struct Batch<'a, L, K> {
+    sliders: L,
+    parents: &'a [NybbleBoard],
+    sink: &'a mut K,
+}
+
+impl<'a, L: Sliders, K: ChildSink> Batch<'a, L, K> {
+    fn with_sliders<M: Sliders>(self, sliders: M) -> Batch<'a, M, K> {
         Batch {
             sliders,
             parents: self.parents,
-            visit: self.visit,
+            sink: self.sink,
         }
     }
 }
 
-impl<L: Sliders, F: FnMut(usize, &NybbleBoard)> OutOfLine for Batch<'_, L, F> {
+impl<L: Sliders, K: ChildSink> OutOfLine for Batch<'_, L, K> {
     #[inline(always)]
     fn run(&mut self) {
         for (index, key) in self.parents.iter().enumerate() {
             let (board, turn) = decode(key);
-            let visit = |child: &NybbleBoard| (self.visit)(index, child);
+            let parent = Parent {
+                index,
+                keys: board_keys(&board),
+            };
+            let sink = &mut *self.sink;
             let ep = board.ep_square != Square::A1;
             let castling = board.castling_rooks.any();
             match turn {
-                Color::White => children::<L, White, _>(self.sliders, &board, ep, castling, visit),
-                Color::Black => children::<L, Black, _>(self.sliders, &board, ep, castling, visit),
+                Color::White => {
+                    children::<L, White, _>(self.sliders, &board, parent, ep, castling, sink)
+                }
+                Color::Black => {
+                    children::<L, Black, _>(self.sliders, &board, parent, ep, castling, sink)
+                }
             }
         }
     }
 }
 
+/// A parent's place in its batch and the XOR of its pieces' keys.
+#[derive(Clone, Copy)]
+struct Parent {
+    index: usize,
+    keys: u64,
+}
+
 #[inline(always)]
-fn children<L: Sliders, S: Side, V: FnMut(&NybbleBoard)>(
+fn children<L: Sliders, S: Side, K: ChildSink>(
     sliders: L,
     board: &Board,
+    parent: Parent,
     ep: bool,
     castling: bool,
-    visit: V,
+    sink: &mut K,
 ) {
     match (ep, castling) {
-        (false, false) => make::<L, S, No, No, V>(sliders, board, visit),
-        (false, true) => make::<L, S, No, Yes, V>(sliders, board, visit),
-        (true, false) => make::<L, S, Yes, No, V>(sliders, board, visit),
-        (true, true) => make::<L, S, Yes, Yes, V>(sliders, board, visit),
+        (false, false) => make::<L, S, No, No, K>(sliders, board, parent, sink),
+        (false, true) => make::<L, S, No, Yes, K>(sliders, board, parent, sink),
+        (true, false) => make::<L, S, Yes, No, K>(sliders, board, parent, sink),
+        (true, true) => make::<L, S, Yes, Yes, K>(sliders, board, parent, sink),
     }
 }
 
 #[inline(always)]
-fn make<L: Sliders, S: Side, E: Flag, C: Flag, V: FnMut(&NybbleBoard)>(
+fn make<L: Sliders, S: Side, E: Flag, C: Flag, K: ChildSink>(
     sliders: L,
     board: &Board,
-    visit: V,
+    parent: Parent,
+    sink: &mut K,
 ) {
-    let mut keys = Keys::<L, S, C, V> {
+    let mut keys = Keys::<L, S, C, K> {
         sliders,
         board,
-        visit,
+        parent,
+        sink,
         side: PhantomData,
     };
     generate::<L, S, E, C, _>(sliders, board, &mut keys);
-}
-
-/// The board a key describes, and the side to move. The board's en passant square is
-/// `Square::A1` when the key has none (a1 is never one).
-pub(super) fn decode(key: &NybbleBoard) -> (Board, Color) {
-    let [p0, p1, p2, p3] = key.planes;
-    let low_seven = p0 & p1 & p2;
-    let king_to_move = low_seven & p3;
-    let castling = low_seven & !p3;
-    let ep_pawn = !p0 & !p1 & !p2 & p3;
-    let other_king = !p0 & p1 & p2;
-    let turn = if other_king & p3 != 0 {
-        Color::White
-    } else {
-        Color::Black
-    };
-    let mut black = (p3 & !ep_pawn & !king_to_move)
-        | (castling & Bitboard::RANK_8.0)
-        | (ep_pawn & Bitboard::RANK_5.0);
-    if turn == Color::Black {
-        black |= king_to_move;
-    }
-    let occupied = p0 | p1 | p2 | p3;
-    let ep_square = match (ep_pawn != 0, turn) {
-        (false, _) => Square::A1,
-        (true, Color::White) => Square::new(ep_pawn.trailing_zeros() as u8 + 8),
-        (true, Color::Black) => Square::new(ep_pawn.trailing_zeros() as u8 - 8),
-    };
-    let board = Board {
-        roles: [
-            (p0 & !p1 & !p2) | ep_pawn,
-            !p0 & p1 & !p2,
-            p0 & p1 & !p2,
-            (!p0 & !p1 & p2) | castling,
-            p0 & !p1 & p2,
-            other_king | king_to_move,
-        ]
-        .map(Bitboard),
-        colors: [Bitboard(occupied & !black), Bitboard(black)],
-        castling_rooks: Bitboard(castling),
-        ep_square,
-    };
-    (board, turn)
 }
 
 /// The key of `board` with `S` to move; `ep_pawn` is the pawn that may be taken en passant,
@@ -167,72 +169,137 @@ fn key_of<S: Side>(board: &Board, ep_pawn: Bitboard) -> NybbleBoard {
     }
 }
 
-/// Makes each move and hands the child's key on.
-struct Keys<'a, L, S, C, V> {
+/// Hashes each move's child, and makes it and hands its key on where the sink wants it.
+struct Keys<'a, L, S, C, K> {
     sliders: L,
     board: &'a Board,
-    visit: V,
+    parent: Parent,
+    sink: &'a mut K,
     side: PhantomData<(S, C)>,
 }
 
-impl<L: Sliders, S: Side, C: Flag, V: FnMut(&NybbleBoard)> Keys<'_, L, S, C, V> {
+impl<L: Sliders, S: Side, C: Flag, K: ChildSink> Keys<'_, L, S, C, K> {
+    /// The key of our piece of `role` on `square`.
     #[inline(always)]
-    fn child(&mut self, child: &Board) {
-        (self.visit)(&key_of::<S::Other>(child, Bitboard::EMPTY));
+    fn ours(role: usize, square: Square) -> u64 {
+        piece_key(S::COLOR.index(), role, square)
+    }
+
+    /// The key of the enemy piece on `square`, 0 where there is none (never their king).
+    #[inline(always)]
+    fn taken(&self, square: Square) -> u64 {
+        let at = Bitboard::from_square(square);
+        if (self.board.theirs::<S>() & at).is_empty() {
+            return 0;
+        }
+        let role = (PAWN..KING)
+            .find(|&role| (self.board.roles[role] & at).any())
+            .unwrap_or(PAWN);
+        piece_key(S::Other::COLOR.index(), role, square)
+    }
+
+    /// The child's hash from the keys the move changes, and whether the sink wants it.
+    #[inline(always)]
+    fn wants(&mut self, changed: u64) -> Option<u64> {
+        let hash = finish(self.parent.keys ^ changed);
+        self.sink.wants(self.parent.index, hash).then_some(hash)
+    }
+
+    #[inline(always)]
+    fn child(&mut self, hash: u64, child: &Board) {
+        self.sink.child(
+            self.parent.index,
+            hash,
+            &key_of::<S::Other>(child, Bitboard::EMPTY),
+        );
     }
 }
 
-impl<L: Sliders, S: Side, C: Flag, V: FnMut(&NybbleBoard)> Visitor for Keys<'_, L, S, C, V> {
+impl<L: Sliders, S: Side, C: Flag, K: ChildSink> Visitor for Keys<'_, L, S, C, K> {
     #[inline(always)]
     fn piece<const ROLE: usize>(&mut self, from: Square, targets: Bitboard) {
+        let lifted = Self::ours(ROLE, from);
         for to in targets {
-            let child = self.board.moved::<S, C, ROLE>(from, to);
-            self.child(&child);
+            let changed = lifted ^ Self::ours(ROLE, to) ^ self.taken(to);
+            if let Some(hash) = self.wants(changed) {
+                let child = self.board.moved::<S, C, ROLE>(from, to);
+                self.child(hash, &child);
+            }
         }
     }
 
     #[inline(always)]
     fn pawn_moves(&mut self, targets: Bitboard, offset: i8) {
         for to in targets {
-            let child = self.board.moved::<S, C, PAWN>(origin(to, offset), to);
-            self.child(&child);
+            let from = origin(to, offset);
+            let changed = Self::ours(PAWN, from) ^ Self::ours(PAWN, to) ^ self.taken(to);
+            if let Some(hash) = self.wants(changed) {
+                let child = self.board.moved::<S, C, PAWN>(from, to);
+                self.child(hash, &child);
+            }
         }
     }
 
     #[inline(always)]
     fn double_pushes(&mut self, targets: Bitboard, offset: i8) {
         for to in targets {
-            let (child, capturable) = self.board.double_pushed::<S>(origin(to, offset), to);
+            let from = origin(to, offset);
+            let Some(hash) = self.wants(Self::ours(PAWN, from) ^ Self::ours(PAWN, to)) else {
+                continue;
+            };
+            let (child, capturable) = self.board.double_pushed::<S>(from, to);
             let legal = capturable && ep_capture_exists::<L, S::Other, C>(self.sliders, &child);
             let ep_pawn = if legal {
                 Bitboard::from_square(to)
             } else {
                 Bitboard::EMPTY
             };
-            (self.visit)(&key_of::<S::Other>(&child, ep_pawn));
+            self.sink.child(
+                self.parent.index,
+                hash,
+                &key_of::<S::Other>(&child, ep_pawn),
+            );
         }
     }
 
     #[inline(always)]
     fn promotions(&mut self, targets: Bitboard, offset: i8) {
         for to in targets {
+            let from = origin(to, offset);
+            let moved = Self::ours(PAWN, from) ^ self.taken(to);
             for role in PROMOTIONS {
-                let child = self.board.promoted::<S, C>(origin(to, offset), to, role);
-                self.child(&child);
+                if let Some(hash) = self.wants(moved ^ Self::ours(role, to)) {
+                    let child = self.board.promoted::<S, C>(from, to, role);
+                    self.child(hash, &child);
+                }
             }
         }
     }
 
     #[inline(always)]
     fn en_passant(&mut self, from: Square) {
-        let child = self.board.en_passant::<S>(from);
-        self.child(&child);
+        let to = self.board.ep_square;
+        let taken = Square::new((to.to_u8() as i8 - S::PUSH) as u8);
+        let changed = Self::ours(PAWN, from)
+            ^ Self::ours(PAWN, to)
+            ^ piece_key(S::Other::COLOR.index(), PAWN, taken);
+        if let Some(hash) = self.wants(changed) {
+            let child = self.board.en_passant::<S>(from);
+            self.child(hash, &child);
+        }
     }
 
     #[inline(always)]
     fn castle(&mut self, squares: CastlingSquares) {
-        let child = self.board.castled::<S>(squares);
-        self.child(&child);
+        // Keys XOR: lifting and putting down cancel where a piece lands where one stood.
+        let changed = Self::ours(KING, squares.king_from)
+            ^ Self::ours(KING, squares.king_to)
+            ^ Self::ours(ROOK, squares.rook_from)
+            ^ Self::ours(ROOK, squares.rook_to);
+        if let Some(hash) = self.wants(changed) {
+            let child = self.board.castled::<S>(squares);
+            self.child(hash, &child);
+        }
     }
 }
 
@@ -283,17 +350,43 @@ mod tests {
         "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1",
     ];
 
-    /// Decoding a key gives the board the generator makes from the position itself.
+    /// Each child's hash, made from its parent's and the move, is the hash of the child itself;
+    /// and a child the sink does not want is not made.
     #[test]
-    fn keys_decode_to_the_generators_board() {
-        let mut rng = SplitMix64::new(3);
+    fn childrens_hashes_from_their_parents_equal_their_own() {
+        use super::super::placement_hash::placement_hash;
+        // Three quarters of the hash space, as a partition's range.
+        fn wanted(hash: u64) -> bool {
+            hash >> 62 != 0
+        }
+        struct Check {
+            asked: usize,
+            made: usize,
+        }
+        impl ChildSink for Check {
+            fn wants(&mut self, _index: usize, hash: u64) -> bool {
+                self.asked += 1;
+                wanted(hash)
+            }
+            fn child(&mut self, _index: usize, hash: u64, child: &NybbleBoard) {
+                self.made += 1;
+                assert_eq!(hash, placement_hash(child));
+                assert!(wanted(hash));
+            }
+        }
+        let mut rng = SplitMix64::new(17);
         for fen in ROOTS {
             let mut pos = Position::from_fen(fen).expect("valid FEN");
-            for _ in 0..200 {
-                let (board, turn) = decode(&NybbleBoard::from_position(&pos));
-                let expected = (Board::from_position(&pos), pos.turn());
-                assert_eq!((board, turn), expected, "{}", pos.to_fen());
+            for _ in 0..300 {
                 let moves = legal_moves(&pos);
+                let mut check = Check { asked: 0, made: 0 };
+                for_each_child_in(&[NybbleBoard::from_position(&pos)], &mut check);
+                assert_eq!(check.asked, moves.len(), "{}", pos.to_fen());
+                let wanted = moves
+                    .iter()
+                    .filter(|&&m| wanted(placement_hash(&NybbleBoard::from_position(&pos.play(m)))))
+                    .count();
+                assert_eq!(check.made, wanted, "{}", pos.to_fen());
                 if moves.is_empty() {
                     break;
                 }

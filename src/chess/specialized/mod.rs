@@ -11,11 +11,13 @@
 mod board;
 mod children;
 mod flags;
+mod key_board;
 mod leaf_count;
 mod leaf_stats;
 mod lookup;
 mod node;
 mod null_replies;
+mod placement_hash;
 mod recursion;
 mod slider_lookup;
 // Calls into the BMI2 build of the generator, and attack-set loads without a bounds check
@@ -32,13 +34,14 @@ use super::position::Position;
 use super::square::Square;
 use super::types::Color;
 use board::Board;
-pub use children::for_each_child;
+pub use children::{for_each_child, for_each_child_in, ChildSink};
 use flags::{Black, No, Side, White, Yes};
 use leaf_count::add_leaf_count_ops;
 pub use leaf_count::{leaf_count_ops, null_counted};
 use leaf_stats::LeafStats;
 use lookup::Sliders;
 use node::Subtree;
+pub use placement_hash::placement_hash;
 pub use slider_lookup::{SliderLookup, SLIDERS_VARIABLE};
 
 /// Builds the tables of the fastest slider lookup now, so that timing a run does not include

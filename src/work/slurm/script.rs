@@ -37,6 +37,9 @@ pub struct SlurmJobs {
     pub resources: SlurmResources,
     /// The `work run` options forwarded to every task, as command-line arguments.
     pub run_args: Vec<String>,
+    /// Whether the merge prints the divide: a perft plan's (a plan of unique positions has
+    /// none).
+    pub divide: bool,
 }
 
 /// The folder of the plan `plan` that holds the batch scripts, the jobs' logs and the ids of
@@ -202,7 +205,7 @@ impl SlurmJobs {
         Ok(script)
     }
 
-    /// The merge: the total and divide when every unit has a result, else the units missing
+    /// The merge: the total (and divide) when every unit has a result, else the units missing
     /// (exit 4) or disagreeing (exit 3), in its log.
     pub fn merge_script(&self) -> Result<String, WorkError> {
         let plan = self.plan.to_string_lossy();
@@ -213,7 +216,11 @@ impl SlurmJobs {
         );
         directive(&mut script, "output", &self.log_pattern("merge-%j.log")?)?;
         self.common_directives(&mut script, "merge")?;
-        script += &self.command_line(&["work", "merge", &plan, "--divide"]);
+        let mut args = vec!["work", "merge", &plan];
+        if self.divide {
+            args.push("--divide");
+        }
+        script += &self.command_line(&args);
         Ok(script)
     }
 
@@ -251,6 +258,7 @@ mod tests {
                 max_parallel: Some(16),
             },
             run_args: vec!["--backend".into(), "vulkan".into()],
+            divide: true,
         }
     }
 
