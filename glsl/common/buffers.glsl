@@ -47,6 +47,16 @@ layout(buffer_reference, std430, buffer_reference_align = 16) buffer ValueRef {
     u64vec2 value;
 };
 
+// In a move-type statistics run, per position of the levels before the compact leaf level:
+// the statistics of its subtree, STAT_COLUMNS 128-bit values in the order of STAT_*, each a
+// sum over the last ply's moves as the count is (the leaf counts them, a table hit gives them,
+// upsweep sums them). In certify, the fast array holds what the fast table alone would have
+// counted, as fast counts do.
+#define STATS_ELEMENT(array, i, column) CHUNK_ELEMENT(ValueRef, array, \
+    uint64_t(i) * uint64_t(STAT_COLUMNS) + uint64_t(column), 16).value
+#define stats_at(i, column) STATS_ELEMENT(CHUNK_STATS, i, column)
+#define fast_stats_at(i, column) STATS_ELEMENT(CHUNK_FAST_STATS, i, column)
+
 // A count as 32-bit words, for the atomic adds of a compact leaf level into its parents' low
 // words: a parent three plies deep counts at most 218^3 leaves, below 2^32, so the sum never
 // carries.
@@ -109,8 +119,7 @@ layout(push_constant) uniform Step {
     uint level;
     // Plies below the input positions: the TT depth of expand and upsweep, and 1 or 2 for leaf.
     uint remaining;
-    // DEDUP_* bits (which levels were deduplicated, what dedup does) and COMPACT_LEAF; for the
-    // leaf's statistics build, the statistic it counts from MOVE_STAT_SHIFT up.
+    // DEDUP_* bits (which levels were deduplicated, what dedup does) and COMPACT_LEAF.
     uint flags;
     // The level's position that this dispatch's first invocation takes: a level dispatched from
     // the host goes out in parts (0 for an indirect dispatch, which covers the whole level).
@@ -134,11 +143,6 @@ uint level_invocation() {
 
 bool has_flag(uint flag) {
     return (step.flags & flag) != 0u;
-}
-
-// The statistic the leaf's statistics build counts (one of STAT_*).
-uint step_move_stat() {
-    return step.flags >> MOVE_STAT_SHIFT;
 }
 
 bool is_duplicate(uint index) {

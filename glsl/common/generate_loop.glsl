@@ -6,7 +6,7 @@
 //   GENERATE_VISIT            a function (Pos parent, uint from, uint to, uint kind) called for
 //                             every legal move,
 // includes this file, and undefines them. generate.glsl makes the node count's and the
-// expansion's instance (generate_moves), move_stats.glsl the statistics' (visit_stat_moves):
+// expansion's instance (generate_moves), move_stats.glsl the statistics' (tally_visit_moves):
 // one loop, so the moves the statistics classify are the moves the node count counts.
 //
 // It is one loop that visits one move per turn, so the visit has a single call site:

@@ -4,7 +4,10 @@
 // A chunk's own level (its items) is read from `boards` and counted into `counts`; a compact
 // leaf level (COMPACT_LEAF) is made from its leaf entries, each adding its counts into its
 // parent's and leaving them in its entry for its duplicates (dedup's DEDUP_RESOLVE).
-// Included by leaf.comp (the node count) and leaf_stats.comp (the move-type statistics).
+// Included by leaf.comp (the node count) and leaf_stats.comp (the move-type statistics, which
+// tallies every column of the moves it counts into the level's `stats` beside its counts; a
+// statistics run's leaf level is never compact, its positions having no room for them, and
+// may be deduplicated like any other level after the chunk's own).
 #ifndef LEAF_STAGE_GLSL
 #define LEAF_STAGE_GLSL
 
@@ -18,8 +21,19 @@ layout(local_size_x = WORKGROUP_SIZE) in;
 
 #ifdef MOVE_STATS
 #include "move_stats.glsl"
-// The statistics build counts the moves of one type, the one the step names.
-#define LEAF_MOVES(position) count_stat(position, step_move_stat())
+#define LEAF_MOVES(position) tally_moves(position)
+
+// The tally of position `index`'s moves as its statistics, and with `fast_too` as those the
+// fast table alone would have counted (certify keeps them apart).
+void write_tally(uint index, bool fast_too) {
+    for (uint k = 0u; k < STAT_COLUMNS; k++) {
+        u64vec2 value = u64vec2(uint64_t(tally[k]), uint64_t(0));
+        stats_at(index, k) = value;
+        if (fast_too && tt.mode == TT_MODE_CERTIFY) {
+            fast_stats_at(index, k) = value;
+        }
+    }
+}
 #else
 #define LEAF_MOVES(position) count_legal(position)
 #endif
@@ -67,6 +81,11 @@ uint64_t count_two_plies(uint index, out uint64_t fast) {
         u64vec2 hash;
         GpuBoard key = encode_board(level_position(index, true, hash));
         Probe probe = tt_probe(hash, key, step.remaining);
+#ifdef MOVE_STATS
+        if (probe.kind != PROBE_MISS && !tt_copy_stats(probe, hash, index)) {
+            probe.kind = PROBE_MISS;
+        }
+#endif
         fast = probe.fast;
         if (probe.kind == PROBE_HIT) {
             return probe.exact.x;
@@ -74,10 +93,16 @@ uint64_t count_two_plies(uint index, out uint64_t fast) {
         // certify: the fast table's answer is final; the children give the exact count.
         false_hit = probe.kind == PROBE_FALSE_HIT;
     }
+#ifdef MOVE_STATS
+    tally_clear();
+#endif
     leaf_sum = uint64_t(0);
     generate_moves(index);
     work_count(WORK_FIELD_EXPANDED, 1u);
     uint64_t count = leaf_sum;
+#ifdef MOVE_STATS
+    write_tally(index, !false_hit);
+#endif
     if (!false_hit) {
         fast = count;
         if (tt_on) {
@@ -88,6 +113,9 @@ uint64_t count_two_plies(uint index, out uint64_t fast) {
             u64vec2 hash;
             GpuBoard key = encode_board(level_position(index + again, true, hash));
             u64vec2 stored = u64vec2(count, uint64_t(0));
+#ifdef MOVE_STATS
+            stored_stats_index = index;
+#endif
             tt_store(hash, key, step.remaining, stored, stored);
         }
     }
@@ -96,10 +124,21 @@ uint64_t count_two_plies(uint index, out uint64_t fast) {
 
 // A position of the chunk's own level.
 void count_item(uint index) {
+#ifdef MOVE_STATS
+    if (is_duplicate(index)) {
+        return;
+    }
+#endif
     if (step.remaining == 1u) {
+#ifdef MOVE_STATS
+        tally_clear();
+#endif
         u64vec2 count = u64vec2(uint64_t(LEAF_MOVES(decode_board(board_at(index)))), uint64_t(0));
         count_at(index) = count;
         set_fast_count(index, count);
+#ifdef MOVE_STATS
+        write_tally(index, true);
+#endif
         work_count(WORK_FIELD_LEAF_COUNT_OPS, 1u);
         return;
     }
@@ -109,6 +148,7 @@ void count_item(uint index) {
     set_fast_count(index, u64vec2(fast, uint64_t(0)));
 }
 
+#ifndef MOVE_STATS
 // A position of a compact leaf level; a duplicate is counted by dedup's DEDUP_RESOLVE.
 void count_entry(uint index) {
     uvec2 entry = child_at(index);
@@ -121,6 +161,7 @@ void count_entry(uint index) {
     leaf_entry_add_to_parent(entry.x, count, uint(fast));
     child_at(index) = uvec2(uint(fast), count);
 }
+#endif
 
 void main() {
     work_begin();
@@ -128,11 +169,15 @@ void main() {
     uint i = level_invocation();
     if (i < level_count()) {
         uint index = level_offset() + i;
+#ifdef MOVE_STATS
+        count_item(index);
+#else
         if (has_flag(uint(COMPACT_LEAF))) {
             count_entry(index);
         } else {
             count_item(index);
         }
+#endif
     }
     // The work counters first: on lavapipe (Mesa 22.3) an invocation that looped more often
     // than others of its SIMD group through tt_stats_flush's barriers loses stores after it.

@@ -75,11 +75,22 @@ struct Probe {
     u64vec2 exact;
     // HIT and FALSE_HIT: what the fast table answered.
     uint64_t fast;
+#ifdef MOVE_STATS
+    // HIT and FALSE_HIT, for the entry's statistics (tt_move_stats.glsl): the way of its bucket
+    // that answered; for an exact entry the sequence it was read at, for a fast entry its two
+    // words as read.
+    uint way;
+    uint64_t sequence;
+    uint64_t fast_data;
+#endif
 };
 
 #if GPU_TT
 
 #include "tt_stats.glsl"
+#ifdef MOVE_STATS
+#include "tt_move_stats.glsl"
+#endif
 #include "tt_probe.glsl"
 #include "tt_store.glsl"
 
@@ -104,6 +115,14 @@ Probe tt_probe(u64vec2 hash, GpuBoard key, uint depth) {
 }
 
 void tt_store(u64vec2 hash, GpuBoard key, uint depth, u64vec2 exact, u64vec2 fast) {}
+
+#ifdef MOVE_STATS
+bool tt_copy_stats(Probe probe, u64vec2 hash, uint index) {
+    return false;
+}
+
+uint stored_stats_index;
+#endif
 
 #endif
 

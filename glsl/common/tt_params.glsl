@@ -18,6 +18,9 @@ layout(std430, set = 0, binding = BINDING_TT_PARAMS) readonly buffer TtParams {
     uint64_t compact_verifier_mask;
     uint64_t fast_segments[TT_MAX_SEGMENTS];
     uint64_t exact_segments[TT_MAX_SEGMENTS];
+    // A table with move-type statistics (tt_move_stats.glsl): each segment's statistics slots
+    // (0 without).
+    uint64_t stats_segments[TT_MAX_SEGMENTS];
 } tt;
 
 layout(std430, set = 0, binding = BINDING_ZOBRIST) readonly buffer ZobristKeys {

@@ -14,6 +14,10 @@ struct ExactRead {
     GpuBoard key;
     uint64_t fast_verification;
     uint64_t fast_data;
+#ifdef MOVE_STATS
+    // The sequence the entry was read at, for its statistics' copy (tt_move_stats.glsl).
+    uint64_t sequence;
+#endif
 };
 
 // Entry `way` of bucket `b`.
@@ -39,6 +43,9 @@ ExactRead read_exact(Bucket b, uint way, bool with_fast) {
     memoryBarrier(gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsAcquire);
     uint64_t after = TT_LOAD(entries.words[base + EXACT_SEQUENCE], gl_SemanticsRelaxed);
     read.consistent = (before & uint64_t(1)) == uint64_t(0) && after == before;
+#ifdef MOVE_STATS
+    read.sequence = before;
+#endif
     return read;
 }
 
@@ -88,6 +95,12 @@ void probe_exact_entry(inout Probe probe, Bucket b, uint way, bool certify, uint
         probe.exact = read.count;
         probe.fast = read.fast_data >> FAST_DEPTH_BITS;
     }
+#ifdef MOVE_STATS
+    if (probe.kind != PROBE_MISS) {
+        probe.way = way;
+        probe.sequence = read.sequence;
+    }
+#endif
 }
 
 // Every entry of the bucket is compared; the first that accepts answers, and each occupied
@@ -112,6 +125,11 @@ Probe tt_probe(u64vec2 hash, GpuBoard key, uint depth) {
     probe.kind = PROBE_MISS;
     probe.exact = u64vec2(0);
     probe.fast = uint64_t(0);
+#ifdef MOVE_STATS
+    probe.way = 0u;
+    probe.sequence = uint64_t(0);
+    probe.fast_data = uint64_t(0);
+#endif
     if (tt_compact(depth)) {
         Bucket b = compact_bucket(hash);
         u64vec4 entries = compact_segment(b).sectors[b.index];
@@ -129,8 +147,18 @@ Probe tt_probe(u64vec2 hash, GpuBoard key, uint depth) {
         FastSegment entries = fast_segment(b);
         for (uint way = 0u; way < FAST_WAYS; way++) {
             u64vec2 entry = entries.entries[b.index * FAST_WAYS + way];
+#ifdef MOVE_STATS
+            bool answered = probe.kind != PROBE_MISS;
+#endif
             probe_counted_entry(probe, entry.y != uint64_t(0), (entry.x ^ entry.y) == check,
                 fast_accepts(entry.x, entry.y, check), entry.y >> FAST_DEPTH_BITS);
+#ifdef MOVE_STATS
+            if (!answered && probe.kind != PROBE_MISS) {
+                probe.way = way;
+                probe.sequence = entry.x;
+                probe.fast_data = entry.y;
+            }
+#endif
         }
     } else {
         Bucket b = tt_bucket(hash);

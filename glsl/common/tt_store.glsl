@@ -124,6 +124,12 @@ void tt_store(u64vec2 hash, GpuBoard key, uint depth, u64vec2 exact, u64vec2 fas
         store_compact(hash, fast);
         return;
     }
+#ifdef MOVE_STATS
+    if (!stored_stats_fit()) {
+        tt_count(TT_STAT_PAYLOAD_SKIPS);
+        return;
+    }
+#endif
     Bucket b = tt_bucket(hash);
     uint64_t check = fast_check(hash);
     bool has_fast = tt.mode != TT_MODE_VERIFIED;
@@ -163,6 +169,9 @@ void tt_store(u64vec2 hash, GpuBoard key, uint depth, u64vec2 exact, u64vec2 fas
         // The victim's verification as read just before the store: the replaced entry's own
         // unless another writer raced this one (only the overwrite count can then be off).
         uint64_t old_verification = TT_LOAD(fast_entries.words[fast_word], gl_SemanticsRelaxed);
+#ifdef MOVE_STATS
+        write_sealed_stats_slot(b, way, check ^ data, data);
+#endif
         TT_STORE(fast_entries.words[fast_word], check ^ data, gl_SemanticsRelaxed);
         uint64_t replaced = atomicExchange(fast_entries.words[fast_word + 1u], data);
         uint previous = uint(replaced & FAST_DEPTH_MASK);
@@ -191,6 +200,12 @@ void tt_store(u64vec2 hash, GpuBoard key, uint depth, u64vec2 exact, u64vec2 fas
     for (uint k = 0u; k < 4u; k++) {
         TT_STORE(entries.words[base + EXACT_KEY + k], key.planes[k], gl_SemanticsRelaxed);
     }
+#ifdef MOVE_STATS
+    write_stats_slot(b, way, 0u);
+    if (has_fast) {
+        write_stats_slot(b, way, 1u);
+    }
+#endif
     unlock_exact(entries, base, stable);
     bool old_empty = exact_empty(old_tag);
     tt_count_store(old_empty ? NO_DEPTH : uint(old_tag & TAG_DEPTH_MASK) - 1u, !old_empty && !same);

@@ -48,7 +48,7 @@ use crate::backend::run_control::RunControl;
 use crate::backend::{Backend, BackendError, Device, RunError, RunOutcome, RunRequest};
 use crate::chess::{Move, NybbleBoard, Position, Zobrist};
 use crate::count::Counts;
-use crate::tt::{TableSplit, TtConfig, TtMode};
+use crate::tt::{TableSplit, TtConfig};
 use buffers::{write_mapped, ChunkBuffers, TtBuffers};
 use gpu_allocator::MemoryLocation;
 use host_work::HostWork;
@@ -128,9 +128,6 @@ pub struct VulkanBackend {
     /// Why the table cannot be trusted on this device (its probe disagreed with the CPU's at
     /// the opening): table modes are refused with it, `--tt off` still runs.
     table_distrust: Option<GpuError>,
-    /// The statistic (`STAT_*`) the leaf counts in a search of a statistics run
-    /// (`move_stats.rs`); `None` when it counts moves.
-    move_stat: Option<u32>,
 }
 
 impl VulkanBackend {
@@ -178,7 +175,7 @@ impl VulkanBackend {
             });
         }
         // No table until a run asks for one.
-        let layout = PositionLayout::for_mode(TtMode::Off);
+        let layout = PositionLayout::PLAIN;
         let capacity = capacity_for(budget, layout, segments);
         let shared = &context.shared;
         let words = table_words();
@@ -227,7 +224,6 @@ impl VulkanBackend {
             host_work: HostWork::default(),
             healthy: true,
             table_distrust: None,
-            move_stat: None,
         };
         backend.upload_chunk_arrays()?;
         backend.bind_buffers();
@@ -369,11 +365,18 @@ impl VulkanBackend {
         if layout == self.layout {
             return Ok(());
         }
+        let segments = self.buffers.arrays.layout();
+        let capacity = capacity_for(self.budget, layout, segments);
+        // The node counts' layouts were checked at the opening; a statistics run's is larger.
+        if capacity < MIN_CAPACITY {
+            return Err(GpuError::BudgetTooSmall {
+                mb: self.budget >> 20,
+                needed_mb: (MIN_CAPACITY * layout.bytes()).div_ceil(1 << 20),
+            });
+        }
         for slot in 0..SLOTS {
             self.context.wait(slot)?;
         }
-        let segments = self.buffers.arrays.layout();
-        let capacity = capacity_for(self.budget, layout, segments);
         let buffers = ChunkBuffers::new(&self.context.shared, segments, capacity, layout)?;
         self.buffers = buffers;
         self.upload_chunk_arrays()?;

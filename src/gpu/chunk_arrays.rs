@@ -1,4 +1,5 @@
-//! A chunk's level arrays (boards, children, counts, fast counts, hashes, the dedup set) in
+//! A chunk's level arrays (boards, children, counts, fast counts, hashes, the dedup set, and in
+//! a move-type statistics run the statistics and fast statistics) in
 //! segments that the shaders reach by device address (`glsl/common/buffers.glsl`), as the table
 //! does (`tt_table.rs`): an array may exceed one storage-buffer binding (`maxStorageBufferRange`:
 //! 128 MiB on lavapipe, 4 GiB on most desktop GPUs) and one allocation, so a GPU's chunk may
@@ -22,7 +23,8 @@ use super::error::GpuError;
 use super::layouts::{inner_positions, ChildRange, GpuBoard, GpuU128, PositionLayout};
 use super::shader_layout::{
     CHUNK_ARRAYS, CHUNK_BOARDS, CHUNK_CHILDREN, CHUNK_COUNTS, CHUNK_DEDUP, CHUNK_FAST_COUNTS,
-    CHUNK_HASHES, CHUNK_MAX_SEGMENTS, DEDUP_SLOTS_PER_POSITION,
+    CHUNK_FAST_STATS, CHUNK_HASHES, CHUNK_MAX_SEGMENTS, CHUNK_STATS, DEDUP_SLOTS_PER_POSITION,
+    STAT_COLUMNS,
 };
 use ash::vk;
 use std::sync::Arc;
@@ -48,6 +50,8 @@ pub enum ChunkArray {
     FastCounts,
     Hashes,
     Dedup,
+    Stats,
+    FastStats,
 }
 
 impl ChunkArray {
@@ -58,6 +62,8 @@ impl ChunkArray {
         ChunkArray::FastCounts,
         ChunkArray::Hashes,
         ChunkArray::Dedup,
+        ChunkArray::Stats,
+        ChunkArray::FastStats,
     ];
 
     /// Its row of the `ChunkArrays` block.
@@ -69,6 +75,8 @@ impl ChunkArray {
             ChunkArray::FastCounts => CHUNK_FAST_COUNTS,
             ChunkArray::Hashes => CHUNK_HASHES,
             ChunkArray::Dedup => CHUNK_DEDUP,
+            ChunkArray::Stats => CHUNK_STATS,
+            ChunkArray::FastStats => CHUNK_FAST_STATS,
         }
     }
 
@@ -80,25 +88,31 @@ impl ChunkArray {
             ChunkArray::FastCounts => "fast counts",
             ChunkArray::Hashes => "hashes",
             ChunkArray::Dedup => "dedup set",
+            ChunkArray::Stats => "statistics",
+            ChunkArray::FastStats => "fast statistics",
         }
     }
 
-    /// Bytes of one element (a dedup slot: a position has `DEDUP_SLOTS_PER_POSITION`).
+    /// Bytes of one element (a dedup slot: a position has `DEDUP_SLOTS_PER_POSITION`; a
+    /// statistic: a position has `STAT_COLUMNS`).
     pub const fn element_bytes(self) -> u64 {
         (match self {
             ChunkArray::Boards => size_of::<GpuBoard>(),
             ChunkArray::Children => size_of::<ChildRange>(),
-            ChunkArray::Counts | ChunkArray::FastCounts | ChunkArray::Hashes => {
-                size_of::<GpuU128>()
-            }
+            ChunkArray::Counts
+            | ChunkArray::FastCounts
+            | ChunkArray::Hashes
+            | ChunkArray::Stats
+            | ChunkArray::FastStats => size_of::<GpuU128>(),
             ChunkArray::Dedup => size_of::<u32>(),
         }) as u64
     }
 
     /// Elements per position.
-    const fn per_position(self) -> u64 {
+    pub const fn per_position(self) -> u64 {
         match self {
             ChunkArray::Dedup => DEDUP_SLOTS_PER_POSITION as u64,
+            ChunkArray::Stats | ChunkArray::FastStats => STAT_COLUMNS as u64,
             _ => 1,
         }
     }
@@ -114,6 +128,8 @@ impl ChunkArray {
             ChunkArray::Boards | ChunkArray::Counts => inner,
             ChunkArray::Hashes if layout.table => inner,
             ChunkArray::FastCounts if layout.fast_counts => inner,
+            ChunkArray::Stats if layout.move_stats => inner,
+            ChunkArray::FastStats if layout.move_stats && layout.fast_counts => inner,
             _ => 1,
         }
     }
@@ -602,7 +618,7 @@ mod tests {
     /// Capacity is bounded by the position indices and by the segments each array may have.
     #[test]
     fn capacity_stays_within_indices_and_segments() {
-        let layout = PositionLayout::for_mode(TtMode::Off);
+        let layout = PositionLayout::PLAIN;
         let big = SegmentLayout::for_max_allocation(4 * GIB);
         assert_eq!(big.max_capacity(u64::MAX / 64, layout), MAX_POSITION_INDEX);
         let moved = SegmentLayout {

@@ -6,7 +6,7 @@ use crate::backend::MAX_DEPTH;
 use crate::gpu::layouts::StepConstants;
 use crate::gpu::shader_layout::{
     COMPACT_LEAF, DEDUP_CHILDREN, DEDUP_CLEAR, DEDUP_INPUT, DEDUP_OUTPUT, DEDUP_RESOLVE,
-    MAX_LEVELS, MOVE_STAT_SHIFT,
+    MAX_LEVELS,
 };
 use crate::tt::MIN_TT_DEPTH;
 
@@ -14,15 +14,17 @@ use crate::tt::MIN_TT_DEPTH;
 const _: () = assert!(MAX_DEPTH <= MAX_LEVELS + 1);
 
 /// The stages of a chunk of items `remaining` plies deep: levels, their depths, which are
-/// deduplicated, and whether the leaf level is compact (a chunk more than two plies deep: its
-/// leaf level is written as leaf entries, each made, counted and added into its parent by the
-/// leaf).
+/// deduplicated, and whether the leaf level is compact (a chunk more than two plies deep, but
+/// in a statistics run: its leaf level is written as leaf entries, each made, counted and added
+/// into its parent by the leaf).
 #[derive(Clone, Copy, Debug)]
 pub struct ChunkShape {
     remaining: u32,
     with_table: bool,
-    /// The statistic (`STAT_*`) the leaf's statistics build counts, in a statistics run.
-    move_stat: Option<u32>,
+    /// A move-type statistics run: every level keeps its positions' statistics beside their
+    /// counts, the leaf level too, which is then never compact (a leaf entry has no room for
+    /// them).
+    move_stats: bool,
 }
 
 impl ChunkShape {
@@ -31,14 +33,13 @@ impl ChunkShape {
         ChunkShape {
             remaining,
             with_table,
-            move_stat: None,
+            move_stats: false,
         }
     }
 
-    /// The shape of a statistics run's chunk whose leaf counts the moves of type `move_stat`
-    /// (with `leaf_stats.comp`); `None` for the node count.
-    pub fn counting(self, move_stat: Option<u32>) -> ChunkShape {
-        ChunkShape { move_stat, ..self }
+    /// The shape of a chunk of a move-type statistics run (`move_stats`) or of a node count.
+    pub fn counting_stats(self, move_stats: bool) -> ChunkShape {
+        ChunkShape { move_stats, ..self }
     }
 
     /// The level the leaf stage counts: every level before it is expanded.
@@ -46,9 +47,10 @@ impl ChunkShape {
         self.remaining.saturating_sub(2)
     }
 
-    /// The leaf level is compact unless it is the chunk's own (the items).
+    /// The leaf level is compact unless it is the chunk's own (the items) or the run counts
+    /// statistics.
     pub fn compact_leaf(self) -> bool {
-        self.leaf_level() > 0
+        self.leaf_level() > 0 && !self.move_stats
     }
 
     /// `COMPACT_LEAF` for the stages of `level` that write, read or sum the compact leaf level.
@@ -105,19 +107,24 @@ impl ChunkShape {
         self.step(level, clear | self.compact_flag(level))
     }
 
-    /// The leaf skips a compact level's duplicates by their entries; the chunk's own level is
-    /// never deduplicated.
+    /// The leaf skips a compact level's duplicates by their entries, and those of a leaf
+    /// level that is not compact by their `children` entries, as expand does (the chunk's own
+    /// level is never deduplicated).
     pub fn leaf(self) -> StepConstants {
         let level = self.leaf_level();
-        let stat = self.move_stat.map_or(0, |stat| stat << MOVE_STAT_SHIFT);
-        self.step(level, self.compact_flag(level) | stat)
+        let duplicates = match self.compact_leaf() {
+            true => COMPACT_LEAF,
+            false => self.input_dedup(level),
+        };
+        self.step(level, duplicates)
     }
 
-    /// After the leaf, the duplicates of a deduplicated leaf level (compact: only levels after
-    /// the chunk's own are deduplicated) add their counts into their parents.
+    /// After the leaf, the duplicates of a deduplicated compact leaf level add their counts
+    /// into their parents (a leaf level that is not compact leaves them to upsweep, as any
+    /// other level does).
     pub fn resolved_duplicates(self) -> Option<StepConstants> {
         let level = self.leaf_level();
-        self.deduplicated(level)
+        (self.compact_leaf() && self.deduplicated(level))
             .then(|| self.step(level, DEDUP_RESOLVE | COMPACT_LEAF))
     }
 

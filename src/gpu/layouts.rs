@@ -2,10 +2,12 @@
 //! with their sizes pinned. The `layout_probe` shader checks the offsets at run time (see the
 //! tests of the backend).
 
-use super::shader_layout::{DEDUP_SLOTS_PER_POSITION, MAX_LEVELS, TT_MAX_SEGMENTS, WORKGROUP_SIZE};
+use super::shader_layout::{
+    DEDUP_SLOTS_PER_POSITION, MAX_LEVELS, STAT_COLUMNS, TT_MAX_SEGMENTS, WORKGROUP_SIZE,
+};
 use crate::chess::moves::MAX_MOVES;
 use crate::chess::{Hash128, NybbleBoard};
-use crate::tt::TtMode;
+use crate::tt::{TtConfig, TtMode};
 use bytemuck::{Pod, Zeroable};
 
 /// `GpuBoard`: the NybbleBoard's four bit planes (32 bytes, 8-byte aligned in std430).
@@ -198,26 +200,39 @@ pub const fn inner_positions(capacity: u64) -> u64 {
 
 /// What a chunk keeps per position. Every level but the compact leaf level keeps its board,
 /// child range and count; with a table also its TT hash and dedup set slots; in certify also
-/// its fast count. The compact leaf level keeps one leaf entry per position (its counts go to
+/// its fast count; in a move-type statistics run also its statistics (and in certify its fast
+/// statistics), `STAT_COLUMNS` 128-bit values each. The compact leaf level keeps one leaf entry per position (its counts go to
 /// its parent), and with a table its dedup set slots. Buffers a run does not use are left out
 /// of the memory budget, so that more positions fit without a table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PositionLayout {
     pub table: bool,
     pub fast_counts: bool,
+    pub move_stats: bool,
 }
 
 impl PositionLayout {
-    /// Every buffer: for the diagnostics, and the layout a budget must fit.
+    /// Every buffer of a node count: for the diagnostics, and the layout a budget must fit.
+    /// A statistics run's layout is checked against the budget when it starts.
     pub const FULL: PositionLayout = PositionLayout {
         table: true,
         fast_counts: true,
+        move_stats: false,
     };
 
-    pub fn for_mode(mode: TtMode) -> PositionLayout {
+    /// A node count without a table.
+    pub const PLAIN: PositionLayout = PositionLayout {
+        table: false,
+        fast_counts: false,
+        move_stats: false,
+    };
+
+    /// What a run of a table of `config` keeps (its mode, and whether it counts statistics).
+    pub fn for_config(config: &TtConfig) -> PositionLayout {
         PositionLayout {
-            table: mode != TtMode::Off,
-            fast_counts: mode == TtMode::Certify,
+            table: config.mode != TtMode::Off,
+            fast_counts: config.mode == TtMode::Certify,
+            move_stats: config.move_stats,
         }
     }
 
@@ -239,6 +254,13 @@ impl PositionLayout {
         }
         if self.fast_counts {
             bytes += size_of::<GpuU128>();
+        }
+        let stats_bytes = STAT_COLUMNS as usize * size_of::<GpuU128>();
+        if self.move_stats {
+            bytes += stats_bytes;
+        }
+        if self.move_stats && self.fast_counts {
+            bytes += stats_bytes;
         }
         bytes as u64
     }
@@ -271,17 +293,19 @@ const _: () = assert!(PositionLayout::FULL
     .inner_bytes()
     .is_multiple_of(INNER_SHARE));
 const _: () = assert!(PositionLayout::FULL.bytes() == 36);
+const _: () = assert!(PositionLayout::PLAIN.bytes() == 20);
+// A certify statistics run: 80 bytes and two sets of 13 128-bit statistics per inner position.
 const _: () = assert!(
     PositionLayout {
-        table: false,
-        fast_counts: false
+        move_stats: true,
+        ..PositionLayout::FULL
     }
-    .bytes()
-        == 20
+    .inner_bytes()
+        == 496
 );
 
-/// The head of the `TtParams` block; the two arrays of `TT_MAX_SEGMENTS` segment addresses
-/// (fast buckets, exact entries) follow it (see [`tt_params_bytes`]).
+/// The head of the `TtParams` block; the three arrays of `TT_MAX_SEGMENTS` segment addresses
+/// (fast buckets, exact entries, statistics slots) follow it (see [`tt_params_bytes`]).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
 pub struct TtParamsHead {
@@ -306,16 +330,17 @@ const _: () = assert!(size_of::<TtParamsHead>() == 40);
 pub struct SegmentAddresses {
     pub fast: Vec<u64>,
     pub exact: Vec<u64>,
+    pub stats: Vec<u64>,
 }
 
 /// Bytes of the whole `TtParams` block.
 pub const TT_PARAMS_BYTES: usize =
-    size_of::<TtParamsHead>() + 2 * TT_MAX_SEGMENTS as usize * size_of::<u64>();
+    size_of::<TtParamsHead>() + 3 * TT_MAX_SEGMENTS as usize * size_of::<u64>();
 
 /// The `TtParams` block as the shaders read it.
 pub fn tt_params_bytes(head: &TtParamsHead, segments: &SegmentAddresses) -> Vec<u8> {
     let mut bytes = bytemuck::bytes_of(head).to_vec();
-    for addresses in [&segments.fast, &segments.exact] {
+    for addresses in [&segments.fast, &segments.exact, &segments.stats] {
         let mut words = addresses.clone();
         words.resize(TT_MAX_SEGMENTS as usize, 0);
         bytes.extend_from_slice(bytemuck::cast_slice(&words));
@@ -332,7 +357,15 @@ mod tests {
     /// above it (where the leaf level takes the rest).
     #[test]
     fn capacity_within_a_budget_fits_it() {
-        for layout in [PositionLayout::FULL, PositionLayout::for_mode(TtMode::Off)] {
+        let certify_stats = TtConfig {
+            move_stats: true,
+            ..TtConfig::new(TtMode::Certify, 0)
+        };
+        for layout in [
+            PositionLayout::FULL,
+            PositionLayout::PLAIN,
+            PositionLayout::for_config(&certify_stats),
+        ] {
             for budget in [48 << 10, 32 << 20, 4 << 30, 40 << 30] {
                 let capacity = layout.capacity_within(budget);
                 let bytes = layout.chunk_bytes(capacity);

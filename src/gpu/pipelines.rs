@@ -28,11 +28,14 @@ macro_rules! spirv {
 pub enum Stage {
     Expand,
     Leaf,
-    /// The leaf of a move-type statistics run (`leaf_stats.comp`): it counts the moves of one
-    /// type. Not among [`Stage::ALL`]: built when a statistics run needs it
-    /// ([`Pipelines::add_stage`]).
-    LeafStats,
     Upsweep,
+    /// The stages of a move-type statistics run (`expand_stats.comp`, `leaf_stats.comp`,
+    /// `upsweep_stats.comp`): they carry every position's statistics beside its counts, the
+    /// leaf tallying them. Not among [`Stage::ALL`]: built when a statistics run needs them
+    /// ([`Pipelines::add_stage`]), so the node count's pipelines are what they were.
+    ExpandStats,
+    LeafStats,
+    UpsweepStats,
     LayoutProbe,
     KeyProbe,
     Dedup,
@@ -62,8 +65,10 @@ impl Stage {
         match self {
             Stage::Expand => "expand",
             Stage::Leaf => "leaf",
-            Stage::LeafStats => "leaf_stats",
             Stage::Upsweep => "upsweep",
+            Stage::ExpandStats => "expand_stats",
+            Stage::LeafStats => "leaf_stats",
+            Stage::UpsweepStats => "upsweep_stats",
             Stage::LayoutProbe => "layout_probe",
             Stage::KeyProbe => "key_probe",
             Stage::Dedup => "dedup",
@@ -75,7 +80,20 @@ impl Stage {
 
     /// Whether the stage generates moves (and so depends on how slider attacks are found).
     pub fn generates_moves(self) -> bool {
-        matches!(self, Stage::Expand | Stage::Leaf | Stage::LeafStats)
+        matches!(
+            self,
+            Stage::Expand | Stage::Leaf | Stage::ExpandStats | Stage::LeafStats
+        )
+    }
+
+    /// The stage a move-type statistics run dispatches in place of this one.
+    pub fn with_move_stats(self) -> Stage {
+        match self {
+            Stage::Expand => Stage::ExpandStats,
+            Stage::Leaf => Stage::LeafStats,
+            Stage::Upsweep => Stage::UpsweepStats,
+            other => other,
+        }
     }
 
     fn spirv(self, with_tt: bool) -> &'static [u8] {
@@ -84,8 +102,12 @@ impl Stage {
             (Stage::Expand, true) => spirv!("expand_tt"),
             (Stage::Leaf, false) => spirv!("leaf"),
             (Stage::Leaf, true) => spirv!("leaf_tt"),
+            (Stage::ExpandStats, false) => spirv!("expand_stats"),
+            (Stage::ExpandStats, true) => spirv!("expand_stats_tt"),
             (Stage::LeafStats, false) => spirv!("leaf_stats"),
             (Stage::LeafStats, true) => spirv!("leaf_stats_tt"),
+            (Stage::UpsweepStats, false) => spirv!("upsweep_stats"),
+            (Stage::UpsweepStats, true) => spirv!("upsweep_stats_tt"),
             (Stage::Upsweep, false) => spirv!("upsweep"),
             (Stage::Upsweep, true) => spirv!("upsweep_tt"),
             (Stage::LayoutProbe, false) => spirv!("layout_probe"),

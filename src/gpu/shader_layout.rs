@@ -26,7 +26,9 @@ pub const CHUNK_COUNTS: u32 = 2;
 pub const CHUNK_FAST_COUNTS: u32 = 3;
 pub const CHUNK_HASHES: u32 = 4;
 pub const CHUNK_DEDUP: u32 = 5;
-pub const CHUNK_ARRAYS: u32 = 6;
+pub const CHUNK_STATS: u32 = 6;
+pub const CHUNK_FAST_STATS: u32 = 7;
+pub const CHUNK_ARRAYS: u32 = 8;
 pub const CHUNK_MAX_SEGMENTS: u32 = 512;
 
 /// Layout of the tables buffer, in 64-bit words: the line through two squares (edge to edge)
@@ -92,11 +94,9 @@ pub const COMPACT_LEAF: u32 = 16;
 /// For dedup, after the leaf: each duplicate of the compact leaf level adds its first
 /// occurrence's counts into its own parent.
 pub const DEDUP_RESOLVE: u32 = 32;
-/// For the leaf's statistics build (`leaf_stats.comp`): the statistic it counts, one of
-/// `STAT_*`, in the bits from this one up.
-pub const MOVE_STAT_SHIFT: u32 = 8;
-/// The counted move-type statistics in the order of `crate::chess::MoveStat::TALLIED` (a test
-/// holds them to it; `build.rs` cannot see the chess module).
+/// The counted move-type statistics (`STAT_COLUMNS` of them) in the order of
+/// `crate::chess::MoveStat::TALLIED` (a test holds them to it; `build.rs` cannot see the chess
+/// module).
 pub const STAT_CAPTURES: u32 = 0;
 pub const STAT_EN_PASSANT: u32 = 1;
 pub const STAT_CASTLES: u32 = 2;
@@ -106,6 +106,7 @@ pub const STAT_CHECKS_BY_KIND: u32 = 4;
 /// The mates, four columns from this one, by `crate::chess::CheckKind`.
 pub const STAT_MATES_BY_KIND: u32 = 8;
 pub const STAT_STALEMATES: u32 = 12;
+pub const STAT_COLUMNS: u32 = 13;
 /// A compact leaf entry (`children[i]` of the leaf level, `LeafEntry`): the parent's index
 /// and the move that makes the position from it, `from | to << 6 | kind << 12`
 /// (`glsl/common/leaf_entry.glsl`). Dedup turns a duplicate's move word into this flag and its
@@ -129,7 +130,7 @@ pub const WORK_WORDS: u32 = WORK_EXPANDED + 2 * WORK_DEPTHS;
 /// `r - 1` levels: the items, then one per expand).
 pub const MAX_LEVELS: u32 = 32;
 
-pub const SHADER_DEFINES: [(&str, u32); 64] = [
+pub const SHADER_DEFINES: [(&str, u32); 66] = [
     ("WORKGROUP_SIZE", WORKGROUP_SIZE),
     ("BINDING_TABLES", BINDING_TABLES),
     ("BINDING_CHUNK_ARRAYS", BINDING_CHUNK_ARRAYS),
@@ -145,6 +146,8 @@ pub const SHADER_DEFINES: [(&str, u32); 64] = [
     ("CHUNK_FAST_COUNTS", CHUNK_FAST_COUNTS),
     ("CHUNK_HASHES", CHUNK_HASHES),
     ("CHUNK_DEDUP", CHUNK_DEDUP),
+    ("CHUNK_STATS", CHUNK_STATS),
+    ("CHUNK_FAST_STATS", CHUNK_FAST_STATS),
     ("CHUNK_ARRAYS", CHUNK_ARRAYS),
     ("CHUNK_MAX_SEGMENTS", CHUNK_MAX_SEGMENTS),
     ("TABLE_LINE", TABLE_LINE),
@@ -177,7 +180,6 @@ pub const SHADER_DEFINES: [(&str, u32); 64] = [
     ("DEDUP_CLEAR", DEDUP_CLEAR),
     ("COMPACT_LEAF", COMPACT_LEAF),
     ("DEDUP_RESOLVE", DEDUP_RESOLVE),
-    ("MOVE_STAT_SHIFT", MOVE_STAT_SHIFT),
     ("STAT_CAPTURES", STAT_CAPTURES),
     ("STAT_EN_PASSANT", STAT_EN_PASSANT),
     ("STAT_CASTLES", STAT_CASTLES),
@@ -185,6 +187,7 @@ pub const SHADER_DEFINES: [(&str, u32); 64] = [
     ("STAT_CHECKS_BY_KIND", STAT_CHECKS_BY_KIND),
     ("STAT_MATES_BY_KIND", STAT_MATES_BY_KIND),
     ("STAT_STALEMATES", STAT_STALEMATES),
+    ("STAT_COLUMNS", STAT_COLUMNS),
     ("LEAF_ENTRY_DUPLICATE", LEAF_ENTRY_DUPLICATE),
     ("DEDUP_SLOTS_PER_POSITION", DEDUP_SLOTS_PER_POSITION),
     ("DEDUP_MAX_PROBES", DEDUP_MAX_PROBES),

@@ -13,17 +13,21 @@ use ash::vk;
 use std::ffi::CStr;
 
 /// The stages a search dispatches: without a table, and in the table build (`_tt`), where
-/// `dedup` also runs; `leaf_stats` is the leaf of a move-type statistics run. The stages that
+/// `dedup` also runs; `*_stats` are those of a move-type statistics run. The stages that
 /// generate moves are reported once per way of finding slider attacks (`_fills`, `_lookups`).
-const SEARCH_STAGES: [(Stage, bool); 9] = [
+const SEARCH_STAGES: [(Stage, bool); 13] = [
     (Stage::Expand, false),
     (Stage::Leaf, false),
-    (Stage::LeafStats, false),
     (Stage::Upsweep, false),
+    (Stage::ExpandStats, false),
+    (Stage::LeafStats, false),
+    (Stage::UpsweepStats, false),
     (Stage::Expand, true),
     (Stage::Leaf, true),
-    (Stage::LeafStats, true),
     (Stage::Upsweep, true),
+    (Stage::ExpandStats, true),
+    (Stage::LeafStats, true),
+    (Stage::UpsweepStats, true),
     (Stage::Dedup, true),
 ];
 
@@ -136,7 +140,9 @@ pub fn shader_stats(requested: Option<usize>) -> Result<ShaderStats, GpuError> {
             .into_iter()
             .map(|sliders| {
                 let mut pipelines = Pipelines::for_statistics(&shared, build_tt, sliders)?;
-                pipelines.add_stage(Stage::LeafStats)?;
+                for stage in [Stage::ExpandStats, Stage::LeafStats, Stage::UpsweepStats] {
+                    pipelines.add_stage(stage)?;
+                }
                 Ok((sliders, pipelines))
             })
             .collect::<Result<Vec<_>, GpuError>>()?;

@@ -11,6 +11,11 @@
 //! - `verified`: 128-byte buckets of two 64-byte exact entries.
 //! - `certify`: 64-byte fast buckets and, per bucket, the four 64-byte exact shadows of its
 //!   entries (320 bytes per bucket).
+//!
+//! A table of a move-type statistics run has a third array, the statistics slots of each entry
+//! (`src/tt/move_stats_slots.rs`, `glsl/common/tt_move_stats.glsl`): 112 bytes per entry, two
+//! slots per entry in certify, in segments of the same buckets. Its fast table is never split
+//! (a compact entry has no room for them).
 
 use super::buffer::GpuBuffer;
 use super::context::DeviceShared;
@@ -22,6 +27,7 @@ use super::shader_layout::{
 use crate::tt::compact::{compact_verifier_mask, COMPACT_WAYS};
 use crate::tt::exact::ExactEntry;
 use crate::tt::fast::{verifier_mask, FastBucket, FAST_WAYS};
+use crate::tt::move_stats_slots::stats_bytes_per_slot;
 use crate::tt::split::COMPACT_BUCKETS_PER_LINE;
 use crate::tt::{ways, TableShape, TtConfig, TtMode, TtStatsSnapshot};
 use std::sync::Arc;
@@ -50,6 +56,8 @@ pub struct GpuTable {
     segment_shift: u32,
     fast: Vec<GpuBuffer>,
     exact: Vec<GpuBuffer>,
+    /// With `config.move_stats`: the statistics slots of each segment's buckets.
+    stats: Vec<GpuBuffer>,
 }
 
 impl GpuTable {
@@ -67,11 +75,18 @@ impl GpuTable {
         // Bytes of one bucket's exact entries: 2 (verified) or 4 (certify shadows) entries.
         let exact_bucket_bytes =
             (ways(config.mode).unwrap_or(FAST_WAYS) * size_of::<ExactEntry>()) as u64;
+        // Bytes of one bucket's statistics slots (none without statistics).
+        let stats_bucket_bytes = match config.move_stats {
+            true => (ways(config.mode).unwrap_or(FAST_WAYS)
+                * stats_bytes_per_slot(config.mode == TtMode::Certify)) as u64,
+            false => 0,
+        };
         let largest_bucket = if has_exact {
             exact_bucket_bytes
         } else {
             size_of::<FastBucket>() as u64
-        };
+        }
+        .max(stats_bucket_bytes);
         let segment_bytes = max_segment_bytes.min(MAX_SEGMENT_BYTES);
         let segment_shift = (segment_bytes / largest_bucket).max(4).ilog2();
         let segment_buckets = 1u64 << segment_shift;
@@ -96,6 +111,7 @@ impl GpuTable {
             segment_shift,
             fast: Vec::new(),
             exact: Vec::new(),
+            stats: Vec::new(),
         };
         for segment in 0..segments as u64 {
             let first = segment * segment_buckets;
@@ -117,6 +133,13 @@ impl GpuTable {
                     &mut table.exact,
                     "TT exact entries",
                     in_segment * exact_bucket_bytes,
+                )?;
+            }
+            if config.move_stats {
+                add(
+                    &mut table.stats,
+                    "TT statistics slots",
+                    in_segment * stats_bucket_bytes,
                 )?;
             }
         }
@@ -152,12 +175,12 @@ impl GpuTable {
         self.share_open = true;
     }
 
-    /// Gives the first `lines` lines to compact depth-2 buckets (fast mode only; none
-    /// otherwise), at most all lines but one, until the table is cleared again. What the lines
-    /// held no longer counts: the caller clears them.
+    /// Gives the first `lines` lines to compact depth-2 buckets (fast mode without statistics
+    /// only; none otherwise), at most all lines but one, until the table is cleared again. What
+    /// the lines held no longer counts: the caller clears them.
     pub fn set_compact_lines(&mut self, lines: u64) {
         self.share_open = false;
-        self.compact_lines = if self.config.mode == TtMode::Fast {
+        self.compact_lines = if self.config.mode == TtMode::Fast && !self.config.move_stats {
             lines.min(self.buckets - 1)
         } else {
             0
@@ -196,12 +219,13 @@ impl GpuTable {
         SegmentAddresses {
             fast: addresses(&self.fast),
             exact: addresses(&self.exact),
+            stats: addresses(&self.stats),
         }
     }
 
     /// Every segment buffer, to clear them.
     pub fn buffers(&self) -> impl Iterator<Item = &GpuBuffer> {
-        self.fast.iter().chain(&self.exact)
+        self.fast.iter().chain(&self.exact).chain(&self.stats)
     }
 
     /// Segments per array.

@@ -8,7 +8,7 @@ use crate::gpu::error::GpuError;
 #[cfg(doc)]
 use crate::gpu::layouts::inner_positions;
 use crate::gpu::layouts::{Control, GpuBoard, GpuU128, PositionLayout, TT_PARAMS_BYTES};
-use crate::gpu::shader_layout::{WORK_WORDS, ZOBRIST_KEYS};
+use crate::gpu::shader_layout::{STAT_COLUMNS, WORK_WORDS, ZOBRIST_KEYS};
 use crate::gpu::tt_table::GpuTable;
 use crate::tt::shader_shared::{COUNTERS_PER_DEPTH, MAX_TABLE_DEPTH};
 use gpu_allocator::MemoryLocation;
@@ -38,7 +38,7 @@ pub struct ChunkBuffers {
 pub struct SlotBuffers {
     /// The chunk's items.
     pub upload: GpuBuffer,
-    /// The chunk's item counts, then its items' fast counts.
+    /// The chunk's item counts, then its items' fast counts (see [`readback_values`]).
     pub readback: GpuBuffer,
     /// `control` as the chunk's last expand left it.
     pub control_readback: GpuBuffer,
@@ -67,14 +67,28 @@ impl ChunkBuffers {
             )?,
             work: GpuBuffer::new(shared, "work counters", WORK_BYTES, MemoryLocation::GpuOnly)?,
             slots: (0..SLOTS)
-                .map(|_| SlotBuffers::new(shared, capacity))
+                .map(|_| SlotBuffers::new(shared, capacity, layout))
                 .collect::<Result<_, _>>()?,
         })
     }
 }
 
+/// The 128-bit values read back per item of a chunk with `layout`: its count and fast count,
+/// and in a statistics run its statistics and fast statistics after every item's counts
+/// (`STAT_COLUMNS` each).
+pub const fn readback_values(layout: PositionLayout) -> u64 {
+    match layout.move_stats {
+        true => 2 * (1 + STAT_COLUMNS as u64),
+        false => 2,
+    }
+}
+
 impl SlotBuffers {
-    fn new(shared: &Arc<DeviceShared>, capacity: u64) -> Result<SlotBuffers, GpuError> {
+    fn new(
+        shared: &Arc<DeviceShared>,
+        capacity: u64,
+        layout: PositionLayout,
+    ) -> Result<SlotBuffers, GpuError> {
         let items = capacity / ITEMS_SHARE;
         let host_visible = |name: &str, bytes: u64, location: MemoryLocation| {
             GpuBuffer::new(shared, name, bytes, location)
@@ -87,7 +101,7 @@ impl SlotBuffers {
             )?,
             readback: host_visible(
                 "chunk readback",
-                items * 2 * size_of::<GpuU128>() as u64,
+                items * readback_values(layout) * size_of::<GpuU128>() as u64,
                 MemoryLocation::GpuToCpu,
             )?,
             control_readback: host_visible(

@@ -15,6 +15,7 @@ use super::buffers::{mapped_bytes, read_mapped, write_mapped};
 use super::VulkanBackend;
 use crate::backend::run_control::RunControl;
 use crate::backend::RunError;
+use crate::chess::MoveStats;
 use crate::count::Counts;
 use crate::gpu::buffer::record_copy;
 use crate::gpu::chunk_arrays::ChunkArray;
@@ -23,22 +24,22 @@ use crate::gpu::context::record_barrier;
 use crate::gpu::error::GpuError;
 use crate::gpu::layouts::{Control, GpuBoard, GpuU128, Level, StepConstants};
 use crate::gpu::pipelines::Stage;
-use crate::gpu::shader_layout::{DEDUP_SLOTS_PER_POSITION, MAX_LEVELS};
+use crate::gpu::shader_layout::{DEDUP_SLOTS_PER_POSITION, MAX_LEVELS, STAT_COLUMNS};
 use crate::tt::TtMode;
 use ash::vk;
 use std::sync::atomic::Ordering;
 
 impl VulkanBackend {
     fn shape(&self, remaining: u32) -> ChunkShape {
-        ChunkShape::new(remaining, self.tt.table.is_some()).counting(self.move_stat)
+        ChunkShape::new(remaining, self.tt.table.is_some()).counting_stats(self.layout.move_stats)
     }
 
-    /// The leaf's build: the node count's, or in a statistics run the one that counts moves
-    /// of one type.
-    fn leaf_stage(&self) -> Stage {
-        match self.move_stat {
-            Some(_) => Stage::LeafStats,
-            None => Stage::Leaf,
+    /// The build of `stage` this run dispatches: the node count's, or in a statistics run the
+    /// one that carries the statistics.
+    fn build(&self, stage: Stage) -> Stage {
+        match self.layout.move_stats {
+            true => stage.with_move_stats(),
+            false => stage,
         }
     }
 
@@ -68,7 +69,11 @@ impl VulkanBackend {
             bytemuck::cast_slice(boards),
         )?;
         let shape = self.shape(remaining);
-        let leaf = self.leaf_stage();
+        let (expand, leaf, upsweep) = (
+            self.build(Stage::Expand),
+            self.build(Stage::Leaf),
+            self.build(Stage::Upsweep),
+        );
         let count = boards.len() as u32;
         let control = self.buffers.control.buffer;
         self.context.submit(slot, |device, cb| {
@@ -86,7 +91,7 @@ impl VulkanBackend {
             };
             for level in 0..shape.leaf_level() {
                 dedup(level);
-                indirect(Stage::Expand, &shape.expand(level));
+                indirect(expand, &shape.expand(level));
                 pipelines.record_dispatch(cb, Stage::NextLevel, &shape.step(level, 0), 1);
                 record_barrier(device, cb);
             }
@@ -96,7 +101,7 @@ impl VulkanBackend {
                 indirect(Stage::Dedup, &resolve);
             }
             for level in (0..shape.leaf_level()).rev() {
-                indirect(Stage::Upsweep, &shape.upsweep(level));
+                indirect(upsweep, &shape.upsweep(level));
             }
             self.record_chunk_end(device, cb, slot, count);
         })?;
@@ -128,7 +133,7 @@ impl VulkanBackend {
             }
             let step = shape.expand(level);
             let fits = self.submit_level(
-                Stage::Expand,
+                self.build(Stage::Expand),
                 &step,
                 level_count,
                 control,
@@ -163,7 +168,7 @@ impl VulkanBackend {
             self.dedup_level(&shape, leaf_level, level_count, &mut start, control)?;
         }
         self.submit_level(
-            self.leaf_stage(),
+            self.build(Stage::Leaf),
             &shape.leaf(),
             level_count,
             control,
@@ -189,7 +194,7 @@ impl VulkanBackend {
         let level_counts = self.read_control(SLOT)?.levels;
         for level in (0..leaf_level).rev() {
             self.submit_level(
-                Stage::Upsweep,
+                self.build(Stage::Upsweep),
                 &shape.upsweep(level),
                 level_counts[level as usize].count,
                 control,
@@ -226,17 +231,31 @@ impl VulkanBackend {
         } else {
             exact.clone()
         };
-        Ok(Some(
-            exact
-                .into_iter()
-                .zip(fast)
-                .map(|(exact, fast)| Counts {
-                    nodes: exact.into(),
-                    fast_nodes: fast.into(),
-                    ..Counts::default()
-                })
-                .collect(),
-        ))
+        let mut counts: Vec<Counts> = exact
+            .into_iter()
+            .zip(fast)
+            .map(|(exact, fast)| Counts {
+                nodes: exact.into(),
+                fast_nodes: fast.into(),
+                ..Counts::default()
+            })
+            .collect();
+        if self.layout.move_stats {
+            let columns = STAT_COLUMNS * count;
+            let stats = self.read_back(slot, columns, 2 * count)?;
+            let fast_stats = if self.certifies() {
+                self.read_back(slot, columns, 2 * count + columns)?
+            } else {
+                stats.clone()
+            };
+            let per_item = STAT_COLUMNS as usize;
+            let items = stats.chunks(per_item).zip(fast_stats.chunks(per_item));
+            for (counts, (stats, fast_stats)) in counts.iter_mut().zip(items) {
+                counts.stats = move_stats_of(stats);
+                counts.fast_stats = move_stats_of(fast_stats);
+            }
+        }
+        Ok(Some(counts))
     }
 
     /// Records the start of a chunk of `count` items: their upload from `slot`, the table's
@@ -286,7 +305,11 @@ impl VulkanBackend {
     }
 
     /// Records the end of a chunk of `count` items: its counts (and fast counts in certify),
-    /// the table's statistics and the control block copied to `slot`'s readback buffers.
+    /// in a statistics run their statistics (and fast statistics), the table's statistics and
+    /// the control block copied to `slot`'s readback buffers (laid out as
+    /// [`readback_values`] says).
+    ///
+    /// [`readback_values`]: super::buffers::readback_values
     fn record_chunk_end(
         &self,
         device: &ash::Device,
@@ -297,6 +320,14 @@ impl VulkanBackend {
         self.record_readback(device, cb, slot, ChunkArray::Counts, count, 0);
         if self.certifies() {
             self.record_readback(device, cb, slot, ChunkArray::FastCounts, count, count);
+        }
+        if self.layout.move_stats {
+            let columns = STAT_COLUMNS * count;
+            self.record_readback(device, cb, slot, ChunkArray::Stats, columns, 2 * count);
+            if self.certifies() {
+                let at = 2 * count + columns;
+                self.record_readback(device, cb, slot, ChunkArray::FastStats, columns, at);
+            }
         }
         if self.tt.table.is_some() {
             self.record_stats_readback(device, cb, slot);
@@ -410,9 +441,9 @@ impl VulkanBackend {
         record_copy(device, cb, &self.buffers.control, readback, bytes, 0);
     }
 
-    /// Records a copy of the first `values` 128-bit values of `array` (counts, fast counts or
-    /// hashes, from the chunk's first position) to `slot`'s readback buffer, from its value
-    /// `at` on.
+    /// Records a copy of the first `values` 128-bit values of `array` (counts, fast counts,
+    /// hashes or statistics, from the chunk's first position) to `slot`'s readback buffer,
+    /// from its value `at` on.
     pub(super) fn record_readback(
         &self,
         device: &ash::Device,
@@ -423,11 +454,12 @@ impl VulkanBackend {
         at: u32,
     ) {
         let value_bytes = size_of::<GpuU128>() as u64;
-        self.buffers.arrays.record_copy_out(
+        let arrays = &self.buffers.arrays;
+        arrays.record_copy_out(
             device,
             cb,
             array,
-            u64::from(self.first_position()),
+            arrays.layout().first_element(array),
             u64::from(values) * value_bytes,
             &self.buffers.slots[slot].readback,
             u64::from(at) * value_bytes,
@@ -488,3 +520,8 @@ const _: () = assert!(
 
 /// Records nothing: for a level with no commands after its dispatches.
 fn no_commands(_: &VulkanBackend, _: &ash::Device, _: vk::CommandBuffer, _: bool) {}
+
+/// A statistics run's item statistics as read back, in `STAT_*` order.
+fn move_stats_of(values: &[GpuU128]) -> MoveStats {
+    MoveStats::from_values(std::array::from_fn(|k| values[k].into()))
+}

@@ -20,12 +20,14 @@ const FIRST_PART: u32 = 16 * WORKGROUP_SIZE;
 const MAX_GROWTH: u32 = 8;
 
 /// The stages a level is submitted in parts for.
-const PACED: [Stage; 5] = [
+const PACED: [Stage; 7] = [
     Stage::Dedup,
     Stage::Expand,
     Stage::Leaf,
-    Stage::LeafStats,
     Stage::Upsweep,
+    Stage::ExpandStats,
+    Stage::LeafStats,
+    Stage::UpsweepStats,
 ];
 
 #[derive(Clone, Copy, Debug, Default)]

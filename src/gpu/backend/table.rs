@@ -46,7 +46,7 @@ impl VulkanBackend {
         if config.mode == TtMode::Off {
             self.tt.table = None;
             self.upload_no_table()?;
-            self.use_layout(PositionLayout::for_mode(TtMode::Off))?;
+            self.use_layout(PositionLayout::for_config(config))?;
             return Ok(());
         }
         if let Some(distrust) = &self.table_distrust {
@@ -60,7 +60,7 @@ impl VulkanBackend {
                 missing: info.tt_missing.join(", "),
             });
         }
-        self.use_layout(PositionLayout::for_mode(config.mode))?;
+        self.use_layout(PositionLayout::for_config(config))?;
         let info = self.context.info();
         let reusable = self
             .tt
@@ -143,16 +143,6 @@ impl VulkanBackend {
         };
         self.start_table(table)?;
         self.tt_counts.fill(0);
-        Ok(())
-    }
-
-    /// Empties the table, keeping its size and share, and zeroes its statistics: a search
-    /// that counts other things than its entries hold starts from it.
-    pub(super) fn clear_table(&mut self) -> Result<(), GpuError> {
-        if let Some(table) = &self.tt.table {
-            self.start_table(table)?;
-            self.tt_counts.fill(0);
-        }
         Ok(())
     }
 

@@ -21,7 +21,6 @@ use crate::gpu::twin::expand::expand;
 use crate::gpu::twin::leaf::leaf;
 use crate::gpu::twin::next_level::next_level;
 use crate::gpu::twin::upsweep::upsweep;
-use crate::tt::TtMode;
 use crate::work_counters::{ChunkWork, WorkCounters};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
@@ -95,7 +94,7 @@ impl TwinExecutor {
     }
 
     fn layout() -> PositionLayout {
-        PositionLayout::for_mode(TtMode::Off)
+        PositionLayout::PLAIN
     }
 
     /// The work counters of the last run, as the Vulkan backend reports them (submissions and
