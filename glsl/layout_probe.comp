@@ -52,4 +52,6 @@ void main() {
     write_back(tt.fast_segments[TT_MAX_SEGMENTS - 1]);
     write_back(tt.exact_segments[0]);
     write_back(tt.exact_segments[TT_MAX_SEGMENTS - 1]);
+    write_back(tt.stats_segments[0]);
+    write_back(tt.stats_segments[TT_MAX_SEGMENTS - 1]);
 }

@@ -128,8 +128,8 @@ impl Backends {
             return Ok((
                 BackendKind::Cpu,
                 cpu_because(
-                    "the CPU counts move-type statistics in bulk; the Vulkan backend runs one \
-                     search per statistic (--backend vulkan uses it)"
+                    "the CPU counts move-type statistics in bulk; the Vulkan backend makes \
+                     every last-ply move to classify it (--backend vulkan uses it)"
                         .to_string(),
                 ),
             ));

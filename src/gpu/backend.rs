@@ -468,7 +468,7 @@ impl Backend for VulkanBackend {
         request: &RunRequest,
         control: &RunControl<'_>,
     ) -> Result<RunOutcome, RunError> {
-        let outcome = if request.move_stats {
+        let outcome = if request.move_stats || self.layout.move_stats {
             self.run_with_stats(request, control)
         } else {
             self.divide(&request.position, request.depth, control)

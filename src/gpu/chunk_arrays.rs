@@ -497,7 +497,6 @@ impl ChunkArrays {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tt::TtMode;
 
     const GIB: u64 = 1 << 30;
 

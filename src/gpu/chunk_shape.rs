@@ -5,8 +5,7 @@
 use crate::backend::MAX_DEPTH;
 use crate::gpu::layouts::StepConstants;
 use crate::gpu::shader_layout::{
-    COMPACT_LEAF, DEDUP_CHILDREN, DEDUP_CLEAR, DEDUP_INPUT, DEDUP_OUTPUT, DEDUP_RESOLVE,
-    MAX_LEVELS,
+    COMPACT_LEAF, DEDUP_CHILDREN, DEDUP_CLEAR, DEDUP_INPUT, DEDUP_OUTPUT, DEDUP_RESOLVE, MAX_LEVELS,
 };
 use crate::tt::MIN_TT_DEPTH;
 
@@ -134,5 +133,46 @@ impl ChunkShape {
             compact => compact,
         };
         self.step(level, self.input_dedup(level) | children)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A chunk of items four plies deep with a table: levels 0 and 1 expanded, level 2 counted
+    /// by the leaf, level 1 and 2 deduplicated.
+    #[test]
+    fn a_node_count_writes_its_leaf_level_compact_and_resolves_its_duplicates() {
+        let shape = ChunkShape::new(4, true);
+        assert_eq!(shape.leaf_level(), 2);
+        assert!(shape.compact_leaf());
+        assert_eq!(shape.expand(1).flags, DEDUP_INPUT | COMPACT_LEAF);
+        assert_eq!(shape.leaf().flags, COMPACT_LEAF);
+        assert_eq!(
+            shape.resolved_duplicates().map(|step| step.flags),
+            Some(DEDUP_RESOLVE | COMPACT_LEAF)
+        );
+        assert_eq!(shape.upsweep(1).flags, DEDUP_INPUT | COMPACT_LEAF);
+        assert_eq!(shape.upsweep(0).flags, DEDUP_CHILDREN);
+    }
+
+    /// The same chunk in a statistics run: its leaf level is boards like the others, the leaf
+    /// skips its duplicates by their `children` entries and upsweep sums them.
+    #[test]
+    fn a_statistics_run_keeps_its_leaf_level_whole() {
+        let shape = ChunkShape::new(4, true).counting_stats(true);
+        assert!(!shape.compact_leaf());
+        assert_eq!(shape.compact_flag(2), 0);
+        assert_eq!(shape.expand(1).flags, DEDUP_INPUT | DEDUP_OUTPUT);
+        assert_eq!(shape.leaf().flags, DEDUP_INPUT);
+        assert_eq!(shape.leaf().remaining, 2);
+        assert!(shape.resolved_duplicates().is_none());
+        assert_eq!(shape.upsweep(1).flags, DEDUP_INPUT | DEDUP_CHILDREN);
+        // Without a table nothing is deduplicated.
+        let plain = ChunkShape::new(4, false).counting_stats(true);
+        assert_eq!(plain.expand(1).flags, 0);
+        assert_eq!(plain.leaf().flags, 0);
+        assert_eq!(plain.upsweep(1).flags, 0);
     }
 }

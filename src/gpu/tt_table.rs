@@ -77,8 +77,10 @@ impl GpuTable {
             (ways(config.mode).unwrap_or(FAST_WAYS) * size_of::<ExactEntry>()) as u64;
         // Bytes of one bucket's statistics slots (none without statistics).
         let stats_bucket_bytes = match config.move_stats {
-            true => (ways(config.mode).unwrap_or(FAST_WAYS)
-                * stats_bytes_per_slot(config.mode == TtMode::Certify)) as u64,
+            true => {
+                (ways(config.mode).unwrap_or(FAST_WAYS)
+                    * stats_bytes_per_slot(config.mode == TtMode::Certify)) as u64
+            }
             false => 0,
         };
         let largest_bucket = if has_exact {

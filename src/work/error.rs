@@ -53,6 +53,8 @@ pub enum WorkError {
     },
     #[error("{}:{line}: a result written by an earlier vkperft (record format 1: no plan seal, no table statistics), which this version cannot tie to its plan; move the file out of journal/ and run its units again", path.display())]
     FormatOneRecord { path: PathBuf, line: usize },
+    #[error("{}:{line}: move-type statistics written by an earlier vkperft in the wiki's nine columns (checks with mates, mates of every kind in one count), which cannot be split into the Grand Chess Tree's columns this version journals; move the file out of journal/ and run its units again with --stats", path.display())]
+    WikiStatisticsRecord { path: PathBuf, line: usize },
     #[error("{}:{line}: a result of record format {found}, from another version of vkperft (this one reads format {})", path.display(), super::record::RECORD_FORMAT)]
     OtherRecordFormat {
         path: PathBuf,

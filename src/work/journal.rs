@@ -135,6 +135,12 @@ pub fn read_journal_files(plan: &PlanFolder, names: &[String]) -> Result<Journal
                     line: number,
                 })
             }
+            Err(RecordProblem::WikiStatistics) => {
+                return Err(WorkError::WikiStatisticsRecord {
+                    path: path.to_path_buf(),
+                    line: number,
+                })
+            }
             Err(RecordProblem::OtherFormat(found)) => {
                 return Err(WorkError::OtherRecordFormat {
                     path: path.to_path_buf(),

@@ -9,8 +9,9 @@
 //! "crc32":"..."}`; a Vulkan record has `"device":"<name>"` instead of `threads`. Counts that
 //! can pass 2^53 are decimal strings. A unit run with `--stats` adds its move-type statistics,
 //! `"stats":{"captures":"34",...}` (the key of every counted column, `chess::MoveStat::TALLIED`,
-//! decimal strings; a line with other keys, such as the wiki's columns an earlier version wrote,
-//! is malformed: they cannot be split into the Grand Chess Tree's). Lines of format 1 (mode as
+//! decimal strings). A line with the wiki's nine columns that earlier versions wrote is refused
+//! with its own error: checks with mates and mates of every kind in one count cannot be split
+//! into the Grand Chess Tree's columns; any other set of keys is malformed. Lines of format 1 (mode as
 //! text such as `"fast/12"`, no plan seal, no statistics) are refused: they cannot say which
 //! plan they belong to.
 
@@ -116,9 +117,25 @@ pub enum RecordProblem {
     FormatOne,
     /// A line of a later format.
     OtherFormat(String),
+    /// Statistics in the wiki's nine columns, as versions before the Grand Chess Tree's
+    /// columns journaled them.
+    WikiStatistics,
     /// Not a record (its fields are missing or wrong).
     Malformed,
 }
+
+/// The keys of the statistics earlier versions journaled: the wiki's columns.
+const WIKI_STATISTICS_KEYS: [&str; 9] = [
+    "captures",
+    "en_passant",
+    "castles",
+    "promotions",
+    "checks",
+    "discovered_checks",
+    "double_checks",
+    "checkmates",
+    "stalemates",
+];
 
 impl JournalRecord {
     /// The record's journal line, sealed, with its newline.
@@ -187,6 +204,14 @@ impl JournalRecord {
                     *value = number(stats.get(stat.key()).ok_or(RecordProblem::Malformed)?)?;
                 }
                 Some(MoveStats::from_values(values))
+            }
+            Some(stats)
+                if stats.len() == WIKI_STATISTICS_KEYS.len()
+                    && WIKI_STATISTICS_KEYS
+                        .iter()
+                        .all(|key| stats.contains_key(*key)) =>
+            {
+                return Err(RecordProblem::WikiStatistics)
             }
             Some(_) => return Err(RecordProblem::Malformed),
             None => None,
@@ -266,6 +291,23 @@ mod tests {
             JournalRecord::parse(&damaged),
             Err(RecordProblem::Malformed),
             "{damaged}"
+        );
+        let start = line.find(r#""stats":"#).expect("a stats object");
+        let end = start + line[start..].find('}').expect("its end") + 1;
+        let wiki: Vec<String> = WIKI_STATISTICS_KEYS
+            .iter()
+            .map(|key| format!(r#""{key}":"1""#))
+            .collect();
+        let earlier = format!(
+            r#"{}"stats":{{{}}}{}"#,
+            &line[..start],
+            wiki.join(","),
+            line[end..].trim_end()
+        );
+        assert_eq!(
+            JournalRecord::parse(&earlier),
+            Err(RecordProblem::WikiStatistics),
+            "{earlier}"
         );
     }
 

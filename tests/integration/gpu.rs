@@ -411,6 +411,7 @@ fn shader_layouts_match_the_rust_twins() {
     let addresses = SegmentAddresses {
         fast: segments(0x1000_0000),
         exact: segments(0x3000_0000),
+        stats: segments(0x5000_0000),
     };
     let seen = gpu
         .probe_layouts(board, range, control, step, tt_head, &addresses)
@@ -451,6 +452,8 @@ fn shader_layouts_match_the_rust_twins() {
             addresses.fast[last],
             addresses.exact[0],
             addresses.exact[last],
+            addresses.stats[0],
+            addresses.stats[last],
         ])
         .collect();
     let expected: Vec<GpuU128> = expected

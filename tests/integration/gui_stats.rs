@@ -3,6 +3,8 @@
 
 use crate::gui::{harness, idle, step_until, test_settings};
 use egui_kittest::kittest::Queryable;
+use std::time::{Duration, Instant};
+use vkperft::app::{BackendSelection, Settings};
 use vkperft::chess::fen::START_FEN;
 use vkperft::chess::{Convention, MoveStat};
 use vkperft::reference::move_stats::published_stats_for;
@@ -104,4 +106,69 @@ fn each_convention_shows_its_sources_figures() {
     harness.step();
     assert_eq!(harness.query_all_by_label("3,309,887").count(), 1);
     assert_eq!(harness.query_all_by_label("2,637").count(), 1);
+}
+
+/// A Vulkan run with statistics is one search, reported as a node count is: while it runs the
+/// live panel's elapsed time, node rate and tasks move, over the plan's tasks (not a multiple
+/// of them), and the result is the published one.
+#[test]
+fn a_vulkan_run_with_statistics_keeps_the_live_panel_moving() {
+    let settings = Settings {
+        backend: BackendSelection::Vulkan { device: 0 },
+        move_stats: true,
+        ..test_settings(5)
+    };
+    let mut harness = harness(settings);
+    harness.get_by_label("▶ Run").click();
+    // (elapsed, tasks done, tasks in all, node rate) of each report seen before the end.
+    let mut reports = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(300);
+    loop {
+        harness.step();
+        let state = harness.state().state();
+        if let Some(progress) = state.live.as_ref().and_then(|live| {
+            live.end
+                .is_none()
+                .then_some(live.progress.as_ref())
+                .flatten()
+        }) {
+            let report = (
+                progress.elapsed,
+                progress.tasks_done,
+                progress.tasks_total,
+                progress.nps,
+            );
+            if reports.last() != Some(&report) {
+                reports.push(report);
+            }
+        }
+        if idle(&harness) && !state.history.is_empty() {
+            break;
+        }
+        assert!(Instant::now() < deadline, "no result within 300 s");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let running: Vec<_> = reports
+        .iter()
+        .filter(|(_, done, total, _)| done < total)
+        .collect();
+    assert!(running.len() >= 2, "reports while it ran: {reports:?}");
+    let total = reports[0].2;
+    for pair in reports.windows(2) {
+        let ((elapsed, done, tasks, _), (next_elapsed, next_done, next_tasks, _)) =
+            (pair[0], pair[1]);
+        assert_eq!((tasks, next_tasks), (total, total), "{reports:?}");
+        assert!(next_elapsed > elapsed && next_done >= done, "{reports:?}");
+    }
+    assert!(
+        running.iter().any(|(_, _, _, nps)| *nps > 0.0),
+        "{reports:?}"
+    );
+    let state = harness.state().state();
+    let result = state.levels[0].result.as_ref().expect("a result");
+    let published = published_stats_for(Convention::GrandChessTree, START_FEN, 5).unwrap();
+    assert_eq!(result.counts.nodes, published.nodes);
+    for &(stat, theirs) in &published.stats {
+        assert_eq!(result.counts.stats.get(stat), theirs, "{stat:?}");
+    }
 }

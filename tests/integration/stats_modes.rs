@@ -149,8 +149,8 @@ fn vulkan_counts_the_reference_statistics_per_root_move_in_every_mode() {
     }
 }
 
-/// After a statistics run the table holds node counts only: a run that keeps it counts
-/// exactly, and so does the next statistics run.
+/// Runs with and without statistics share a table whose entries keep them: each counts
+/// exactly, and only a statistics run reports them.
 #[test]
 fn vulkan_runs_with_and_without_statistics_share_a_table_exactly() {
     let pos = position("kiwipete");

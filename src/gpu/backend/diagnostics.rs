@@ -43,7 +43,7 @@ impl VulkanBackend {
         self.upload_array(ChunkArray::Children, first, bytemuck::bytes_of(&range))?;
         self.upload(&self.buffers.control, bytemuck::bytes_of(&control_block))?;
         self.upload(&self.tt.params, &tt_params_bytes(&tt_head, segments))?;
-        const PROBED_VALUES: u32 = 30;
+        const PROBED_VALUES: u32 = 32;
         let probed = self.context.submit_and_wait(|device, cb| {
             self.record_upload(device, cb, 0, size_of::<GpuBoard>() as u64);
             self.pipelines

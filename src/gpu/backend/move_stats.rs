@@ -15,7 +15,9 @@ use crate::gpu::layouts::PositionLayout;
 use crate::gpu::pipelines::Stage;
 
 impl VulkanBackend {
-    /// Perft of `request` with the move-type statistics.
+    /// Perft of `request` with the move-type statistics, or without them on a table that
+    /// keeps them: its slots must stay right for the next statistics run, so it counts them
+    /// too and leaves them out of its result, as the CPU does.
     pub(super) fn run_with_stats(
         &mut self,
         request: &RunRequest,
@@ -36,9 +38,12 @@ impl VulkanBackend {
             self.pipelines.add_stage(stage)?;
         }
         let (position, depth) = (request.position, request.depth);
-        // At depth 1 the plan counts the root's moves: each one's statistics are its own.
         let with_stats = |m: Move, counts: &mut Counts| {
-            if depth == 1 {
+            if !request.move_stats {
+                counts.stats = MoveStats::default();
+                counts.fast_stats = counts.stats;
+            } else if depth == 1 {
+                // The plan counts the root's moves: each one's statistics are its own.
                 counts.stats = MoveStats::of_move(&position, m);
                 counts.fast_stats = counts.stats;
             }
