@@ -15,6 +15,7 @@ mod key_board;
 mod leaf_count;
 mod leaf_stats;
 mod lookup;
+mod neutral_stats;
 mod node;
 mod null_replies;
 mod placement_hash;
