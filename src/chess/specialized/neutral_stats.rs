@@ -35,8 +35,9 @@ use super::leaf_count::{add_leaf_count_ops, add_null_counted};
 use super::leaf_stats::LeafStats;
 use super::lookup::Sliders;
 use super::node::{generate, Children};
-use super::null_replies::{avoid, in_check, null_replies, NeutralSplit};
+use super::null_replies::{avoid, in_check, null_replies, Avoid, Ignore, NeutralSplit};
 use crate::chess::bitboard::Bitboard;
+use crate::chess::square::Square;
 
 /// Adds to `total` perft of `board` to depth 2 with the statistics of the last moves: the
 /// moves that keep the null board's statistics counted by them, the others made.
@@ -47,25 +48,52 @@ pub fn add_perft_two_stats<L: Sliders, S: Side, E: Flag, C: Flag>(
     total: &mut LeafStats,
 ) {
     let mut children = Children::<L, S, C, LeafStats>::new(sliders, board, 1);
-    let lines = live_king_lines::<L, S, C>(sliders, board);
-    let null_stats =
-        if in_check::<L, S>(sliders, board) || !keeps_a_move::<L, S>(sliders, board, lines) {
-            None
-        } else {
-            let mut null_stats = LeafStats::default();
-            sliders.add_last_ply_stats::<S::Other, No, C>(board, &mut null_stats);
-            null_stats
-                .checks
-                .iter()
-                .all(|&c| c == 0)
-                .then_some(null_stats)
-        };
-    let Some(null_stats) = null_stats else {
+    let Some((null_stats, avoid)) = node_rules::<L, S, C>(sliders, board) else {
         generate::<L, S, E, C, _>(sliders, board, &mut children);
         add_leaf_count_ops(children.made);
         *total += children.total;
         return;
     };
+    let mut split = NeutralSplit::<S, _, _>::new(board, children, avoid, 0u64);
+    generate::<L, S, E, C, _>(sliders, board, &mut split);
+    add_leaf_count_ops(split.others.made);
+    add_null_counted(split.neutral);
+    *total += split.others.total;
+    total.add_times(null_stats, split.neutral);
+}
+
+/// The moves of `board`, `S` to move, that keep the null board's last-ply statistics, handed
+/// to a list; `None` where rule 2 or 3 fails or `S` is in check, and every move is made.
+pub(super) fn list_stats_neutral<L: Sliders, S: Side, E: Flag, C: Flag>(
+    sliders: L,
+    board: &Board,
+) -> Option<Vec<(Square, Square)>> {
+    let (_, avoid) = node_rules::<L, S, C>(sliders, board)?;
+    let mut split = NeutralSplit::<S, _, _>::new(board, Ignore, avoid, Vec::new());
+    generate::<L, S, E, C, _>(sliders, board, &mut split);
+    Some(split.neutral)
+}
+
+/// Where `S` is not in check and rules 2 and 3 of the module's doc hold, the null board's
+/// last-ply statistics and the squares a move's origin and target must avoid: the neutral
+/// rules' and the live lines.
+#[inline(always)]
+fn node_rules<L: Sliders, S: Side, C: Flag>(
+    sliders: L,
+    board: &Board,
+) -> Option<(LeafStats, Avoid)> {
+    if in_check::<L, S>(sliders, board) {
+        return None;
+    }
+    let lines = live_king_lines::<L, S, C>(sliders, board);
+    if !keeps_a_move::<L, S>(sliders, board, lines) {
+        return None;
+    }
+    let mut null_stats = LeafStats::default();
+    sliders.add_last_ply_stats::<S::Other, No, C>(board, &mut null_stats);
+    if null_stats.checks.iter().any(|&checks| checks > 0) {
+        return None;
+    }
     debug_assert_eq!(null_stats.stalemates, 0);
     let replies = null_replies::<L, S, C>(sliders, board);
     debug_assert_eq!(replies.count, null_stats.nodes);
@@ -73,12 +101,7 @@ pub fn add_perft_two_stats<L: Sliders, S: Side, E: Flag, C: Flag>(
     avoid.knight |= lines;
     avoid.slider |= lines;
     avoid.pawn |= lines;
-    let mut split = NeutralSplit::<S, _, _>::new(board, children, avoid, 0u64);
-    generate::<L, S, E, C, _>(sliders, board, &mut split);
-    add_leaf_count_ops(split.others.made);
-    add_null_counted(split.neutral);
-    *total += split.others.total;
-    total.add_times(null_stats, split.neutral);
+    Some((null_stats, avoid))
 }
 
 /// The lines (ranks, files, diagonals) through the king of `S` on which a bishop, rook or

@@ -46,7 +46,7 @@
 //! the null board, they are not in check (the moved piece attacks nothing of the zone, and no
 //! line of sight to their king changed), and neither board has an en passant capture: the same
 //! legal replies, move for move. The statistics (`--stats`) classify each reply by what it does
-//! to our king, which a neutral move may change; they make every move (see `super::stats`).
+//! to our king, which a neutral move may change; [`super::neutral_stats`] says when it cannot.
 
 use super::board::{Board, KING, KNIGHT, PAWN};
 use super::flags::{Flag, No, Side};
@@ -259,7 +259,7 @@ pub(super) fn list_neutral<L: Sliders, S: Side, E: Flag, C: Flag>(
 }
 
 /// Takes the moves that are not neutral when only the neutral ones are wanted.
-struct Ignore;
+pub(super) struct Ignore;
 
 impl Visitor for Ignore {
     fn piece<const ROLE: usize>(&mut self, _from: Square, _targets: Bitboard) {}
