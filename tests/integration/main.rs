@@ -27,6 +27,7 @@ mod interrupt;
 mod key_properties;
 mod keys;
 mod material;
+mod neutral_stats;
 mod null_replies;
 mod perft_reference;
 mod shader_stats_cli;

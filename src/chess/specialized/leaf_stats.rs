@@ -45,6 +45,23 @@ impl LeafStats {
     }
 }
 
+impl LeafStats {
+    /// Adds `times` subtrees with the totals of `subtree`.
+    #[inline(always)]
+    pub fn add_times(&mut self, subtree: LeafStats, times: u64) {
+        self.nodes += subtree.nodes * times;
+        self.captures += subtree.captures * times;
+        self.en_passant += subtree.en_passant * times;
+        self.castles += subtree.castles * times;
+        self.promotions += subtree.promotions * times;
+        for kind in 0..4 {
+            self.checks[kind] += subtree.checks[kind] * times;
+            self.mates[kind] += subtree.mates[kind] * times;
+        }
+        self.stalemates += subtree.stalemates * times;
+    }
+}
+
 impl AddAssign for LeafStats {
     #[inline(always)]
     fn add_assign(&mut self, rhs: LeafStats) {

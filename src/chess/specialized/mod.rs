@@ -3,7 +3,8 @@
 //! right is left ([`flags`]), and for the slider lookup chosen at run time ([`sliders`]: PEXT
 //! where the CPU has fast BMI2, magic bitboards elsewhere). Moves are made on a copy of a small
 //! board ([`board`]) and the last ply is counted with popcounts ([`node`]). The same
-//! recursion counts the move-type statistics of the last ply in bulk ([`stats`]).
+//! recursion counts the move-type statistics of the last ply in bulk ([`stats`]), and at the
+//! penultimate ply adds the null board's for the moves that keep them ([`neutral_stats`]).
 //!
 //! [`crate::chess::movegen`] stays the reference: the tests compare the two on random
 //! positions for every combination of the compile-time parameters.
@@ -15,6 +16,7 @@ mod key_board;
 mod leaf_count;
 mod leaf_stats;
 mod lookup;
+mod neutral_stats;
 mod node;
 mod null_replies;
 mod placement_hash;
@@ -174,6 +176,31 @@ fn neutral_moves_for<L: Sliders, S: Side>(
         (false, true) => null_replies::list_neutral::<L, S, No, Yes>(sliders, board),
         (true, false) => null_replies::list_neutral::<L, S, Yes, No>(sliders, board),
         (true, true) => null_replies::list_neutral::<L, S, Yes, Yes>(sliders, board),
+    }
+}
+
+/// The moves of `pos`, as origin and target, that a statistics perft's node two plies above
+/// the leaves counts by the last-ply statistics of the board with the turn passed instead of
+/// making them ([`neutral_stats`]); `None` when the node makes every move.
+pub fn stats_neutral_moves(pos: &Position) -> Option<Vec<(Square, Square)>> {
+    let sliders = sliders::Magic::new();
+    let board = Board::from_position(pos);
+    match pos.turn() {
+        Color::White => stats_neutral_moves_for::<_, White>(sliders, pos, &board),
+        Color::Black => stats_neutral_moves_for::<_, Black>(sliders, pos, &board),
+    }
+}
+
+fn stats_neutral_moves_for<L: Sliders, S: Side>(
+    sliders: L,
+    pos: &Position,
+    board: &Board,
+) -> Option<Vec<(Square, Square)>> {
+    match (pos.ep_square().is_some(), pos.castling_rooks().any()) {
+        (false, false) => neutral_stats::list_stats_neutral::<L, S, No, No>(sliders, board),
+        (false, true) => neutral_stats::list_stats_neutral::<L, S, No, Yes>(sliders, board),
+        (true, false) => neutral_stats::list_stats_neutral::<L, S, Yes, No>(sliders, board),
+        (true, true) => neutral_stats::list_stats_neutral::<L, S, Yes, Yes>(sliders, board),
     }
 }
 

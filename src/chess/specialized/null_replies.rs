@@ -46,7 +46,7 @@
 //! the null board, they are not in check (the moved piece attacks nothing of the zone, and no
 //! line of sight to their king changed), and neither board has an en passant capture: the same
 //! legal replies, move for move. The statistics (`--stats`) classify each reply by what it does
-//! to our king, which a neutral move may change; they make every move (see `super::stats`).
+//! to our king, which a neutral move may change; [`super::neutral_stats`] says when it cannot.
 
 use super::board::{Board, KING, KNIGHT, PAWN};
 use super::flags::{Flag, No, Side};
@@ -79,7 +79,7 @@ pub fn perft_two<L: Sliders, S: Side, E: Flag, C: Flag>(sliders: L, board: &Boar
 
 /// Whether the side to move on `board` is in check.
 #[inline(always)]
-fn in_check<L: Sliders, S: Side>(sliders: L, board: &Board) -> bool {
+pub(super) fn in_check<L: Sliders, S: Side>(sliders: L, board: &Board) -> bool {
     let theirs = board.theirs::<S>();
     let occupied = board.ours::<S>() | theirs;
     let king = (board.roles[KING] & board.ours::<S>()).lsb();
@@ -87,13 +87,13 @@ fn in_check<L: Sliders, S: Side>(sliders: L, board: &Board) -> bool {
 }
 
 /// The opponent's legal replies on the null board: how many, and every square they land on.
-struct NullReplies {
-    count: u64,
-    targets: Bitboard,
+pub(super) struct NullReplies {
+    pub count: u64,
+    pub targets: Bitboard,
 }
 
 #[inline(always)]
-fn null_replies<L: Sliders, S: Side, C: Flag>(sliders: L, board: &Board) -> NullReplies {
+pub(super) fn null_replies<L: Sliders, S: Side, C: Flag>(sliders: L, board: &Board) -> NullReplies {
     let mut replies = NullReplies {
         count: 0,
         targets: Bitboard::EMPTY,
@@ -143,10 +143,10 @@ impl Visitor for NullReplies {
 
 /// The squares a neutral move's origin and target must avoid, by the role that moves.
 #[derive(Clone, Copy)]
-struct Avoid {
-    knight: Bitboard,
-    slider: Bitboard,
-    pawn: Bitboard,
+pub(super) struct Avoid {
+    pub knight: Bitboard,
+    pub slider: Bitboard,
+    pub pawn: Bitboard,
     /// Squares a double push may pass (rule 7).
     passable: Bitboard,
 }
@@ -154,7 +154,7 @@ struct Avoid {
 /// The rules of the module's doc, as masks over squares, with `reply_targets` those of the
 /// null board's replies.
 #[inline(always)]
-fn avoid<L: Sliders, S: Side, C: Flag>(
+pub(super) fn avoid<L: Sliders, S: Side, C: Flag>(
     sliders: L,
     board: &Board,
     reply_targets: Bitboard,
@@ -259,7 +259,7 @@ pub(super) fn list_neutral<L: Sliders, S: Side, E: Flag, C: Flag>(
 }
 
 /// Takes the moves that are not neutral when only the neutral ones are wanted.
-struct Ignore;
+pub(super) struct Ignore;
 
 impl Visitor for Ignore {
     fn piece<const ROLE: usize>(&mut self, _from: Square, _targets: Bitboard) {}
@@ -271,17 +271,17 @@ impl Visitor for Ignore {
 }
 
 /// Hands the neutral moves of a node to `neutral` and the others to `others`.
-struct NeutralSplit<S, V, N> {
-    others: V,
+pub(super) struct NeutralSplit<S, V, N> {
+    pub others: V,
     avoid: Avoid,
     empty: Bitboard,
-    neutral: N,
+    pub neutral: N,
     side: PhantomData<S>,
 }
 
 impl<S: Side, V: Visitor, N: NeutralMoves> NeutralSplit<S, V, N> {
     #[inline(always)]
-    fn new(board: &Board, others: V, avoid: Avoid, neutral: N) -> Self {
+    pub fn new(board: &Board, others: V, avoid: Avoid, neutral: N) -> Self {
         NeutralSplit {
             others,
             avoid,

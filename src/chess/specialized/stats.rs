@@ -29,9 +29,9 @@
 
 use super::board::{Board, BISHOP, KING, KNIGHT, PAWN, PROMOTIONS, QUEEN, ROOK};
 use super::flags::{Flag, No, Side, Yes};
-use super::leaf_count::add_leaf_count_ops;
 use super::leaf_stats::LeafStats;
 use super::lookup::{OutOfLine, Sliders};
+use super::neutral_stats::add_perft_two_stats;
 use super::node::{
     attacked_next_to_king, generate, king_safety, origin, Children, Subtree, Visitor,
 };
@@ -43,7 +43,8 @@ use crate::chess::square::Square;
 use std::marker::PhantomData;
 
 /// Adds to `total` perft of `board` to `depth >= 1` with the statistics of the last moves; as
-/// [`perft`](super::recursion::perft), a node at depth 2 adds its children to the leaf count-ops.
+/// [`perft`](super::recursion::perft), a node at depth 2 counts the moves that keep its null
+/// board's statistics without making them ([`super::neutral_stats`]).
 #[inline(always)]
 pub fn add_perft_stats<L: Sliders, S: Side, E: Flag, C: Flag>(
     sliders: L,
@@ -53,12 +54,11 @@ pub fn add_perft_stats<L: Sliders, S: Side, E: Flag, C: Flag>(
 ) {
     if depth == 1 {
         sliders.add_last_ply_stats::<S, E, C>(board, total);
+    } else if depth == 2 {
+        add_perft_two_stats::<L, S, E, C>(sliders, board, total);
     } else {
         let mut children = Children::<L, S, C, LeafStats>::new(sliders, board, depth - 1);
         generate::<L, S, E, C, _>(sliders, board, &mut children);
-        if depth == 2 {
-            add_leaf_count_ops(children.made);
-        }
         *total += children.total;
     }
 }
