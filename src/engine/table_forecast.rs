@@ -15,13 +15,15 @@
 
 use crate::chess::movegen::legal_moves;
 use crate::chess::rng::SplitMix64;
-use crate::chess::{Bitboard, Color, NybbleBoard, Position, Role};
+use crate::chess::{Bitboard, Color, NybbleBoard, Position, Role, Square};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::OnceLock;
 
-/// Walks per estimate: the estimate's relative error shrinks as one over the root of this;
-/// a walk costs tens of microseconds at the depths a table pays at.
-pub const WALKS: usize = 1_000;
+/// Walks per estimate: the estimate's relative error shrinks as one over the root of this,
+/// and its time grows with it (counting the lines to a walk's end takes from microseconds in
+/// the opening to milliseconds in an endgame, where kings and rooks reach a square many ways).
+pub const WALKS: usize = 300;
 /// The seed of the walks, fixed so that a position and depth always get the same estimate.
 const WALK_SEED: u64 = 0x7461_626c_652d_6663;
 /// Lines longer than this are not counted back (the search for the lines to a position grows
@@ -110,10 +112,12 @@ impl Paths {
 }
 
 /// Whether `end` may be `plies` moves away from `position`, by counts that no line beats:
-/// every square where `end` has a piece `position` lacks there takes a move of that piece's
-/// side, and so does every piece on a square where `end` lacks it unless it is captured (a
-/// castle moves two pieces); every piece `end` lacks takes a capture by the other side; a
-/// side's pieces and pawns never grow in number, and castling rights are never regained.
+/// every square where `end` has a piece `position` lacks there takes as many moves of that
+/// side as the nearest such piece (or a promotion, or a castle) needs to get there on an empty
+/// board,
+/// and every piece on a square where `end` lacks it takes a move unless it is captured; every
+/// piece `end` lacks takes a capture by the other side; a side's pieces and pawns never grow in
+/// number, and castling rights are never regained.
 fn can_reach(position: &Position, end: &Position, plies: u32) -> bool {
     if end.castling_rooks() & !position.castling_rooks() != Bitboard::EMPTY {
         return false;
@@ -125,19 +129,53 @@ fn can_reach(position: &Position, end: &Position, plies: u32) -> bool {
         if pieces(position) < pieces(end) || pawns(position) < pawns(end) {
             return false;
         }
-        let (unfilled, vacated) = Role::ALL.iter().fold((0, 0), |(unfilled, vacated), &role| {
+        // The fewest moves to a promotion, when one may happen (the pawns are fewer at the end).
+        let promotion = (pawns(position) > pawns(end))
+            .then(|| {
+                position
+                    .pieces(color, Role::Pawn)
+                    .into_iter()
+                    .map(|pawn| moves_to_promote(color, pawn))
+                    .min()
+            })
+            .flatten();
+        let may_castle = position.castling_rooks() & position.by_color(color) != Bitboard::EMPTY;
+        let back_rank = match color {
+            Color::White => 0,
+            Color::Black => 7,
+        };
+        let mut arrivals = 0;
+        let mut vacated = 0;
+        for role in Role::ALL {
             let (here, there) = (position.pieces(color, role), end.pieces(color, role));
-            (
-                unfilled + (there & !here).count(),
-                vacated + (here & !there).count(),
-            )
-        });
+            vacated += (here & !there).count();
+            for target in there & !here {
+                let promoted = promotion.filter(|_| !matches!(role, Role::Pawn | Role::King));
+                let nearest = here
+                    .into_iter()
+                    .filter_map(|from| moves_between(role, color, from, target))
+                    .chain(promoted)
+                    .min();
+                // A castle takes the king along its back rank in one move, its rook in none.
+                let castled = (may_castle && target.rank() == back_rank)
+                    .then_some(match role {
+                        Role::King => Some(1),
+                        Role::Rook => Some(0),
+                        _ => None,
+                    })
+                    .flatten();
+                match nearest.into_iter().chain(castled).min() {
+                    Some(moves) => arrivals += moves,
+                    None => return false,
+                }
+            }
+        }
         let captured = pieces(position) - pieces(end);
         // A piece leaves a square it must not stay on by a move or by being captured.
-        let moved = unfilled.max(vacated - captured.min(vacated));
-        let may_castle = position.castling_rooks() & position.by_color(color) != Bitboard::EMPTY;
         let side = color as usize;
-        needed[side] = needed[side].max(if may_castle { moved.div_ceil(2) } else { moved });
+        // A castle moves two pieces at once.
+        let leaving = vacated.saturating_sub(captured + u32::from(may_castle));
+        needed[side] = needed[side].max(arrivals.max(leaving));
         let other = 1 - side;
         needed[other] = needed[other].max(captured);
     }
@@ -146,6 +184,91 @@ fn can_reach(position: &Position, end: &Position, plies: u32) -> bool {
     moves_left[mover] = plies.div_ceil(2);
     moves_left[1 - mover] = plies / 2;
     needed[0] <= moves_left[0] && needed[1] <= moves_left[1]
+}
+
+/// The fewest moves that take a `role` of `color` from `from` to `to` on an empty board
+/// (captures allowed); `None` where it never gets there.
+fn moves_between(role: Role, color: Color, from: Square, to: Square) -> Option<u32> {
+    let files = u32::from(from.file().abs_diff(to.file()));
+    let ranks = u32::from(from.rank().abs_diff(to.rank()));
+    let line = files == 0 || ranks == 0;
+    let diagonal = files == ranks;
+    match role {
+        Role::Pawn => {
+            let (start, ahead) = match color {
+                Color::White => (1, i32::from(to.rank()) - i32::from(from.rank())),
+                Color::Black => (6, i32::from(from.rank()) - i32::from(to.rank())),
+            };
+            let ahead = u32::try_from(ahead).ok().filter(|&a| a > 0 && files <= a)?;
+            Some(if from.rank() == start && ahead >= 2 {
+                ahead - 1
+            } else {
+                ahead
+            })
+        }
+        Role::Knight => Some(knight_moves(from, to)),
+        Role::Bishop => ((files + ranks) % 2 == 0).then_some(if diagonal { 1 } else { 2 }),
+        Role::Rook => Some(if line { 1 } else { 2 }),
+        Role::Queen => Some(if line || diagonal { 1 } else { 2 }),
+        Role::King => Some(files.max(ranks)),
+    }
+}
+
+/// The fewest moves that take a pawn of `color` on `from` to its last rank.
+fn moves_to_promote(color: Color, from: Square) -> u32 {
+    let (start, ahead) = match color {
+        Color::White => (1, 7 - from.rank()),
+        Color::Black => (6, from.rank()),
+    };
+    u32::from(if from.rank() == start {
+        ahead - 1
+    } else {
+        ahead
+    })
+}
+
+/// A knight's fewest moves between two squares, by a breadth-first search made once.
+fn knight_moves(from: Square, to: Square) -> u32 {
+    static TABLE: OnceLock<Vec<[u8; 64]>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        const JUMPS: [(i32, i32); 8] = [
+            (1, 2),
+            (2, 1),
+            (2, -1),
+            (1, -2),
+            (-1, -2),
+            (-2, -1),
+            (-2, 1),
+            (-1, 2),
+        ];
+        (0..64)
+            .map(|start: i32| {
+                let mut moves = [u8::MAX; 64];
+                moves[start as usize] = 0;
+                let mut frontier = vec![start];
+                let mut step = 0;
+                while !frontier.is_empty() {
+                    step += 1;
+                    let mut next = Vec::new();
+                    for square in frontier {
+                        for (file, rank) in JUMPS {
+                            let (f, r) = (square % 8 + file, square / 8 + rank);
+                            if (0..8).contains(&f)
+                                && (0..8).contains(&r)
+                                && moves[(r * 8 + f) as usize] == u8::MAX
+                            {
+                                moves[(r * 8 + f) as usize] = step;
+                                next.push(r * 8 + f);
+                            }
+                        }
+                    }
+                    frontier = next;
+                }
+                moves
+            })
+            .collect()
+    });
+    u32::from(table[from.index()][to.index()])
 }
 
 #[cfg(test)]

@@ -20,9 +20,11 @@ const MAX_GROWTH_EXPONENT: f64 = 3.0;
 /// an estimate from them alone came out ten times too long.
 const MIN_SECONDS_BY_TASKS: f64 = 1.0;
 const MIN_TASK_SHARE: f64 = 0.02;
-/// From the stores, after this much of the run: the rate is then measured over a quarter of
-/// a second at least.
+/// From the stores, after this much of the run.
 const MIN_SECONDS_BY_STORES: f64 = 0.5;
+/// Stores past the forecast (it is an estimate, a few percent off, and a small table stores
+/// some positions again) are taken as this share short of the end.
+const LATE_MARGIN: f64 = 0.05;
 
 /// What the estimate reads of one progress report.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -83,19 +85,26 @@ impl TimeLeft {
             .map(|left| Duration::from_secs_f64(left.max(0.0)))
     }
 
-    /// The stores still to come at the rate of the last half of the run.
+    /// The stores still to come at the rate of the last half of the run, or of the time since
+    /// the forecast came if that is shorter: the forecast's walks share the processors with the
+    /// search until then.
     fn by_stores(&self, now: &ProgressPoint) -> Option<f64> {
         let stores = now.table_stores? as f64;
-        let expected = now.expected_stores?;
-        if now.seconds < MIN_SECONDS_BY_STORES || stores >= expected {
+        let expected = now.expected_stores?.max(stores * (1.0 + LATE_MARGIN));
+        if now.seconds < MIN_SECONDS_BY_STORES {
             return None;
         }
-        let half = self.before(now.seconds / 2.0);
-        let since = stores - half.table_stores.unwrap_or(0) as f64;
-        if since <= 0.0 {
+        let forecast_came = self
+            .points
+            .iter()
+            .find(|point| point.expected_stores.is_some())
+            .map_or(0.0, |point| point.seconds);
+        let since = self.before((now.seconds / 2.0).max(forecast_came));
+        let stored = stores - since.table_stores.unwrap_or(0) as f64;
+        if stored <= 0.0 {
             return None;
         }
-        let rate = since / (now.seconds - half.seconds);
+        let rate = stored / (now.seconds - since.seconds);
         Some((expected - stores) / rate)
     }
 
@@ -209,17 +218,138 @@ mod tests {
             ..point(millis, 1, 400)
         };
         let mut time_left = TimeLeft::default();
-        // Slow at first, then 1,000 stores a second; 4,000 of 10,000 expected at 4 s.
-        time_left.record(with_stores(2_000, 2_000, None));
-        // Without a forecast: the tasks tell (1 of 400 is too few).
-        time_left.record(with_stores(4_000, 4_000, None));
+        // Without a forecast the tasks tell, and 1 of 400 is too few.
+        time_left.record(with_stores(1_000, 500, None));
         assert_eq!(time_left.estimate(), None);
-        time_left.record(with_stores(4_100, 4_100, Some(10_000.0)));
-        // From 2 s to 4.1 s: 2,100 stores in 2.1 s; 5,900 to come.
+        // The forecast came at 2 s: the rate is measured from then on (the walks slowed the
+        // search before).
+        time_left.record(with_stores(2_000, 1_000, Some(10_000.0)));
+        time_left.record(with_stores(3_000, 2_000, Some(10_000.0)));
+        // From 2 s to 3 s: 1,000 stores a second; 8,000 to come.
         let estimate = left(&time_left).expect("an estimate");
-        assert!((estimate - 5.9).abs() < 1e-9, "{estimate}");
-        // Stores past the forecast: back to the tasks.
+        assert!((estimate - 8.0).abs() < 1e-9, "{estimate}");
+        // From 2 s (half the run) to 4 s: 1,500 a second; 6,000 to come.
+        time_left.record(with_stores(4_000, 4_000, Some(10_000.0)));
+        let estimate = left(&time_left).expect("an estimate");
+        assert!((estimate - 6_000.0 / 1_500.0).abs() < 1e-9, "{estimate}");
+        // Stores past the forecast: 5% more to come, at 11,000 over 2.2 s.
         time_left.record(with_stores(4_200, 12_000, Some(10_000.0)));
-        assert_eq!(time_left.estimate(), None);
+        let estimate = left(&time_left).expect("an estimate");
+        assert!((estimate - 600.0 / 5_000.0).abs() < 1e-9, "{estimate}");
+    }
+
+    /// A progress trace of `tests/data/progress-traces` as the estimate reads it.
+    fn trace(jsonl: &str) -> Vec<ProgressPoint> {
+        jsonl
+            .lines()
+            .map(|line| {
+                let value: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+                let count = |key: &str| value[key].as_u64().expect("a count") as usize;
+                ProgressPoint {
+                    seconds: value["seconds"].as_f64().expect("seconds"),
+                    tasks_done: count("tasks_done"),
+                    tasks_total: count("tasks_total"),
+                    table_stores: value["stores"].as_u64(),
+                    expected_stores: value["expected_stores"].as_f64(),
+                }
+            })
+            .collect()
+    }
+
+    /// The worst error of the predicted end (elapsed plus time left) against the trace's own
+    /// end, over the reports from `from` of the run's time on, and how many reports there told
+    /// no time left.
+    fn worst_error(points: &[ProgressPoint], from: f64) -> (f64, usize) {
+        let end = points.last().expect("a report").seconds;
+        let mut time_left = TimeLeft::default();
+        let mut worst: f64 = 0.0;
+        let mut silent = 0;
+        for &point in points {
+            time_left.record(point);
+            if point.seconds < from * end {
+                continue;
+            }
+            match time_left.estimate() {
+                Some(left) => {
+                    let predicted = point.seconds + left.as_secs_f64();
+                    worst = worst.max((predicted / end - 1.0).abs());
+                }
+                None => silent += 1,
+            }
+        }
+        (worst, silent)
+    }
+
+    const TABLE_TRACES: [(&str, &str); 6] = [
+        (
+            "startpos",
+            include_str!("../../tests/data/progress-traces/startpos.jsonl"),
+        ),
+        (
+            "kiwipete",
+            include_str!("../../tests/data/progress-traces/kiwipete.jsonl"),
+        ),
+        (
+            "position3",
+            include_str!("../../tests/data/progress-traces/position3.jsonl"),
+        ),
+        (
+            "position4",
+            include_str!("../../tests/data/progress-traces/position4.jsonl"),
+        ),
+        (
+            "position5",
+            include_str!("../../tests/data/progress-traces/position5.jsonl"),
+        ),
+        (
+            "position6",
+            include_str!("../../tests/data/progress-traces/position6.jsonl"),
+        ),
+    ];
+
+    const NO_TABLE_TRACES: [(&str, &str); 6] = [
+        (
+            "startpos",
+            include_str!("../../tests/data/progress-traces/off/startpos.jsonl"),
+        ),
+        (
+            "kiwipete",
+            include_str!("../../tests/data/progress-traces/off/kiwipete.jsonl"),
+        ),
+        (
+            "position3",
+            include_str!("../../tests/data/progress-traces/off/position3.jsonl"),
+        ),
+        (
+            "position4",
+            include_str!("../../tests/data/progress-traces/off/position4.jsonl"),
+        ),
+        (
+            "position5",
+            include_str!("../../tests/data/progress-traces/off/position5.jsonl"),
+        ),
+        (
+            "position6",
+            include_str!("../../tests/data/progress-traces/off/position6.jsonl"),
+        ),
+    ];
+
+    /// On the recorded runs of the six positions with a table, every time left told from a
+    /// fifth of the run on ends within a quarter of the run's time of its true end.
+    #[test]
+    fn recorded_runs_with_a_table_end_near_the_time_told() {
+        for (name, jsonl) in TABLE_TRACES {
+            let (worst, _) = worst_error(&trace(jsonl), 0.2);
+            assert!(worst <= 0.25, "{name}: {worst:.3}");
+        }
+    }
+
+    /// Without a table the tasks tell the time: within 15% from a fifth of the run on.
+    #[test]
+    fn recorded_runs_without_a_table_end_near_the_time_told() {
+        for (name, jsonl) in NO_TABLE_TRACES {
+            let (worst, _) = worst_error(&trace(jsonl), 0.2);
+            assert!(worst <= 0.15, "{name}: {worst:.3}");
+        }
     }
 }
