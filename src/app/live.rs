@@ -65,8 +65,9 @@ fn progress_bar(ui: &mut Ui, live: &LiveRun) {
     };
     ui.add(egui::ProgressBar::new(fraction).text(bar_text))
         .on_hover_text(
-            "Tasks are the subtrees the run is split into; the time left extrapolates from \
-             the share done",
+            "Tasks are the subtrees the run is split into. With a table on the CPU the time \
+             left is the table's stores still to come (their final number forecast from random \
+             walks) at the recent rate; otherwise it extrapolates from the share of tasks done",
         );
 }
 

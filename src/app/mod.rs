@@ -11,7 +11,7 @@ mod editor_panel;
 mod engine_check;
 mod engine_client;
 mod fonts;
-mod format;
+pub mod format;
 mod history;
 mod history_file;
 mod keyboard;

@@ -59,7 +59,8 @@ impl ProgressLog {
 }
 
 /// One report: seconds since the start, leaves counted by the finished tasks, the tasks, and
-/// the table's totals so far (`null` without a table).
+/// the table's totals so far with the stores forecast for the end (`null` without a table;
+/// the forecast `null` until made).
 pub fn progress_line(progress: &Progress) -> serde_json::Value {
     let tt = progress.tt.as_ref().map(|tt| {
         json!({
@@ -67,6 +68,7 @@ pub fn progress_line(progress: &Progress) -> serde_json::Value {
             "hits": tt.total.hits,
             "stores": tt.total.stores,
             "occupancy": tt.total.occupancy,
+            "expected_stores": progress.expected_table_stores,
         })
     });
     json!({

@@ -159,6 +159,7 @@ fn run_units_of(args: &WorkRunArgs) -> CliResult {
                 tasks_total: before.units as usize,
                 tt: None,
                 work: None,
+                expected_table_stores: None,
             });
         };
         show(0);

@@ -54,6 +54,9 @@ pub struct Progress {
     pub tt: Option<TtStatsSnapshot>,
     /// Work counters so far, where the backend reports them live.
     pub work: Option<WorkCounters>,
+    /// The stores the table will hold at the end, forecast from random walks (a CPU run with a
+    /// table, once the walks are done): the clock of the time left.
+    pub expected_table_stores: Option<f64>,
 }
 
 #[derive(Clone, Debug)]

@@ -7,7 +7,9 @@
 //! - [`backends`]: this machine's backends and the rule of `auto`;
 //! - [`runner`]: one job on one backend, start to final event;
 //! - [`thread`]: the engine thread and its channels;
-//! - [`event`], [`result_text`]: what comes back, and how results read as text.
+//! - [`event`], [`result_text`]: what comes back, and how results read as text;
+//! - [`time_left`]: the time left of a run from its progress reports, with the table's final
+//!   stores forecast by [`table_forecast`].
 
 pub mod backends;
 pub mod event;
@@ -15,7 +17,9 @@ pub mod job;
 pub mod provider;
 pub mod result_text;
 pub mod runner;
+pub mod table_forecast;
 pub mod thread;
+pub mod time_left;
 
 pub use backends::Backends;
 pub use event::{move_stats_json, EngineError, Event, PerftResult, Progress};
@@ -25,3 +29,4 @@ pub use job::{
 pub use provider::{BackendProvider, Resolved};
 pub use result_text::move_stats_text;
 pub use thread::{Command, Engine};
+pub use time_left::{ProgressPoint, TimeLeft};

@@ -3,12 +3,15 @@
 use super::event::{nodes_per_second, EngineError, Event, PerftResult, Progress};
 use super::job::Job;
 use super::provider::{BackendProvider, Resolved};
+use super::table_forecast;
 use crate::backend::run_control::{ProgressSample, RunControl};
-use crate::backend::{Backend, RunError, RunOutcome, RunRequest, MAX_DEPTH};
+use crate::backend::{Backend, BackendKind, RunError, RunOutcome, RunRequest, MAX_DEPTH};
 use crate::chess::{attacks, specialized, Move, Zobrist};
 use crate::count::Counts;
+use crate::tt::TtMode;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 /// How often a running job reports progress.
@@ -87,6 +90,7 @@ fn run(
         note,
     });
     let start = Instant::now();
+    let expected_stores = OnceLock::new();
     let on_progress = |sample: ProgressSample| {
         let elapsed = start.elapsed();
         emit(Event::Progress {
@@ -99,6 +103,7 @@ fn run(
                 tasks_total: sample.tasks_total,
                 tt: sample.tt,
                 work: sample.work,
+                expected_table_stores: expected_stores.get().copied().flatten(),
             }),
         });
     };
@@ -115,9 +120,24 @@ fn run(
         on_progress: &on_progress,
         on_root_done: &on_root_done,
     };
-    let outcome = backend.run(&request, &control);
-    let elapsed = start.elapsed();
     let kind = device.kind();
+    // The CPU search's time goes to its table's stores: their final number, forecast beside
+    // the run (and given up when the run ends first), is the clock of the time left.
+    let forecast = kind == BackendKind::Cpu && job.tt.mode != TtMode::Off;
+    let run_ended = AtomicBool::new(false);
+    let outcome = std::thread::scope(|scope| {
+        if forecast {
+            scope.spawn(|| {
+                let position = job.position;
+                let stores = table_forecast::expected_stores(&position, job.depth, &run_ended);
+                let _ = expected_stores.set(stores);
+            });
+        }
+        let outcome = backend.run(&request, &control);
+        run_ended.store(true, Ordering::Relaxed);
+        outcome
+    });
+    let elapsed = start.elapsed();
     match outcome {
         Ok(RunOutcome {
             mut divide,

@@ -409,12 +409,17 @@ fn the_progress_log_has_a_line_per_report_ending_with_the_whole_run() {
         assert!(seconds.windows(2).all(|pair| pair[0] <= pair[1]), "{text}");
         match tt {
             "off" => assert!(last["tt"].is_null(), "{text}"),
-            _ => assert!(
-                last["tt"]["probes"]
-                    .as_u64()
-                    .is_some_and(|probes| probes > 0),
-                "{text}"
-            ),
+            _ => {
+                assert!(
+                    last["tt"]["probes"]
+                        .as_u64()
+                        .is_some_and(|probes| probes > 0),
+                    "{text}"
+                );
+                // The stores forecast for the end: none at a depth under 5.
+                assert!(last["tt"]["expected_stores"].is_null(), "{text}");
+                assert!(last["tt"].get("expected_stores").is_some(), "{text}");
+            }
         }
     }
     let missing = dir.join("no-such-folder").join("progress.jsonl");
