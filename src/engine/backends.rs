@@ -304,9 +304,10 @@ mod tests {
             defaults.chunk_positions * 16 + MAX_INNER_POSITIONS * 80
         );
         assert!(defaults.chunk_bytes > 32 * GIB, "{}", defaults.chunk_bytes);
-        // 2 GiB segments: 8 each of children and dedup slots, one of every inner array.
+        // 2 GiB segments: 8 each of children and dedup slots, one of every inner array (the
+        // statistics arrays, which a node count leaves out, too).
         assert_eq!(defaults.chunk_segment_bytes, 2 * GIB);
-        assert_eq!(defaults.chunk_segments, 8 + 8 + 4);
+        assert_eq!(defaults.chunk_segments, 8 + 8 + 4 + 2);
         // The table: free memory less the chunk buffers and a 5% reserve.
         let table = defaults.table_bytes.expect("a GPU gets a default table");
         assert!(
