@@ -8,7 +8,7 @@
 //! only late). Without a forecast (no table, another backend, or before the walks end) the
 //! share of tasks done is extrapolated on its power-law course.
 
-use super::Progress;
+use super::event::Progress;
 use std::time::Duration;
 
 /// The task share follows a power of the time, `(t / T)^k`: with a table later tasks run
