@@ -133,22 +133,21 @@ impl Convention {
 
 impl MoveStat {
     /// Every column: the Grand Chess Tree's, stalemates, then the wiki's own.
-    pub const ALL: [MoveStat; 20] = [
-        MoveStat::Captures,
-        MoveStat::EnPassants,
-        MoveStat::Castles,
-        MoveStat::Promotions,
-        MoveStat::DirectChecks,
-        MoveStat::SingleDiscoveredChecks,
-        MoveStat::DirectDiscoveredChecks,
-        MoveStat::DoubleDiscoveredChecks,
-        MoveStat::TotalChecks,
-        MoveStat::DirectMates,
-        MoveStat::SingleDiscoveredMates,
-        MoveStat::DirectDiscoveredMates,
-        MoveStat::DoubleDiscoveredMates,
-        MoveStat::TotalMates,
-        MoveStat::Stalemates,
+    pub const ALL: [MoveStat; 20] = {
+        let mut all = [MoveStat::Captures; 20];
+        let mut i = 0;
+        while i < all.len() {
+            all[i] = match i < MoveStat::GRAND_CHESS_TREE.len() {
+                true => MoveStat::GRAND_CHESS_TREE[i],
+                false => MoveStat::WIKI_OWN[i - MoveStat::GRAND_CHESS_TREE.len()],
+            };
+            i += 1;
+        }
+        all
+    };
+
+    /// The wiki's columns that are not the Grand Chess Tree's.
+    const WIKI_OWN: [MoveStat; 5] = [
         MoveStat::EnPassant,
         MoveStat::Checks,
         MoveStat::DiscoveredChecks,

@@ -13,6 +13,7 @@
 //! of lines to the position reached ([`paths_to`]), averages to the distinct positions of that
 //! ply.
 
+use crate::chess::attacks;
 use crate::chess::movegen::legal_moves;
 use crate::chess::rng::SplitMix64;
 use crate::chess::{Bitboard, Color, NybbleBoard, Position, Role, Square};
@@ -231,34 +232,21 @@ fn moves_to_promote(color: Color, from: Square) -> u32 {
 fn knight_moves(from: Square, to: Square) -> u32 {
     static TABLE: OnceLock<Vec<[u8; 64]>> = OnceLock::new();
     let table = TABLE.get_or_init(|| {
-        const JUMPS: [(i32, i32); 8] = [
-            (1, 2),
-            (2, 1),
-            (2, -1),
-            (1, -2),
-            (-1, -2),
-            (-2, -1),
-            (-2, 1),
-            (-1, 2),
-        ];
         (0..64)
-            .map(|start: i32| {
+            .map(Square::new)
+            .map(|start| {
                 let mut moves = [u8::MAX; 64];
-                moves[start as usize] = 0;
+                moves[start.index()] = 0;
                 let mut frontier = vec![start];
                 let mut step = 0;
                 while !frontier.is_empty() {
                     step += 1;
                     let mut next = Vec::new();
                     for square in frontier {
-                        for (file, rank) in JUMPS {
-                            let (f, r) = (square % 8 + file, square / 8 + rank);
-                            if (0..8).contains(&f)
-                                && (0..8).contains(&r)
-                                && moves[(r * 8 + f) as usize] == u8::MAX
-                            {
-                                moves[(r * 8 + f) as usize] = step;
-                                next.push(r * 8 + f);
+                        for target in attacks::knight(square) {
+                            if moves[target.index()] == u8::MAX {
+                                moves[target.index()] = step;
+                                next.push(target);
                             }
                         }
                     }

@@ -124,19 +124,6 @@ pub enum RecordProblem {
     Malformed,
 }
 
-/// The keys of the statistics earlier versions journaled: the wiki's columns.
-const WIKI_STATISTICS_KEYS: [&str; 9] = [
-    "captures",
-    "en_passant",
-    "castles",
-    "promotions",
-    "checks",
-    "discovered_checks",
-    "double_checks",
-    "checkmates",
-    "stalemates",
-];
-
 impl JournalRecord {
     /// The record's journal line, sealed, with its newline.
     pub fn to_line(&self) -> String {
@@ -205,11 +192,12 @@ impl JournalRecord {
                 }
                 Some(MoveStats::from_values(values))
             }
+            // The columns earlier versions journaled: the wiki's.
             Some(stats)
-                if stats.len() == WIKI_STATISTICS_KEYS.len()
-                    && WIKI_STATISTICS_KEYS
+                if stats.len() == MoveStat::WIKI.len()
+                    && MoveStat::WIKI
                         .iter()
-                        .all(|key| stats.contains_key(*key)) =>
+                        .all(|stat| stats.contains_key(stat.key())) =>
             {
                 return Err(RecordProblem::WikiStatistics)
             }
@@ -294,9 +282,9 @@ mod tests {
         );
         let start = line.find(r#""stats":"#).expect("a stats object");
         let end = start + line[start..].find('}').expect("its end") + 1;
-        let wiki: Vec<String> = WIKI_STATISTICS_KEYS
+        let wiki: Vec<String> = MoveStat::WIKI
             .iter()
-            .map(|key| format!(r#""{key}":"1""#))
+            .map(|stat| format!(r#""{}":"1""#, stat.key()))
             .collect();
         let earlier = format!(
             r#"{}"stats":{{{}}}{}"#,

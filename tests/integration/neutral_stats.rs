@@ -9,35 +9,10 @@ use crate::common;
 use crate::strategies;
 
 use proptest::prelude::*;
-use vkperft::chess::movegen::legal_moves;
 use vkperft::chess::specialized::{neutral_moves, stats_neutral_moves, SliderLookup};
-use vkperft::chess::{perft, specialized, Move, Position, Square};
+use vkperft::chess::{perft, specialized, Position};
 
 const SEED: u64 = 0x5747_5f6e_756c_6c73;
-
-/// `pos` with the turn passed: no en passant square, the same castling rights.
-fn passed(pos: &Position) -> Position {
-    let mut setup = pos.to_setup();
-    setup.turn = !setup.turn;
-    setup.ep_square = None;
-    Position::from_setup(&setup).unwrap_or_else(|e| panic!("{}: {e}", pos.to_fen()))
-}
-
-/// The legal move of `pos` from `from` to `to` (such moves never promote, so one at most).
-fn legal_move(pos: &Position, from: Square, to: Square) -> Move {
-    let found: Vec<Move> = legal_moves(pos)
-        .iter()
-        .copied()
-        .filter(|m| m.from() == from && m.to() == to)
-        .collect();
-    assert_eq!(
-        found.len(),
-        1,
-        "{}: {from}{to} is not one legal move",
-        pos.to_fen()
-    );
-    found[0]
-}
 
 /// What a check of `pos` found: moves counted by the passed board, and neutral moves (the same
 /// replies) whose replies' statistics differ from the passed board's, which must be made.
@@ -59,9 +34,9 @@ fn check_stats_neutral(pos: &Position) -> Found {
             "{fen}: counted moves while in check"
         );
         let neutral = neutral_moves(pos).expect("not in check");
-        let null_stats = perft::perft_stats(&passed(pos), 1);
+        let null_stats = perft::perft_stats(&common::passed(pos), 1);
         for &(from, to) in &counted {
-            let m = legal_move(pos, from, to);
+            let m = common::legal_move(pos, from, to);
             assert!(neutral.contains(&(from, to)), "{fen}: {m} is not neutral");
             assert_eq!(
                 perft::perft_stats(&pos.play(m), 1),
@@ -71,17 +46,17 @@ fn check_stats_neutral(pos: &Position) -> Found {
         }
         found.counted = counted.len();
         for &(from, to) in &neutral {
-            let child = pos.play(legal_move(pos, from, to));
+            let child = pos.play(common::legal_move(pos, from, to));
             if perft::perft_stats(&child, 1) != null_stats {
                 found.neutral_but_changed += 1;
             }
         }
     } else if let Some(neutral) = neutral_moves(pos) {
-        let null_stats = perft::perft_stats(&passed(pos), 1);
+        let null_stats = perft::perft_stats(&common::passed(pos), 1);
         found.neutral_but_changed = neutral
             .iter()
             .filter(|&&(from, to)| {
-                perft::perft_stats(&pos.play(legal_move(pos, from, to)), 1) != null_stats
+                perft::perft_stats(&pos.play(common::legal_move(pos, from, to)), 1) != null_stats
             })
             .count();
     }

@@ -20,30 +20,6 @@ fn replies(pos: &Position) -> BTreeSet<String> {
     legal_moves(pos).iter().map(Move::to_string).collect()
 }
 
-/// `pos` with the turn passed: no en passant square, the same castling rights.
-fn passed(pos: &Position) -> Position {
-    let mut setup = pos.to_setup();
-    setup.turn = !setup.turn;
-    setup.ep_square = None;
-    Position::from_setup(&setup).unwrap_or_else(|e| panic!("{}: {e}", pos.to_fen()))
-}
-
-/// The legal move of `pos` from `from` to `to` (neutral moves never promote, so one at most).
-fn legal_move(pos: &Position, from: Square, to: Square) -> Move {
-    let found: Vec<Move> = legal_moves(pos)
-        .iter()
-        .copied()
-        .filter(|m| m.from() == from && m.to() == to)
-        .collect();
-    assert_eq!(
-        found.len(),
-        1,
-        "{}: {from}{to} is not one legal move",
-        pos.to_fen()
-    );
-    found[0]
-}
-
 /// Asserts that each neutral move of `pos` leaves the replies of the passed board (first, so
 /// that a failure names the move), and that the specialised generator's perft 2 equals the
 /// reference's. Returns how many were neutral.
@@ -62,11 +38,11 @@ fn check_neutral(pos: &Position) -> usize {
         pos.checkers().is_empty(),
         "{fen}: neutral moves while in check"
     );
-    let null_replies = replies(&passed(pos));
+    let null_replies = replies(&common::passed(pos));
     let distinct: BTreeSet<(Square, Square)> = neutral.iter().copied().collect();
     assert_eq!(distinct.len(), neutral.len(), "{fen}: a neutral move twice");
     for &(from, to) in &neutral {
-        let m = legal_move(pos, from, to);
+        let m = common::legal_move(pos, from, to);
         assert_eq!(
             replies(&pos.play(m)),
             null_replies,
@@ -208,7 +184,7 @@ fn moves_that_change_the_replies_are_made() {
             .unwrap_or_else(|| panic!("{fen}: {uci} is not legal"));
         assert_ne!(
             replies(&pos.play(m)),
-            replies(&passed(&pos)),
+            replies(&common::passed(&pos)),
             "{fen}: {uci} ({why}) leaves the replies as they are: not a trap"
         );
         let neutral = neutral_moves(&pos).expect("not in check");

@@ -8,7 +8,7 @@ use std::time::Duration;
 use vkperft::backend::run_control::{ProgressSample, RunControl};
 use vkperft::chess::movegen::legal_moves;
 use vkperft::chess::rng::SplitMix64;
-use vkperft::chess::{Move, MoveKind, Position, Zobrist};
+use vkperft::chess::{Move, MoveKind, Position, Square, Zobrist};
 use vkperft::count::Counts;
 use vkperft::cpu::parallel::divide;
 use vkperft::cpu::search::{PlainSearch, TtSearch};
@@ -471,4 +471,28 @@ pub fn run_vkperft(args: &[&str], env: &[(&str, &str)]) -> Run {
         run.stderr
     );
     run
+}
+
+/// `pos` with the turn passed: no en passant square, the same castling rights.
+pub fn passed(pos: &Position) -> Position {
+    let mut setup = pos.to_setup();
+    setup.turn = !setup.turn;
+    setup.ep_square = None;
+    Position::from_setup(&setup).unwrap_or_else(|e| panic!("{}: {e}", pos.to_fen()))
+}
+
+/// The legal move of `pos` from `from` to `to` (for moves that never promote: one at most).
+pub fn legal_move(pos: &Position, from: Square, to: Square) -> Move {
+    let found: Vec<Move> = legal_moves(pos)
+        .iter()
+        .copied()
+        .filter(|m| m.from() == from && m.to() == to)
+        .collect();
+    assert_eq!(
+        found.len(),
+        1,
+        "{}: {from}{to} is not one legal move",
+        pos.to_fen()
+    );
+    found[0]
 }
