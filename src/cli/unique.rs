@@ -13,7 +13,7 @@ use vkperft::unique::{
 };
 
 /// `--mem-mb` in bytes, raised (with a note) to the smallest budget worth running.
-fn budget(mem_mb: u64, threads: usize) -> usize {
+pub(super) fn budget(mem_mb: u64, threads: usize) -> usize {
     let asked = mib_to_bytes(mem_mb);
     let smallest = smallest_budget(threads);
     if asked >= smallest {

@@ -24,9 +24,10 @@ use vkperft::engine::{mib_to_bytes, JobSpec, Progress};
 use vkperft::tt::DEFAULT_VERIFIER_BITS;
 use vkperft::unique::UniqueError;
 use vkperft::work::{
-    check_certificate, compare, fresh_seed, is_unique_plan, miss_chance, read_journals, rederive,
-    run_units, sample_units, split, CertificateClaims, Method, PlanFolder, Rederivation,
-    Requirement, SplitRequest, Status, TableStats, Trust, UniquePlan, UnitOutcome, WorkError,
+    check_certificate, compare, fresh_seed, is_unique_certificate, is_unique_plan, miss_chance,
+    read_journals, rederive, run_units, sample_units, split, CertificateClaims, Method, PlanFolder,
+    Rederivation, Requirement, SplitRequest, Status, TableStats, Trust, UniquePlan, UnitOutcome,
+    WorkError,
 };
 
 impl From<WorkError> for CliError {
@@ -267,6 +268,9 @@ fn run_compare(args: &CompareArgs) -> CliResult {
 /// units, then recomputes a sample of units with a fresh Zobrist seed: exit 3 if anything
 /// differs, 6 if the trust established falls short of `--require`.
 fn run_verify_certificate(args: &VerifyCertificateArgs) -> CliResult {
+    if is_unique_certificate(&args.certificate) {
+        return work_unique::verify_certificate(args);
+    }
     let claims = CertificateClaims::read(&args.certificate)?;
     let dir = args
         .plan
@@ -308,12 +312,7 @@ fn run_verify_certificate(args: &VerifyCertificateArgs) -> CliResult {
         plan.manifest.units,
         plan.manifest.split_ply
     ))?;
-    let seed = args.seed.unwrap_or_else(|| {
-        let nanos = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |t| t.as_nanos());
-        (nanos as u64) ^ u64::from(std::process::id()).rotate_left(32)
-    });
+    let seed = sample_seed_of(args);
     let sample = sample_units(plan.manifest.units, args.sample, seed)?;
     let used: Vec<u64> = claims
         .computations
@@ -393,16 +392,6 @@ fn run_verify_certificate(args: &VerifyCertificateArgs) -> CliResult {
     };
     let units_total = plan.manifest.units;
     let sampled = sample.len() as u64;
-    let misses: Vec<String> = [1, 10, 100]
-        .iter()
-        .filter(|&&forged| forged <= units_total)
-        .map(|&forged| {
-            format!(
-                "{forged} forged: {:.3e}",
-                miss_chance(units_total, sampled, forged)
-            )
-        })
-        .collect();
     let weakest = trust.iter().copied().min().unwrap_or(Trust::Exact);
     let mut levels: BTreeMap<Trust, u64> = BTreeMap::new();
     for &unit_trust in &trust {
@@ -418,7 +407,7 @@ fn run_verify_certificate(args: &VerifyCertificateArgs) -> CliResult {
          Trust established: {weakest} (units: {}; recomputed here: {sampled}, the others by the journals' agreement across seeds)\n\
          A sample of {sampled} of {units_total} units misses every forged count with a chance of {}\n",
         levels.join(", "),
-        misses.join(", ")
+        miss_chances(units_total, sampled)
     ))?;
     let short: Vec<u64> = (0..)
         .zip(&trust)
@@ -439,4 +428,29 @@ fn run_verify_certificate(args: &VerifyCertificateArgs) -> CliResult {
             _ => "a larger --sample recomputes more units with a seed of this check's own",
         }
     )))
+}
+
+/// The seed of a check's sample: `--seed`, or one drawn from the clock and the process.
+pub(super) fn sample_seed_of(args: &VerifyCertificateArgs) -> u64 {
+    args.seed.unwrap_or_else(|| {
+        let nanos = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |t| t.as_nanos());
+        (nanos as u64) ^ u64::from(std::process::id()).rotate_left(32)
+    })
+}
+
+/// The chance that a sample of `sampled` of `units` units misses 1, 10 and 100 forged ones.
+pub(super) fn miss_chances(units: u64, sampled: u64) -> String {
+    let misses: Vec<String> = [1, 10, 100]
+        .iter()
+        .filter(|&&forged| forged <= units)
+        .map(|&forged| {
+            format!(
+                "{forged} forged: {:.3e}",
+                miss_chance(units, sampled, forged)
+            )
+        })
+        .collect();
+    misses.join(", ")
 }

@@ -4,29 +4,36 @@
 use super::error::{CliError, CliResult};
 use super::interrupt;
 use super::output;
-use super::work_args::{SplitArgs, StatusArgs, WorkRunArgs, DEFAULT_UNIQUE_MB};
+use super::perft::Runner;
+use super::unique::budget;
+use super::work::{miss_chances, sample_seed_of};
+use super::work_args::{
+    SplitArgs, StatusArgs, VerifyCertificateArgs, WorkRunArgs, DEFAULT_UNIQUE_MB,
+};
 use super::work_merge::{report_ignored_lines, unit_list, write_aside, MergeOptions};
 use anyhow::anyhow;
 use serde_json::json;
 use std::time::Instant;
 use vkperft::chess::Position;
 use vkperft::count::thousands;
-use vkperft::engine::{mib_to_bytes, BackendChoice};
+use vkperft::engine::{BackendChoice, JobSpec};
 use vkperft::unique::available_threads;
 use vkperft::work::{
-    merge_unique, read_unique_journals, run_unique_units, split_unique, unique_certificate,
-    UniqueMerged, UniquePlan, UniqueSplitRequest, UniqueStatus,
+    check_unique_certificate, count_unit, merge_unique, read_unique_journals, run_unique_units,
+    sample_units, split_unique, unique_by_unit, unique_certificate, Requirement, Trust,
+    UniqueCertificateClaims, UniqueMerged, UniquePlan, UniqueSplitRequest, UniqueStatus,
 };
 
 pub fn run_split(args: &SplitArgs, root: Position) -> CliResult {
     let start = Instant::now();
+    let threads = available_threads();
     let manifest = split_unique(&UniqueSplitRequest {
         root,
         depth: args.depth,
         shards: args.shards,
         out: args.out.clone(),
-        memory_bytes: mib_to_bytes(args.mem_mb.unwrap_or(DEFAULT_UNIQUE_MB)),
-        threads: available_threads(),
+        memory_bytes: budget(args.mem_mb.unwrap_or(DEFAULT_UNIQUE_MB), threads),
+        threads,
         min_partitions: args.partitions.unwrap_or(1),
         interrupted: interrupt::requested,
     })?;
@@ -188,4 +195,130 @@ pub fn merge_report(plan: &UniquePlan, options: &MergeOptions) -> CliResult {
         total.units,
         total.passes,
     ))
+}
+
+/// `work verify-certificate` of a unique-positions plan: checks the certificate against the
+/// plan and its journals as they are now, counts perft(depth) again with the perft engine (the
+/// paths the partitions add up to), and recounts a sample of the units from the plan's files:
+/// exit 3 if anything differs, 6 if the trust falls short of `--require`.
+pub fn verify_certificate(args: &VerifyCertificateArgs) -> CliResult {
+    let claims = UniqueCertificateClaims::read(&args.certificate)?;
+    let dir = args.plan.clone().unwrap_or_else(|| claims.plan_folder());
+    let plan = UniquePlan::open(&dir)?;
+    let scan = read_unique_journals(&plan)?;
+    let check = check_unique_certificate(&plan, &scan, &claims);
+    for file in &check.unlisted {
+        output::write_stderr(&format!(
+            "note: journal/{file} is newer than the certificate; its results were merged too\n"
+        ));
+    }
+    if !check.failures.is_empty() {
+        return Err(CliError::Mismatch(anyhow!(
+            "the certificate does not hold:\n  {}",
+            check.failures.join("\n  ")
+        )));
+    }
+    let depth = plan.manifest.depth;
+    output::write_stdout(&format!(
+        "Certificate holds: seal {}, {} journal files, ply {depth}: {} unique positions, {} paths; the partitions' paths add up to the children of ply {}\n",
+        plan.seal,
+        claims.journals.len(),
+        claims.unique,
+        claims.paths,
+        depth - 1,
+    ))?;
+
+    let root = Position::from_fen(&plan.manifest.fen)
+        .map_err(|e| CliError::input(anyhow!("the plan's position: {e}")))?;
+    let spec = JobSpec {
+        backend: args.backend.0,
+        device: args.device,
+        threads: args.threads.map(|n| n as usize),
+        tt_mode: args.tt.0,
+        tt_mb: args.tt_mb,
+        ..JobSpec::new(root, depth)
+    };
+    let perft = Runner::new().run_observed(&spec, false, &mut |_| {})?;
+    if perft.counts.nodes.to_string() != claims.paths {
+        return Err(CliError::Mismatch(anyhow!(
+            "perft({depth}) counted again is {}, the certificate's paths {}: the plan's ply {} does not hold every line",
+            perft.counts.nodes,
+            claims.paths,
+            depth - 1
+        )));
+    }
+    output::write_stdout(&format!(
+        "Paths hold: perft({depth}) counted again by the perft engine (--tt {}) is {}\n",
+        args.tt.0, perft.counts.nodes
+    ))?;
+
+    let seed = sample_seed_of(args);
+    let units = plan.units();
+    let sample = sample_units(units, args.sample, seed)?;
+    let threads = args.threads.map_or_else(available_threads, |n| n as usize);
+    output::write_stdout(&format!(
+        "Recounting {} of {units} units (--seed {seed:#x} draws this sample again) from the plan's ply {} on {threads} thread(s)\n",
+        sample.len(),
+        depth - 1
+    ))?;
+    let files = plan.parent_files()?;
+    let journaled = unique_by_unit(&scan);
+    let mut differing = Vec::new();
+    for &id in &sample {
+        let recounted = count_unit(&plan, id, &files, threads, interrupt::requested)?;
+        let journal = &journaled[&id][0].count;
+        let pairs = [
+            (
+                "positions",
+                u128::from(journal.unique),
+                u128::from(recounted.unique),
+            ),
+            ("paths", journal.paths, recounted.paths),
+            (
+                "children's paths",
+                journal.children_paths,
+                recounted.children_paths,
+            ),
+        ];
+        for (what, journal, recounted) in pairs {
+            if journal != recounted {
+                differing.push(format!(
+                    "unit {id}: {what}: journal {journal}, recounted {recounted}"
+                ));
+            }
+        }
+    }
+    if !differing.is_empty() {
+        return Err(CliError::Mismatch(anyhow!(
+            "recounted units differ from the journals:\n  {}",
+            differing.join("\n  ")
+        )));
+    }
+    let sampled = sample.len() as u64;
+    // A unit's exact keys make its count exact if its record is honest; only a recount
+    // establishes that, so the others stay declared.
+    let weakest = if sampled == units {
+        Trust::Exact
+    } else {
+        Trust::DeclaredExact
+    };
+    output::write_stdout(&format!(
+        "All {sampled} recounted units agree with the journals\n\
+         Trust established: {weakest} (units: {sampled} exact, recounted here with exact keys; {} declared exact by their records)\n\
+         A sample of {sampled} of {units} units misses every forged count with a chance of {}\n",
+        units - sampled,
+        miss_chances(units, sampled)
+    ))?;
+    if args.require.0.is_met_by(weakest) {
+        return Ok(());
+    }
+    Err(CliError::Untrusted(anyhow!(
+        "the trust established is {weakest}, short of --require {}: {} of {units} units were not recounted; {}",
+        args.require.0.name(),
+        units - sampled,
+        match args.require.0 {
+            Requirement::Exact => "--sample 100 recounts every unit",
+            _ => "a larger --sample recounts more units",
+        }
+    )))
 }

@@ -49,9 +49,11 @@ pub use split::{split, SplitRequest};
 pub use status::{duration_text, incomplete_shards, Status};
 pub use trust::{Method, Requirement, Trust};
 pub use unique_plan::{
-    incomplete_unique_shards, is_unique_plan, merge_unique, read_unique_journals, run_unique_units,
-    split_unique, unique_certificate, UniqueManifest, UniqueMerged, UniquePlan, UniqueRecord,
-    UniqueRunProgress, UniqueRunReport, UniqueScan, UniqueSplitRequest, UniqueStatus, UniqueTotal,
+    check_unique_certificate, count_unit, incomplete_unique_shards, is_unique_certificate,
+    is_unique_plan, merge_unique, read_unique_journals, run_unique_units, split_unique,
+    unique_by_unit, unique_certificate, UniqueCertificateCheck, UniqueCertificateClaims,
+    UniqueManifest, UniqueMerged, UniquePlan, UniqueRecord, UniqueRunProgress, UniqueRunReport,
+    UniqueScan, UniqueSplitRequest, UniqueStatus, UniqueTotal,
 };
 pub use unit::Unit;
 pub use verify::{check_certificate, fresh_seed, miss_chance, sample_units, CertificateCheck};

@@ -11,9 +11,9 @@ use super::merge::UniqueTotal;
 use serde_json::json;
 
 /// What the `certificate` field of the document says.
-const KIND: &str = "vkperft unique-positions plan certificate";
+pub(super) const KIND: &str = "vkperft unique-positions plan certificate";
 /// The certificate format this version writes.
-const FORMAT: u32 = 1;
+pub(super) const FORMAT: u32 = 1;
 const TRUST_BASIS: &str = "exact 24-byte keys (placement, side to move, castling rights, en passant only where a capture is legal): positions are merged only when equal, so no hash collision can change a count; the partitions are hash ranges of those keys, and their paths adding up to perft of the ply shows that they cover it exactly once";
 
 /// The certificate of `total`, merged from `scan` of `plan`.

@@ -14,13 +14,18 @@ mod record;
 mod run;
 mod split;
 mod status;
+mod verify;
 
 pub use certificate::unique_certificate;
 pub use folder::{is_unique_plan, UniquePlan};
 pub use journal::{read_unique_journals, UniqueScan};
 pub use manifest::UniqueManifest;
-pub use merge::{merge_unique, UniqueMerged, UniqueTotal};
+pub use merge::{merge_unique, unique_by_unit, UniqueMerged, UniqueTotal};
 pub use record::UniqueRecord;
-pub use run::{run_unique_units, UniqueRunProgress, UniqueRunReport};
+pub use run::{count_unit, run_unique_units, UniqueRunProgress, UniqueRunReport};
 pub use split::{split_unique, UniqueSplitRequest};
 pub use status::{incomplete_unique_shards, UniqueStatus};
+pub use verify::{
+    check_unique_certificate, is_unique_certificate, UniqueCertificateCheck,
+    UniqueCertificateClaims,
+};

@@ -8,7 +8,7 @@ use super::super::journal::JournalWriter;
 use super::folder::UniquePlan;
 use super::journal::read_unique_journals;
 use super::record::UniqueRecord;
-use crate::unique::{count_partition, PartitionJob, UniqueError};
+use crate::unique::{count_partition, PartitionCount, PartitionJob, UniqueError};
 use std::collections::HashSet;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -78,30 +78,10 @@ pub fn run_unique_units(
     report.journal = Some(journal.path().to_path_buf());
     journal.probe()?;
     let start = Instant::now();
-    let parent = plan.manifest.parent();
     for id in ids.into_iter().filter(|id| !done.contains(id)) {
         progress(&state);
         let unit_start = Instant::now();
-        let count = count_partition(&PartitionJob {
-            files: &files,
-            ply: plan.manifest.depth,
-            range: plan.range(id),
-            slots: plan.manifest.slots as usize,
-            threads,
-            interrupted,
-        })?;
-        // Each block holds whole positions, so the parents expanded are the ply's positions:
-        // fewer means files of another ply or run were put in place of the plan's.
-        if count.parents != parent.unique {
-            return Err(UniqueError::corrupt(
-                &plan.dir.join(&plan.manifest.parent_files[0].file),
-                format!(
-                    "the files of ply {} hold {} positions, the plan {}",
-                    parent.ply, count.parents, parent.unique
-                ),
-            )
-            .into());
-        }
+        let count = count_unit(plan, id, &files, threads, interrupted)?;
         journal.append_line(
             &UniqueRecord {
                 plan: plan.seal,
@@ -119,4 +99,37 @@ pub fn run_unique_units(
         state.seconds = start.elapsed().as_secs_f64();
     }
     Ok(report)
+}
+
+/// Counts unit `id` of `plan` from `files`, the plan's checked [`parent_files`](UniquePlan::parent_files),
+/// and checks that the pass expanded every position of the ply before.
+pub fn count_unit(
+    plan: &UniquePlan,
+    id: u64,
+    files: &[PathBuf],
+    threads: usize,
+    interrupted: fn() -> bool,
+) -> Result<PartitionCount, WorkError> {
+    let count = count_partition(&PartitionJob {
+        files,
+        ply: plan.manifest.depth,
+        range: plan.range(id),
+        slots: plan.manifest.slots as usize,
+        threads,
+        interrupted,
+    })?;
+    // Each block holds whole positions, so the parents expanded are the ply's positions:
+    // fewer means files of another ply or run were put in place of the plan's.
+    let parent = plan.manifest.parent();
+    if count.parents != parent.unique {
+        return Err(UniqueError::corrupt(
+            &plan.dir.join(&plan.manifest.parent_files[0].file),
+            format!(
+                "the files of ply {} hold {} positions, the plan {}",
+                parent.ply, count.parents, parent.unique
+            ),
+        )
+        .into());
+    }
+    Ok(count)
 }

@@ -3,6 +3,7 @@
 //! requests and damaged plans are refused.
 
 use super::*;
+use vkperft::work::UniqueRecord;
 
 /// Starts `work run` on every shard of `plan` and kills it with SIGKILL once the journals hold
 /// `lines` lines or more; returns how many they hold then.
@@ -166,6 +167,131 @@ fn unique_plans_from_other_roots_count_as_unique_does() {
             "{fen}"
         );
     }
+}
+
+/// Rewrites every journal record of the unique plan `plan` with `edit`, each sealed again (a
+/// CRC-32 is anyone's to recompute).
+fn forge_unique_records(plan: &str, edit: impl Fn(&mut UniqueRecord)) {
+    for entry in std::fs::read_dir(Path::new(plan).join("journal")).expect("journals") {
+        let path = entry.expect("an entry").path();
+        let text = std::fs::read_to_string(&path).expect("a journal");
+        let mut forged = String::new();
+        for line in text.lines() {
+            let mut record = UniqueRecord::parse(line).expect("a record");
+            edit(&mut record);
+            forged += &record.to_line();
+        }
+        std::fs::write(&path, forged).expect("written");
+    }
+}
+
+/// `work verify-certificate` of a unique plan: the journals as certified, perft(4) counted
+/// again and every unit recounted give trust exact, and a sample short of every unit does not
+/// meet `--require exact` (exit 6). Records whose counts two units swapped, sealed again, pass
+/// the merge and its paths check (the sums are unchanged) but not the recount (exit 3, naming
+/// both units); a journal changed after the certificate fails its SHA-256 (exit 3).
+#[test]
+fn a_unique_certificate_is_verified_by_recounting_its_units() {
+    let folder = Folder::new("unique-verify");
+    let plan = folder.plan("u4");
+    let certificate = folder.plan("u4.certificate.json");
+    ok(&split_unique(
+        &plan,
+        &["--depth", "4", "--shards", "2", "--partitions", "4"],
+    ));
+    ok(&["work", "run", &plan, "--threads", "1"]);
+    ok(&["work", "merge", &plan, "--certificate", &certificate]);
+    let verify = |extra: &[&str]| {
+        let args = [
+            &["work", "verify-certificate", certificate.as_str()][..],
+            extra,
+            &["--backend", "cpu", "--threads", "1"],
+        ]
+        .concat();
+        vkperft(&args)
+    };
+
+    let all = verify(&["--sample", "100", "--require", "exact"]);
+    assert_eq!(all.code, 0, "{}{}", all.stdout, all.stderr);
+    for needle in [
+        "Certificate holds: seal ",
+        "ply 4: 72078 unique positions, 197281 paths",
+        "Paths hold: perft(4) counted again by the perft engine (--tt fast) is 197281",
+        "Recounting 4 of 4 units",
+        "All 4 recounted units agree with the journals",
+        "Trust established: exact",
+    ] {
+        assert!(all.stdout.contains(needle), "{needle}: {}", all.stdout);
+    }
+    let one = verify(&["--sample", "1", "--seed", "7", "--require", "exact"]);
+    assert_eq!(one.code, 6, "{}{}", one.stdout, one.stderr);
+    assert!(
+        one.stdout.contains("Recounting 1 of 4 units"),
+        "{}",
+        one.stdout
+    );
+    assert!(
+        one.stderr.contains("3 of 4 units were not recounted"),
+        "{}",
+        one.stderr
+    );
+
+    let counts: Vec<_> = journal_lines(&plan)
+        .concat()
+        .iter()
+        .map(|line| UniqueRecord::parse(line).expect("a record"))
+        .map(|record| (record.unit, record.count))
+        .collect();
+    let count_of = |unit: u64| counts.iter().find(|(u, _)| *u == unit).expect("a unit").1;
+    let (zero, one) = (count_of(0), count_of(1));
+    assert_ne!((zero.unique, zero.paths), (one.unique, one.paths));
+    forge_unique_records(&plan, |record| {
+        let swapped = match record.unit {
+            0 => one,
+            1 => zero,
+            _ => return,
+        };
+        record.count.unique = swapped.unique;
+        record.count.paths = swapped.paths;
+    });
+    let merged = json(&[
+        "work",
+        "merge",
+        &plan,
+        "--json",
+        "--certificate",
+        &certificate,
+    ]);
+    assert_eq!(big(&merged["unique"]), 72_078);
+    let forged = verify(&["--sample", "100"]);
+    assert_eq!(forged.code, 3, "{}{}", forged.stdout, forged.stderr);
+    assert!(
+        forged.stderr.contains("unit 0: positions: journal"),
+        "{}",
+        forged.stderr
+    );
+    assert!(
+        forged.stderr.contains("unit 1: positions: journal"),
+        "{}",
+        forged.stderr
+    );
+
+    let journal = std::fs::read_dir(Path::new(&plan).join("journal"))
+        .expect("journals")
+        .next()
+        .expect("a journal")
+        .expect("an entry")
+        .path();
+    let mut text = std::fs::read_to_string(&journal).expect("a journal");
+    text.push_str("{\"torn");
+    std::fs::write(&journal, text).expect("written");
+    let changed = verify(&["--sample", "1"]);
+    assert_eq!(changed.code, 3, "{}{}", changed.stdout, changed.stderr);
+    assert!(
+        changed.stderr.contains("changed since the certificate"),
+        "{}",
+        changed.stderr
+    );
 }
 
 /// `work split --unique --out plan` with `extra`.
