@@ -279,17 +279,7 @@ fn run_verify_certificate(args: &VerifyCertificateArgs) -> CliResult {
     let plan = PlanFolder::open(&dir)?;
     let units = plan.read_units()?;
     let check = check_certificate(&plan, &units, &claims)?;
-    for file in &check.unlisted {
-        output::write_stderr(&format!(
-            "note: journal/{file} is newer than the certificate and is not read\n"
-        ));
-    }
-    if !check.failures.is_empty() {
-        return Err(CliError::Mismatch(anyhow!(
-            "the certificate does not hold:\n  {}",
-            check.failures.join("\n  ")
-        )));
-    }
+    certificate_findings(&check.unlisted, "is not read", &check.failures)?;
     let faults = rederive(
         &plan,
         &units,
@@ -453,4 +443,25 @@ pub(super) fn miss_chances(units: u64, sampled: u64) -> String {
         })
         .collect();
     misses.join(", ")
+}
+
+/// Notes the journal files newer than a certificate (`unlisted`, what became of them in
+/// `fate`) and fails with the claims that do not hold, if any.
+pub(super) fn certificate_findings(
+    unlisted: &[String],
+    fate: &str,
+    failures: &[String],
+) -> CliResult {
+    for file in unlisted {
+        output::write_stderr(&format!(
+            "note: journal/{file} is newer than the certificate and {fate}\n"
+        ));
+    }
+    if failures.is_empty() {
+        return Ok(());
+    }
+    Err(CliError::Mismatch(anyhow!(
+        "the certificate does not hold:\n  {}",
+        failures.join("\n  ")
+    )))
 }

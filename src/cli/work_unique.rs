@@ -6,7 +6,7 @@ use super::interrupt;
 use super::output;
 use super::perft::Runner;
 use super::unique::budget;
-use super::work::{miss_chances, sample_seed_of};
+use super::work::{certificate_findings, miss_chances, sample_seed_of};
 use super::work_args::{
     SplitArgs, StatusArgs, VerifyCertificateArgs, WorkRunArgs, DEFAULT_UNIQUE_MB,
 };
@@ -207,17 +207,11 @@ pub fn verify_certificate(args: &VerifyCertificateArgs) -> CliResult {
     let plan = UniquePlan::open(&dir)?;
     let scan = read_unique_journals(&plan)?;
     let check = check_unique_certificate(&plan, &scan, &claims);
-    for file in &check.unlisted {
-        output::write_stderr(&format!(
-            "note: journal/{file} is newer than the certificate; its results were merged too\n"
-        ));
-    }
-    if !check.failures.is_empty() {
-        return Err(CliError::Mismatch(anyhow!(
-            "the certificate does not hold:\n  {}",
-            check.failures.join("\n  ")
-        )));
-    }
+    certificate_findings(
+        &check.unlisted,
+        "its results were merged too",
+        &check.failures,
+    )?;
     let depth = plan.manifest.depth;
     output::write_stdout(&format!(
         "Certificate holds: seal {}, {} journal files, ply {depth}: {} unique positions, {} paths; the partitions' paths add up to the children of ply {}\n",

@@ -5,7 +5,7 @@ use super::checksum::{is_sealed, seal};
 use super::error::WorkError;
 use super::seal::PlanSeal;
 use serde::{Deserialize, Serialize};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The plan format this version writes and reads; bumped when a file's meaning changes.
 pub const FORMAT: u32 = 1;
@@ -51,38 +51,17 @@ impl Manifest {
     /// Reads and checks the manifest of the plan folder `dir`; with the plan's seal, the
     /// SHA-256 of the file.
     pub fn read(dir: &Path) -> Result<(Manifest, PlanSeal), WorkError> {
-        let path = dir.join(MANIFEST_FILE);
-        let text = match std::fs::read_to_string(&path) {
-            Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Err(WorkError::NotAPlan {
-                    path: dir.to_path_buf(),
-                })
-            }
-            Err(e) => return Err(WorkError::io(&path, e)),
-        };
+        let (path, text) = read_manifest_text(dir)?;
         let manifest = Manifest::parse(&path, text.trim_end_matches('\n'))?;
         Ok((manifest, PlanSeal::of(text.as_bytes())))
     }
 
     fn parse(path: &Path, line: &str) -> Result<Manifest, WorkError> {
-        let value: serde_json::Value =
-            serde_json::from_str(line).map_err(|_| WorkError::Checksum { path: path.into() })?;
-        // The format first: another version's manifest may seal or name things differently.
-        if value["format"] != FORMAT {
-            return Err(WorkError::OtherVersion {
-                path: path.into(),
-                found: value["format"].to_string(),
-                expected: FORMAT,
-            });
-        }
+        let value = sealed_manifest_value(path, line)?;
         if value["kind"] == UNIQUE_KIND {
             return Err(WorkError::UniquePlan {
                 path: path.parent().unwrap_or(path).to_path_buf(),
             });
-        }
-        if !is_sealed(line) {
-            return Err(WorkError::Checksum { path: path.into() });
         }
         let manifest: Manifest =
             serde_json::from_value(value).map_err(|e| WorkError::malformed(path, e.to_string()))?;
@@ -112,6 +91,37 @@ impl Manifest {
         }
         Ok(manifest)
     }
+}
+
+/// The path and text of the plan folder `dir`'s `manifest.json` (of either kind).
+pub fn read_manifest_text(dir: &Path) -> Result<(PathBuf, String), WorkError> {
+    let path = dir.join(MANIFEST_FILE);
+    match std::fs::read_to_string(&path) {
+        Ok(text) => Ok((path, text)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(WorkError::NotAPlan {
+            path: dir.to_path_buf(),
+        }),
+        Err(e) => Err(WorkError::io(&path, e)),
+    }
+}
+
+/// The JSON object of the manifest line `line` read from `path`, of this format and with its
+/// seal checked, before its fields are read.
+pub fn sealed_manifest_value(path: &Path, line: &str) -> Result<serde_json::Value, WorkError> {
+    let value: serde_json::Value =
+        serde_json::from_str(line).map_err(|_| WorkError::Checksum { path: path.into() })?;
+    // The format first: another version's manifest may seal or name things differently.
+    if value["format"] != FORMAT {
+        return Err(WorkError::OtherVersion {
+            path: path.into(),
+            found: value["format"].to_string(),
+            expected: FORMAT,
+        });
+    }
+    if !is_sealed(line) {
+        return Err(WorkError::Checksum { path: path.into() });
+    }
+    Ok(value)
 }
 
 #[cfg(test)]

@@ -59,13 +59,21 @@ impl SplitRequest {
 /// Writes the plan folder of `request` and returns its manifest.
 pub fn split(request: &SplitRequest) -> Result<Manifest, WorkError> {
     request.check()?;
-    let out = &request.out;
+    in_plan_folder(&request.out, || write_plan(request))
+}
+
+/// Runs `write` into the plan folder `out`, made for it (or cleared of a killed split's
+/// leftovers); if it fails, what it wrote is removed, and the folder if it was made here.
+pub(super) fn in_plan_folder<M>(
+    out: &Path,
+    write: impl FnOnce() -> Result<M, WorkError>,
+) -> Result<M, WorkError> {
     let created = !out.exists();
     if !created {
         clear_leftovers(out)?;
     }
     std::fs::create_dir_all(out).map_err(|e| WorkError::io(out, e))?;
-    let written = write_plan(request);
+    let written = write();
     if written.is_err() {
         // Best effort: the error says what went wrong, and a leftover is cleared next time.
         let _ = remove_split_files(out);
@@ -92,7 +100,7 @@ fn is_split_file(name: &str) -> bool {
 
 /// Refuses `out` unless it is an empty folder or what a split killed before its manifest
 /// left there, which it removes.
-pub(super) fn clear_leftovers(out: &Path) -> Result<(), WorkError> {
+fn clear_leftovers(out: &Path) -> Result<(), WorkError> {
     let refuse = || WorkError::OutExists {
         path: out.to_path_buf(),
     };
@@ -109,7 +117,7 @@ pub(super) fn clear_leftovers(out: &Path) -> Result<(), WorkError> {
 }
 
 /// Removes the files and scratch folders of a split from `out`.
-pub(super) fn remove_split_files(out: &Path) -> Result<(), WorkError> {
+fn remove_split_files(out: &Path) -> Result<(), WorkError> {
     for entry in std::fs::read_dir(out).map_err(|e| WorkError::io(out, e))? {
         let entry = entry.map_err(|e| WorkError::io(out, e))?;
         if !entry.file_name().to_str().is_some_and(is_split_file) {

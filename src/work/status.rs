@@ -112,30 +112,51 @@ impl Status {
             text += &format!("Trust so far: {trust} (the weakest unit done)\n");
         }
         text += &self.risk.to_text();
-        if let Some(left) = self.seconds_left {
-            text += &format!("Time left: {} (one process)\n", duration_text(left));
-        }
-        if self.conflicts > 0 {
-            text += &format!(
-                "Conflicts: {} units have results that disagree\n",
-                self.conflicts
-            );
-        }
-        if self.torn_lines + self.damaged_lines > 0 {
-            text += &format!(
-                "Ignored journal lines: {} torn, {} damaged\n",
-                self.torn_lines, self.damaged_lines
-            );
-        }
+        text += &journal_lines_text(
+            self.seconds_left,
+            self.conflicts,
+            self.torn_lines,
+            self.damaged_lines,
+        );
         text
     }
+}
+
+/// The last lines of a plan's status, either kind: the time left (one process), units whose
+/// results disagree, journal lines ignored.
+pub(super) fn journal_lines_text(
+    seconds_left: Option<f64>,
+    conflicts: u64,
+    torn_lines: usize,
+    damaged_lines: usize,
+) -> String {
+    let mut text = String::new();
+    if let Some(left) = seconds_left {
+        text += &format!("Time left: {} (one process)\n", duration_text(left));
+    }
+    if conflicts > 0 {
+        text += &format!("Conflicts: {conflicts} units have results that disagree\n");
+    }
+    if torn_lines + damaged_lines > 0 {
+        text += &format!("Ignored journal lines: {torn_lines} torn, {damaged_lines} damaged\n");
+    }
+    text
 }
 
 /// The shards with a unit that has no result yet, in order: what a scheduler still has to run.
 pub fn incomplete_shards(plan: &PlanFolder, scan: &JournalScan) -> Vec<usize> {
     let done: HashSet<u64> = scan.records.iter().map(|r| r.unit).collect();
-    (0..plan.shard_count())
-        .filter(|&shard| !plan.unit_ids(shard).all(|unit| done.contains(&unit)))
+    shards_without(plan.shard_count(), |shard| plan.unit_ids(shard), &done)
+}
+
+/// Of `shards` shards whose units `unit_ids` gives, those with a unit not in `done`.
+pub(super) fn shards_without(
+    shards: usize,
+    unit_ids: impl Fn(usize) -> std::ops::Range<u64>,
+    done: &HashSet<u64>,
+) -> Vec<usize> {
+    (0..shards)
+        .filter(|&shard| !unit_ids(shard).all(|unit| done.contains(&unit)))
         .collect()
 }
 

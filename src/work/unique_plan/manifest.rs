@@ -3,9 +3,9 @@
 //! the partitions of the last ply (its units) and their set size, and the shards (consecutive
 //! units). One sealed JSON line, as a perft plan's manifest, with `"kind":"unique"`.
 
-use super::super::checksum::{is_sealed, seal};
+use super::super::checksum::seal;
 use super::super::error::WorkError;
-use super::super::manifest::{FORMAT, MANIFEST_FILE, UNIQUE_KIND};
+use super::super::manifest::{read_manifest_text, sealed_manifest_value, UNIQUE_KIND};
 use super::super::seal::PlanSeal;
 use serde::{Deserialize, Serialize};
 use std::path::{Component, Path};
@@ -73,33 +73,13 @@ impl UniqueManifest {
 
     /// Reads and checks the manifest of the plan folder `dir`; with the plan's seal.
     pub fn read(dir: &Path) -> Result<(UniqueManifest, PlanSeal), WorkError> {
-        let path = dir.join(MANIFEST_FILE);
-        let text = match std::fs::read_to_string(&path) {
-            Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Err(WorkError::NotAPlan {
-                    path: dir.to_path_buf(),
-                })
-            }
-            Err(e) => return Err(WorkError::io(&path, e)),
-        };
+        let (path, text) = read_manifest_text(dir)?;
         let manifest = UniqueManifest::parse(&path, text.trim_end_matches('\n'))?;
         Ok((manifest, PlanSeal::of(text.as_bytes())))
     }
 
     fn parse(path: &Path, line: &str) -> Result<UniqueManifest, WorkError> {
-        let value: serde_json::Value =
-            serde_json::from_str(line).map_err(|_| WorkError::Checksum { path: path.into() })?;
-        if value["format"] != FORMAT {
-            return Err(WorkError::OtherVersion {
-                path: path.into(),
-                found: value["format"].to_string(),
-                expected: FORMAT,
-            });
-        }
-        if !is_sealed(line) {
-            return Err(WorkError::Checksum { path: path.into() });
-        }
+        let value = sealed_manifest_value(path, line)?;
         let manifest: UniqueManifest =
             serde_json::from_value(value).map_err(|e| WorkError::malformed(path, e.to_string()))?;
         manifest
@@ -159,6 +139,7 @@ impl UniqueManifest {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::work::manifest::FORMAT;
 
     fn manifest() -> UniqueManifest {
         UniqueManifest {

@@ -13,7 +13,7 @@ use super::super::error::WorkError;
 use super::super::folder::{sync_dir, PLIES_DIR};
 use super::super::manifest::UNIQUE_KIND;
 use super::super::manifest::{FORMAT, MANIFEST_FILE};
-use super::super::split::{clear_leftovers, remove_split_files, write_synced};
+use super::super::split::{in_plan_folder, write_synced};
 use super::manifest::{ParentFile, PlyLine, UniqueManifest, UnitShard};
 use crate::chess::Position;
 use crate::unique::{
@@ -48,21 +48,7 @@ pub fn split_unique(request: &UniqueSplitRequest) -> Result<UniqueManifest, Work
     if request.shards == 0 {
         return Err(WorkError::NoShards);
     }
-    let out = &request.out;
-    let created = !out.exists();
-    if !created {
-        clear_leftovers(out)?;
-    }
-    std::fs::create_dir_all(out).map_err(|e| WorkError::io(out, e))?;
-    let written = write_plan(request);
-    if written.is_err() {
-        // Best effort: the error says what went wrong, and a leftover is cleared next time.
-        let _ = remove_split_files(out);
-        if created {
-            let _ = std::fs::remove_dir(out);
-        }
-    }
-    written
+    in_plan_folder(&request.out, || write_plan(request))
 }
 
 fn write_plan(request: &UniqueSplitRequest) -> Result<UniqueManifest, WorkError> {

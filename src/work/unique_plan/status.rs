@@ -1,7 +1,7 @@
 //! How far a unique-positions plan is: units done, the positions counted so far, shards
 //! complete and the time left, from the manifest and the journals alone.
 
-use super::super::status::duration_text;
+use super::super::status::{journal_lines_text, shards_without};
 use super::folder::UniquePlan;
 use super::journal::UniqueScan;
 use super::merge::unique_by_unit;
@@ -84,21 +84,12 @@ impl UniqueStatus {
             self.shards_complete,
             self.shards,
         );
-        if let Some(left) = self.seconds_left {
-            text += &format!("Time left: {} (one process)\n", duration_text(left));
-        }
-        if self.conflicts > 0 {
-            text += &format!(
-                "Conflicts: {} units have results that disagree\n",
-                self.conflicts
-            );
-        }
-        if self.torn_lines + self.damaged_lines > 0 {
-            text += &format!(
-                "Ignored journal lines: {} torn, {} damaged\n",
-                self.torn_lines, self.damaged_lines
-            );
-        }
+        text += &journal_lines_text(
+            self.seconds_left,
+            self.conflicts,
+            self.torn_lines,
+            self.damaged_lines,
+        );
         text
     }
 }
@@ -106,7 +97,5 @@ impl UniqueStatus {
 /// The shards with a unit that has no result yet, in order: what a scheduler still has to run.
 pub fn incomplete_unique_shards(plan: &UniquePlan, scan: &UniqueScan) -> Vec<usize> {
     let done: HashSet<u64> = scan.records.iter().map(|r| r.unit).collect();
-    (0..plan.shard_count())
-        .filter(|&shard| !plan.unit_ids(shard).all(|unit| done.contains(&unit)))
-        .collect()
+    shards_without(plan.shard_count(), |shard| plan.unit_ids(shard), &done)
 }

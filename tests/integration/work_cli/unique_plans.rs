@@ -201,18 +201,14 @@ fn a_unique_certificate_is_verified_by_recounting_its_units() {
     ));
     ok(&["work", "run", &plan, "--threads", "1"]);
     ok(&["work", "merge", &plan, "--certificate", &certificate]);
-    let verify = |extra: &[&str]| {
-        let args = [
-            &["work", "verify-certificate", certificate.as_str()][..],
-            extra,
-            &["--backend", "cpu", "--threads", "1"],
-        ]
-        .concat();
-        vkperft(&args)
+    let verify = |extra: &[&'static str]| {
+        let mut args = vec!["work", "verify-certificate", certificate.as_str()];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["--backend", "cpu", "--threads", "1"]);
+        args
     };
 
-    let all = verify(&["--sample", "100", "--require", "exact"]);
-    assert_eq!(all.code, 0, "{}{}", all.stdout, all.stderr);
+    let all = ok(&verify(&["--sample", "100", "--require", "exact"])).stdout;
     for needle in [
         "Certificate holds: seal ",
         "ply 4: 72078 unique positions, 197281 paths",
@@ -221,19 +217,12 @@ fn a_unique_certificate_is_verified_by_recounting_its_units() {
         "All 4 recounted units agree with the journals",
         "Trust established: exact",
     ] {
-        assert!(all.stdout.contains(needle), "{needle}: {}", all.stdout);
+        assert!(all.contains(needle), "{needle}: {all}");
     }
-    let one = verify(&["--sample", "1", "--seed", "7", "--require", "exact"]);
-    assert_eq!(one.code, 6, "{}{}", one.stdout, one.stderr);
-    assert!(
-        one.stdout.contains("Recounting 1 of 4 units"),
-        "{}",
-        one.stdout
-    );
-    assert!(
-        one.stderr.contains("3 of 4 units were not recounted"),
-        "{}",
-        one.stderr
+    refused(
+        &verify(&["--sample", "1", "--seed", "7", "--require", "exact"]),
+        6,
+        "3 of 4 units were not recounted",
     );
 
     let counts: Vec<_> = journal_lines(&plan)
@@ -263,18 +252,12 @@ fn a_unique_certificate_is_verified_by_recounting_its_units() {
         &certificate,
     ]);
     assert_eq!(big(&merged["unique"]), 72_078);
-    let forged = verify(&["--sample", "100"]);
-    assert_eq!(forged.code, 3, "{}{}", forged.stdout, forged.stderr);
-    assert!(
-        forged.stderr.contains("unit 0: positions: journal"),
-        "{}",
-        forged.stderr
+    let forged = refused(
+        &verify(&["--sample", "100"]),
+        3,
+        "unit 0: positions: journal",
     );
-    assert!(
-        forged.stderr.contains("unit 1: positions: journal"),
-        "{}",
-        forged.stderr
-    );
+    assert!(forged.contains("unit 1: positions: journal"), "{forged}");
 
     let journal = std::fs::read_dir(Path::new(&plan).join("journal"))
         .expect("journals")
@@ -285,12 +268,10 @@ fn a_unique_certificate_is_verified_by_recounting_its_units() {
     let mut text = std::fs::read_to_string(&journal).expect("a journal");
     text.push_str("{\"torn");
     std::fs::write(&journal, text).expect("written");
-    let changed = verify(&["--sample", "1"]);
-    assert_eq!(changed.code, 3, "{}{}", changed.stdout, changed.stderr);
-    assert!(
-        changed.stderr.contains("changed since the certificate"),
-        "{}",
-        changed.stderr
+    refused(
+        &verify(&["--sample", "1"]),
+        3,
+        "changed since the certificate",
     );
 }
 
@@ -340,6 +321,15 @@ fn unique_plans_refuse_bad_requests_and_damaged_files() {
     );
     assert!(!Path::new(&plan).exists(), "a refused split writes nothing");
 
+    let floor = folder.plan("floor");
+    let small = ok(&split_unique(&floor, &["--depth", "3", "--mem-mb", "1"]));
+    assert!(
+        small
+            .stderr
+            .contains("--mem-mb 1 is below the smallest budget"),
+        "{}",
+        small.stderr
+    );
     ok(&split_unique(&plan, &["--depth", "4", "--partitions", "2"]));
     refused(&split_unique(&plan, &["--depth", "4"]), 2, "already exists");
     refused(
