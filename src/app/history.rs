@@ -67,7 +67,7 @@ impl HistoryRow {
                 .map(|tt| tt.total.false_hits),
             matches_reference,
             verifier_bits: table
-                .filter(|tt| matches!(tt.mode, TtMode::Fast | TtMode::Certify))
+                .filter(|tt| tt.mode.has_verifier())
                 .map(|tt| tt.verifier_bits),
             table_bytes: table.map(|tt| tt.bytes),
             zobrist_seed: result.zobrist_seed,
