@@ -61,7 +61,7 @@ pub enum PositionError {
     InvalidEpSquare { square: Square, reason: String },
 }
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Position {
     by_role: [Bitboard; 6],
     by_color: [Bitboard; 2],
