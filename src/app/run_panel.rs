@@ -290,8 +290,8 @@ fn mode_description(mode: TtMode, verifier_bits: u32) -> String {
 /// with).
 fn tt_badges(settings: &Settings) -> Vec<(String, &'static str)> {
     let mut badges = Vec::new();
-    let narrowed = settings.tt_mode.has_verifier()
-        && settings.verifier_bits < DEFAULT_VERIFIER_BITS;
+    let narrowed =
+        settings.tt_mode.has_verifier() && settings.verifier_bits < DEFAULT_VERIFIER_BITS;
     if narrowed {
         badges.push((
             format!("⚠ {}-bit verifier", settings.verifier_bits),

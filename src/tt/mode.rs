@@ -89,7 +89,10 @@ mod tests {
 
     #[test]
     fn only_the_fast_layouts_have_a_verifier() {
-        let with: Vec<TtMode> = TtMode::ALL.into_iter().filter(|m| m.has_verifier()).collect();
+        let with: Vec<TtMode> = TtMode::ALL
+            .into_iter()
+            .filter(|m| m.has_verifier())
+            .collect();
         assert_eq!(with, [TtMode::Fast, TtMode::Certify]);
     }
 

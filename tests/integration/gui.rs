@@ -165,8 +165,8 @@ fn runs_in_two_modes_make_two_history_rows() {
         idle(h) && h.state().state().history.len() == 2
     });
     let history = &harness.state().state().history;
-    assert_eq!(history[0].tt_mode, "fast");
-    assert_eq!(history[1].tt_mode, "certify");
+    assert_eq!(history[0].tt_mode, TtMode::Fast);
+    assert_eq!(history[1].tt_mode, TtMode::Certify);
     assert_eq!(history[1].nodes, 8902);
     assert_eq!(history[1].false_hits, Some(0));
     assert_eq!(harness.get_all_by_label("8,902 ✔").count(), 2);
