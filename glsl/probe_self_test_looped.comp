@@ -1,5 +1,5 @@
 // The probe self-test with the exact entries probed in a loop, the form lavapipe miscompiles
-// (glsl/common/tt.glsl): only for the test that shows the self-test catches it.
+// (glsl/common/tt_probe.glsl): only for the test that shows the self-test catches it.
 #version 450
 #extension GL_ARB_gpu_shader_int64 : require
 #extension GL_GOOGLE_include_directive : require

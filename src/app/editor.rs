@@ -180,21 +180,8 @@ impl Editor {
     }
 }
 
-/// The position, or why the setup is none. Kings side by side are named as such: the check
-/// rule alone would call them a check of the side not to move.
+/// The position, or why the setup is none.
 fn validate(setup: &Setup) -> Result<Position, String> {
-    let king = |color: Color| {
-        (0..64u8)
-            .map(Square::new)
-            .find(|square| setup.board[square.index()] == Some(Piece::new(color, Role::King)))
-    };
-    if let (Some(white), Some(black)) = (king(Color::White), king(Color::Black)) {
-        if white.file().abs_diff(black.file()) <= 1 && white.rank().abs_diff(black.rank()) <= 1 {
-            return Err(format!(
-                "illegal position: the kings stand on adjacent squares ({white} and {black})"
-            ));
-        }
-    }
     Position::from_setup(setup).map_err(|err| format!("illegal position: {err}"))
 }
 

@@ -3,6 +3,7 @@
 //! side, and any row's settings and position loaded again.
 
 use super::format;
+use crate::backend::Device;
 use crate::chess::zobrist::DEFAULT_SEED;
 use crate::engine::PerftResult;
 use crate::reference;
@@ -18,8 +19,8 @@ pub struct HistoryRow {
     pub name: String,
     pub fen: String,
     pub depth: u32,
-    pub backend: String,
-    pub tt_mode: String,
+    pub backend: Device,
+    pub tt_mode: TtMode,
     pub nodes: u128,
     pub elapsed: Duration,
     pub nps: f64,
@@ -57,8 +58,8 @@ impl HistoryRow {
         HistoryRow {
             name,
             depth: result.depth,
-            backend: result.ran_on(),
-            tt_mode: result.tt_mode.name().to_string(),
+            backend: result.device.clone(),
+            tt_mode: result.tt_mode,
             nodes: result.counts.nodes,
             elapsed: result.elapsed,
             nps: result.nps(),
@@ -67,7 +68,7 @@ impl HistoryRow {
                 .map(|tt| tt.total.false_hits),
             matches_reference,
             verifier_bits: table
-                .filter(|tt| matches!(tt.mode, TtMode::Fast | TtMode::Certify))
+                .filter(|tt| tt.mode.has_verifier())
                 .map(|tt| tt.verifier_bits),
             table_bytes: table.map(|tt| tt.bytes),
             zobrist_seed: result.zobrist_seed,
@@ -78,7 +79,7 @@ impl HistoryRow {
 
     /// `fast, 8 bits, 16 MiB`.
     fn table_text(&self) -> String {
-        let mut text = self.tt_mode.clone();
+        let mut text = self.tt_mode.to_string();
         if let Some(bits) = self.verifier_bits {
             text += &format!(", {bits} bits");
         }
@@ -244,7 +245,8 @@ fn rows(
                         ui.label(format::duration(row.elapsed));
                         ui.label(row.table_text());
                         ui.label(row.false_hits.map_or("–".to_string(), |n| n.to_string()));
-                        elided(ui, &row.backend, 120.0).on_hover_text(&row.backend);
+                        let backend = row.backend.summary();
+                        elided(ui, &backend, 120.0).on_hover_text(&backend);
                         ui.label(row.seed_text())
                             .on_hover_text(format!("{:#x}", row.zobrist_seed));
                         ui.end_row();
@@ -366,14 +368,14 @@ fn comparison(ui: &mut Ui, (a, a_index): (&HistoryRow, usize), (b, b_index): (&H
             }
             line("nodes/s", format::rate(a.nps), format::rate(b.nps));
             line("table", a.table_text(), b.table_text());
-            let hits = |row: &HistoryRow| match (row.false_hits, row.tt_mode.as_str()) {
+            let hits = |row: &HistoryRow| match (row.false_hits, row.tt_mode) {
                 (Some(hits), _) => format!("{hits} caught"),
-                (None, "verified") => "none possible".to_string(),
-                (None, "off") => "no table".to_string(),
-                (None, _) => "not counted (fast)".to_string(),
+                (None, TtMode::Verified) => "none possible".to_string(),
+                (None, TtMode::Off) => "no table".to_string(),
+                (None, TtMode::Fast | TtMode::Certify) => "not counted (fast)".to_string(),
             };
             line("false hits", hits(a), hits(b));
-            line("backend", a.backend.clone(), b.backend.clone());
+            line("backend", a.backend.summary(), b.backend.summary());
             line("seed", a.seed_text(), b.seed_text());
         });
     let ratio = if a.nps > 0.0 { b.nps / a.nps } else { 0.0 };
@@ -458,7 +460,7 @@ mod tests {
     #[test]
     fn a_gpu_run_shows_its_device() {
         let row = HistoryRow::of(Arc::new(gpu_result()), &gpu_result().position.to_fen(), &[]);
-        assert_eq!(row.backend, "vulkan (Test GPU 9000)");
+        assert_eq!(row.backend.summary(), "vulkan (Test GPU 9000)");
         assert_eq!(row.name, "startpos");
     }
 

@@ -265,25 +265,15 @@ impl VkperftApp {
         if let crate::suite::Verdict::Failed(crate::suite::Drill::Found { finding, steps }) =
             &result.verdict
         {
-            levels.clear();
-            for step in steps {
-                let (position, via) = match levels.last() {
-                    None => (root, None),
-                    Some(parent) => {
-                        let Some(mv) = step.path.last().and_then(|text| {
-                            crate::chess::uci::parse_move(&parent.position, text).ok()
-                        }) else {
-                            break;
-                        };
-                        (parent.position.play(mv), Some(mv))
-                    }
-                };
-                let mut level = Level::new(position, step.depth, via);
-                level.expected = Some(step.expected.clone());
-                level.engine = Some(step.engine.clone());
-                levels.push(level);
-            }
-            state.engine_check.finding = Some(finding.clone());
+            levels = steps
+                .iter()
+                .map(|step| Level {
+                    expected: Some(step.expected.clone()),
+                    engine: Some(step.engine.clone()),
+                    ..Level::new(step.position, step.depth, step.path.last().copied())
+                })
+                .collect();
+            state.engine_check.finding = Some(finding.as_ref().clone());
         } else {
             state.engine_check.finding = None;
         }
@@ -621,21 +611,11 @@ impl VkperftApp {
                 }
             }
             CheckEvent::Step(step) => {
-                let via = step.path.last().and_then(|text| {
-                    let parent = state.levels.last()?;
-                    crate::chess::uci::parse_move(&parent.position, text).ok()
+                state.levels.push(Level {
+                    expected: Some(step.expected),
+                    engine: Some(step.engine),
+                    ..Level::new(step.position, step.depth, step.path.last().copied())
                 });
-                let position = match (via, state.levels.last()) {
-                    (Some(mv), Some(parent)) => parent.position.play(mv),
-                    _ => match state.editor.position() {
-                        Some(position) => *position,
-                        None => return,
-                    },
-                };
-                let mut level = Level::new(position, step.depth, via);
-                level.expected = Some(step.expected);
-                level.engine = Some(step.engine);
-                state.levels.push(level);
                 state.results_changed();
             }
             CheckEvent::Found(finding) => {

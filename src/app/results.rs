@@ -9,7 +9,7 @@ use super::state::EngineCheckView;
 use super::stats_table;
 use crate::chess::{uci, Move, MoveStats, STAT_COUNT};
 use crate::engine::PerftResult;
-use crate::hunt::Difference;
+use crate::hunt::{moves_text, Difference};
 use crate::reference;
 use crate::tt::TtMode;
 use egui::{Color32, RichText, Ui};
@@ -186,7 +186,7 @@ fn engine_summary(ui: &mut Ui, check: &EngineCheckView) {
     let at = if finding.path.is_empty() {
         "at the root".to_string()
     } else {
-        format!("after {}", finding.path.join(" "))
+        format!("after {}", moves_text(&finding.path))
     };
     let text = match &finding.difference {
         Difference::None => {
@@ -200,7 +200,7 @@ fn engine_summary(ui: &mut Ui, check: &EngineCheckView) {
             // Only the kinds found: an empty list said "extra none" in red.
             let mut found = Vec::new();
             if !missing.is_empty() {
-                found.push(format!("missing {} (green)", missing.join(" ")));
+                found.push(format!("missing {} (green)", moves_text(missing)));
             }
             if !extra.is_empty() {
                 found.push(format!("extra {} (red)", extra.join(" ")));
@@ -226,7 +226,7 @@ fn engine_summary(ui: &mut Ui, check: &EngineCheckView) {
         MISMATCH,
         format!("{text} ({} engine queries)", finding.queries),
     )
-    .on_hover_text(&finding.fen);
+    .on_hover_text(finding.position.to_fen());
 }
 
 /// The shown level's total, the fast table's warning, the statistics and the engine's

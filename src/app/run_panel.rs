@@ -290,8 +290,8 @@ fn mode_description(mode: TtMode, verifier_bits: u32) -> String {
 /// with).
 fn tt_badges(settings: &Settings) -> Vec<(String, &'static str)> {
     let mut badges = Vec::new();
-    let narrowed = matches!(settings.tt_mode, TtMode::Fast | TtMode::Certify)
-        && settings.verifier_bits < DEFAULT_VERIFIER_BITS;
+    let narrowed =
+        settings.tt_mode.has_verifier() && settings.verifier_bits < DEFAULT_VERIFIER_BITS;
     if narrowed {
         badges.push((
             format!("⚠ {}-bit verifier", settings.verifier_bits),
@@ -314,7 +314,7 @@ fn advanced(ui: &mut Ui, settings: &mut Settings, seed: &mut SeedField) {
         .show(ui, |ui| {
             let label = ui.label("Verifier bits");
             ui.add_enabled(
-                matches!(settings.tt_mode, TtMode::Fast | TtMode::Certify),
+                settings.tt_mode.has_verifier(),
                 egui::Slider::new(
                     &mut settings.verifier_bits,
                     MIN_VERIFIER_BITS..=MAX_VERIFIER_BITS,

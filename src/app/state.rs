@@ -92,17 +92,18 @@ impl EngineCheckView {
         let (Some(finding), Some(position)) = (&self.finding, position) else {
             return Vec::new();
         };
-        if position.to_fen() != finding.fen {
+        if *position != finding.position {
             return Vec::new();
         }
         let Difference::Moves { missing, extra } = &finding.difference else {
             return Vec::new();
         };
+        // The extra moves are not moves of the position, only the engine's words for them.
         let squares =
             |mv: &String| Some((Square::parse(mv.get(0..2)?)?, Square::parse(mv.get(2..4)?)?));
         missing
             .iter()
-            .filter_map(|mv| squares(mv).map(|(from, to)| (from, to, true)))
+            .map(|mv| (mv.from(), mv.uci_target(), true))
             .chain(
                 extra
                     .iter()

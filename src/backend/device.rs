@@ -43,6 +43,11 @@ impl Device {
         }
     }
 
+    /// The kind and what ran it, for people: `cpu (16 thread(s))`, `vulkan (NVIDIA H200)`.
+    pub fn summary(&self) -> String {
+        format!("{} ({})", self.kind(), self.detail())
+    }
+
     /// What ran it without the kind, for people: `2 thread(s)` or the device's name.
     pub fn detail(&self) -> String {
         match self {

@@ -104,7 +104,7 @@ impl Move {
 
     /// Where UCI puts the move: the king's landing square for a castle in standard notation,
     /// else the target.
-    fn uci_target(self) -> Square {
+    pub fn uci_target(self) -> Square {
         if matches!(self.kind(), MoveKind::Castle) && self.0 >> CHESS960_BIT == 0 {
             CastlingSquares::new(self.from(), self.to()).king_to
         } else {

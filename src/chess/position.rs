@@ -1,7 +1,7 @@
 //! A validated position with copy-make move application.
 //!
-//! Invariants upheld by [`Position::from_setup`] and [`Position::play`]: one king per side, no
-//! pawns on the back ranks, no more pieces than promotions can give, the side not to move is not
+//! Invariants upheld by [`Position::from_setup`] and [`Position::play`]: one king per side, the
+//! kings not on adjacent squares, no pawns on the back ranks, no more pieces than promotions can give, the side not to move is not
 //! in check, every castling rook stands on its side's back rank with its king, at most one on
 //! each side of that king, and the en passant square is set only when an en passant capture is
 //! legal (canonical en passant: a useless ep square would split one position in two).
@@ -29,6 +29,9 @@ pub enum PositionError {
     MissingKing(Color),
     #[error("{0} has more than one king")]
     TooManyKings(Color),
+    /// Named on its own: the check rule alone would call it a check of the side not to move.
+    #[error("the kings stand on adjacent squares ({white} and {black})")]
+    AdjacentKings { white: Square, black: Square },
     #[error("pawn on the back rank at {0}")]
     PawnOnBackRank(Square),
     #[error(
@@ -58,7 +61,7 @@ pub enum PositionError {
     InvalidEpSquare { square: Square, reason: String },
 }
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Position {
     by_role: [Bitboard; 6],
     by_color: [Bitboard; 2],
@@ -96,6 +99,10 @@ impl Position {
                 1 => {}
                 _ => return Err(PositionError::TooManyKings(color)),
             }
+        }
+        let (white, black) = (pos.king(Color::White), pos.king(Color::Black));
+        if attacks::king(white).contains(black) {
+            return Err(PositionError::AdjacentKings { white, black });
         }
         if let Some(sq) = (pos.by_role[Role::Pawn.index()] & Bitboard::BACK_RANKS)
             .into_iter()

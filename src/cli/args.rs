@@ -355,7 +355,7 @@ impl RunOptions {
         if on_cpu && self.gpu_mem_mb.is_some() {
             return refuse("--gpu-mem-mb sizes the GPU's buffers; --backend cpu runs on the CPU");
         }
-        let fast_verifier = matches!(self.tt.0, TtMode::Fast | TtMode::Certify);
+        let fast_verifier = self.tt.0.has_verifier();
         if !fast_verifier && self.verifier_bits != DEFAULT_VERIFIER_BITS {
             return refuse(&format!(
                 "--verifier-bits narrows the fast table's verifier; --tt {} has none",

@@ -8,9 +8,11 @@ use super::perft::{root_position, start_position};
 use clap::{ArgGroup, Args};
 use std::time::Duration;
 use vkperft::chess::fen::START_FEN;
-use vkperft::chess::{uci, Position};
+use vkperft::chess::{uci, Move, Position};
 use vkperft::count::thousands;
-use vkperft::hunt::{self, Difference, EngineCommand, Finding, HuntError, PositionRequest, Step};
+use vkperft::hunt::{
+    self, moves_text, Difference, EngineCommand, Finding, HuntError, PositionRequest, Step,
+};
 
 /// Engine queries a walk may make unless `--max-queries` says otherwise: one per ply is
 /// enough for any depth vkperft takes.
@@ -138,7 +140,7 @@ fn step_text(step: &Step) -> String {
     let at = if step.path.is_empty() {
         "root".to_string()
     } else {
-        step.path.join(" ")
+        moves_text(&step.path)
     };
     format!(
         "depth {}  {at}: vkperft {}, engine {}, {wrong} of {} moves differ\n",
@@ -149,11 +151,16 @@ fn step_text(step: &Step) -> String {
     )
 }
 
-fn list_text(moves: &[String]) -> String {
+/// The moves, or "none".
+fn list_text(moves: &[impl ToString]) -> String {
     if moves.is_empty() {
         "none".to_string()
     } else {
-        moves.join(" ")
+        moves
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 }
 
@@ -167,27 +174,27 @@ fn finding_text(finding: &Finding, depth: u32) -> String {
     let path = if finding.path.is_empty() {
         "at the root".to_string()
     } else {
-        format!("after {}", finding.path.join(" "))
+        format!("after {}", moves_text(&finding.path))
     };
+    let fen = finding.position.to_fen();
     let mut text = match &finding.difference {
         Difference::None => {
             return format!("no difference at depth {depth} ({queries})\n");
         }
         Difference::Moves { missing, extra } => format!(
             "The engine's move list is wrong {path} ({queries}):\n  FEN: {}\n  missing (legal, not listed by the engine): {}\n  extra (listed by the engine, not legal): {}\n",
-            finding.fen,
+            fen,
             list_text(missing),
             list_text(extra)
         ),
         Difference::Counts => format!(
-            "The engine lists the right moves {path} but counts other than 1 at depth 1 ({queries}):\n  FEN: {}\n",
-            finding.fen
+            "The engine lists the right moves {path} but counts other than 1 at depth 1 ({queries}):\n  FEN: {fen}\n"
         ),
         Difference::TotalOnly { expected, engine } => format!(
             "Every move's count agrees {path}, but the engine's total is {} where vkperft counts {} ({queries}):\n  FEN: {}\n",
             thousands(*engine),
             thousands(*expected),
-            finding.fen
+            fen
         ),
         Difference::Inconsistent {
             expected,
@@ -196,7 +203,7 @@ fn finding_text(finding: &Finding, depth: u32) -> String {
             "The engine counted {} {path} when asked from the position before, but its divide here agrees with vkperft ({}) ({queries}):\n  FEN: {}\n",
             thousands(*from_parent),
             thousands(*expected),
-            finding.fen
+            fen
         ),
     };
     // Beside a wrong move list, other counts differ as a consequence: the JSON lists them.
@@ -225,7 +232,7 @@ fn finding_text(finding: &Finding, depth: u32) -> String {
 fn finding_json(finding: &Finding) -> serde_json::Value {
     let (kind, missing, extra) = match &finding.difference {
         Difference::None => ("none", Vec::new(), Vec::new()),
-        Difference::Moves { missing, extra } => ("moves", missing.clone(), extra.clone()),
+        Difference::Moves { missing, extra } => ("moves", uci_list(missing), extra.clone()),
         Difference::Counts => ("counts", Vec::new(), Vec::new()),
         Difference::TotalOnly { .. } => ("total", Vec::new(), Vec::new()),
         Difference::Inconsistent { .. } => ("inconsistent", Vec::new(), Vec::new()),
@@ -235,7 +242,7 @@ fn finding_json(finding: &Finding) -> serde_json::Value {
         .iter()
         .map(|wrong| {
             serde_json::json!({
-                "move": wrong.mv,
+                "move": wrong.mv.to_string(),
                 "expected": wrong.expected.to_string(),
                 "engine": wrong.engine.to_string(),
             })
@@ -243,8 +250,8 @@ fn finding_json(finding: &Finding) -> serde_json::Value {
         .collect();
     let mut json = serde_json::json!({
         "agrees": finding.agrees(),
-        "path": finding.path,
-        "fen": finding.fen,
+        "path": uci_list(&finding.path),
+        "fen": finding.position.to_fen(),
         "depth": finding.depth,
         "difference": kind,
         "missing": missing,
@@ -267,4 +274,9 @@ fn finding_json(finding: &Finding) -> serde_json::Value {
         _ => {}
     }
     json
+}
+
+/// Each move in UCI, for a JSON list.
+fn uci_list(moves: &[Move]) -> Vec<String> {
+    moves.iter().map(Move::to_string).collect()
 }

@@ -36,7 +36,7 @@ pub fn move_stats_text(stats: &MoveStats, fast: Option<&MoveStats>) -> String {
 impl PerftResult {
     /// What ran the job: `cpu (16 thread(s))`, `vulkan (NVIDIA H200)`.
     pub fn ran_on(&self) -> String {
-        format!("{} ({})", self.device.kind(), self.device.detail())
+        self.device.summary()
     }
 
     /// One `move: nodes` line per root move (Stockfish's `go perft` format), a blank line and

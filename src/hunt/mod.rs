@@ -24,4 +24,4 @@ pub use exact::exact_divide;
 pub use open_engine::{open_engine, open_engine_in, EngineCommand};
 pub use script_engine::ScriptEngine;
 pub use uci_engine::UciEngine;
-pub use walk::{hunt, Difference, ExactDivide, Finding, Step, WrongCount};
+pub use walk::{hunt, moves_text, Difference, ExactDivide, Finding, Step, WrongCount};

@@ -3,17 +3,16 @@
 use super::divide_output::EngineDivide;
 use super::engine::{EngineUnderTest, PositionRequest};
 use super::error::HuntError;
-use crate::chess::{uci, Move, Position};
+use crate::chess::{Move, Position};
 use std::collections::BTreeMap;
 
 /// vkperft's divide of a position to a depth, per move.
 pub type ExactDivide<'a> = dyn FnMut(&Position, u32) -> Vec<(Move, u128)> + 'a;
 
 /// A move both list with different counts.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WrongCount {
-    #[serde(rename = "move")]
-    pub mv: String,
+    pub mv: Move,
     /// vkperft's count.
     pub expected: u128,
     /// The engine's count.
@@ -24,10 +23,10 @@ pub struct WrongCount {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Step {
     /// Moves from the hunt's root to the compared position.
-    pub path: Vec<String>,
-    pub fen: String,
+    pub path: Vec<Move>,
+    pub position: Position,
     pub depth: u32,
-    /// vkperft's divide, by move.
+    /// vkperft's divide, by move in UCI, as the engine's divide is keyed.
     pub expected: BTreeMap<String, u128>,
     pub engine: EngineDivide,
 }
@@ -38,9 +37,9 @@ pub enum Difference {
     /// It agrees with vkperft at the root.
     None,
     /// Its move list is wrong: legal moves it does not list, and moves it lists that are not
-    /// legal (either may be empty, not both).
+    /// legal, as the engine wrote them (either may be empty, not both).
     Moves {
-        missing: Vec<String>,
+        missing: Vec<Move>,
         extra: Vec<String>,
     },
     /// At depth 1 it lists the right moves but counts other than 1 for some.
@@ -56,9 +55,9 @@ pub enum Difference {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Finding {
     /// Moves from the hunt's root to the wrong position (empty: the root).
-    pub path: Vec<String>,
+    pub path: Vec<Move>,
     /// The wrong position.
-    pub fen: String,
+    pub position: Position,
     /// The depth it was compared at.
     pub depth: u32,
     pub difference: Difference,
@@ -88,7 +87,7 @@ pub fn hunt(
     on_step: &mut dyn FnMut(&Step),
 ) -> Result<Finding, HuntError> {
     let mut position = *root;
-    let mut path: Vec<String> = Vec::new();
+    let mut path: Vec<Move> = Vec::new();
     let mut depth = depth.max(1);
     let mut queries = 0;
     let mut from_parent: Option<u128> = None;
@@ -101,26 +100,35 @@ pub fn hunt(
         }
         let request = PositionRequest {
             fen: root_request.fen.clone(),
-            moves: root_request.moves.iter().chain(&path).cloned().collect(),
+            moves: root_request
+                .moves
+                .iter()
+                .cloned()
+                .chain(path.iter().map(Move::to_string))
+                .collect(),
         };
         let engine_divide = engine.divide(&request, depth)?;
         queries += 1;
-        let expected_divide: BTreeMap<String, u128> = expected(&position, depth)
+        // Keyed by UCI text, as the engine writes moves; the order of the reports.
+        let exact: BTreeMap<String, (Move, u128)> = expected(&position, depth)
             .into_iter()
-            .map(|(m, count)| (m.to_string(), count))
+            .map(|(m, count)| (m.to_string(), (m, count)))
             .collect();
-        let step = Step {
+        let expected_divide: BTreeMap<String, u128> = exact
+            .iter()
+            .map(|(text, &(_, count))| (text.clone(), count))
+            .collect();
+        on_step(&Step {
             path: path.clone(),
-            fen: position.to_fen(),
+            position,
             depth,
             expected: expected_divide.clone(),
             engine: engine_divide.clone(),
-        };
-        on_step(&step);
-        let missing: Vec<String> = expected_divide
-            .keys()
-            .filter(|m| !engine_divide.moves.contains_key(*m))
-            .cloned()
+        });
+        let missing: Vec<Move> = exact
+            .iter()
+            .filter(|(text, _)| !engine_divide.moves.contains_key(*text))
+            .map(|(_, &(m, _))| m)
             .collect();
         let extra: Vec<String> = engine_divide
             .moves
@@ -128,12 +136,12 @@ pub fn hunt(
             .filter(|m| !expected_divide.contains_key(*m))
             .cloned()
             .collect();
-        let wrong_counts: Vec<WrongCount> = expected_divide
+        let wrong_counts: Vec<WrongCount> = exact
             .iter()
-            .filter_map(|(mv, &count)| {
-                let engine = *engine_divide.moves.get(mv)?;
-                (engine != count).then(|| WrongCount {
-                    mv: mv.clone(),
+            .filter_map(|(text, &(mv, count))| {
+                let engine = *engine_divide.moves.get(text)?;
+                (engine != count).then_some(WrongCount {
+                    mv,
                     expected: count,
                     engine,
                 })
@@ -141,7 +149,7 @@ pub fn hunt(
             .collect();
         let finding = |difference| Finding {
             path: path.clone(),
-            fen: step.fen.clone(),
+            position,
             depth,
             difference,
             wrong_counts: wrong_counts.clone(),
@@ -170,20 +178,27 @@ pub fn hunt(
         if depth == 1 {
             return Ok(finding(Difference::Counts));
         }
-        let mv = uci::parse_move(&position, &descend.mv)
-            .expect("the move is in vkperft's own divide of this position");
         from_parent = Some(descend.engine);
-        position = position.play(mv);
-        path.push(descend.mv.clone());
+        position = position.play(descend.mv);
+        path.push(descend.mv);
         depth -= 1;
     }
 }
 
 /// Moves as the user would type them, or "the root".
-fn path_text(path: &[String]) -> String {
+fn path_text(path: &[Move]) -> String {
     if path.is_empty() {
         "the root".to_string()
     } else {
-        path.join(" ")
+        moves_text(path)
     }
+}
+
+/// Moves in UCI, separated by spaces: how reports write a path or a list.
+pub fn moves_text(moves: &[Move]) -> String {
+    moves
+        .iter()
+        .map(Move::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
 }

@@ -2,7 +2,7 @@
 
 use super::outcome::{Drill, PositionResult, Verdict};
 use crate::count::thousands;
-use crate::hunt::{Difference, Finding};
+use crate::hunt::{moves_text, Difference, Finding};
 
 /// One line: what was expected, what came, and why it failed.
 pub fn headline(result: &PositionResult) -> String {
@@ -32,11 +32,15 @@ pub fn drill_text(result: &PositionResult) -> String {
     }
 }
 
-fn list(moves: &[String]) -> String {
+fn list(moves: &[impl ToString]) -> String {
     if moves.is_empty() {
         "none".into()
     } else {
-        moves.join(" ")
+        moves
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 }
 
@@ -45,9 +49,9 @@ pub fn finding_text(finding: &Finding) -> String {
     let at = if finding.path.is_empty() {
         "at the root".to_string()
     } else {
-        format!("after {}", finding.path.join(" "))
+        format!("after {}", moves_text(&finding.path))
     };
-    let fen = &finding.fen;
+    let fen = finding.position.to_fen();
     match &finding.difference {
         Difference::None => {
             "the engine's divide agrees with vkperft's: the file's count differs from vkperft's\n"

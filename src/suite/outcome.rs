@@ -8,8 +8,11 @@ use crate::hunt::{Finding, Step};
 pub enum Drill {
     /// `--no-drill-down`.
     NotAsked,
-    /// The walk's end, and each comparison on the way.
-    Found { finding: Finding, steps: Vec<Step> },
+    /// The walk's end (boxed: it holds a position), and each comparison on the way.
+    Found {
+        finding: Box<Finding>,
+        steps: Vec<Step>,
+    },
     /// The walk could not end (the engine failed on the way, or the query limit).
     Stopped(String),
 }
@@ -50,7 +53,7 @@ impl PositionResult {
     /// The walk's end, if a failure was walked to one.
     pub fn finding(&self) -> Option<&Finding> {
         match &self.verdict {
-            Verdict::Failed(Drill::Found { finding, .. }) => Some(finding),
+            Verdict::Failed(Drill::Found { finding, .. }) => Some(finding.as_ref()),
             _ => None,
         }
     }

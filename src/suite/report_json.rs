@@ -3,6 +3,7 @@
 
 use super::outcome::{Drill, PositionResult, Summary, Verdict};
 use super::read::SkippedLine;
+use crate::chess::Move;
 use crate::hunt::{Difference, Finding};
 use serde_json::{json, Value};
 
@@ -60,20 +61,24 @@ pub fn result_json(result: &PositionResult) -> Value {
 pub fn finding_json(finding: &Finding) -> Value {
     let (kind, missing, extra) = match &finding.difference {
         Difference::None => ("none", Vec::new(), Vec::new()),
-        Difference::Moves { missing, extra } => ("moves", missing.clone(), extra.clone()),
+        Difference::Moves { missing, extra } => (
+            "moves",
+            missing.iter().map(Move::to_string).collect(),
+            extra.clone(),
+        ),
         Difference::Counts => ("counts", Vec::new(), Vec::new()),
         Difference::TotalOnly { .. } => ("total", Vec::new(), Vec::new()),
         Difference::Inconsistent { .. } => ("inconsistent", Vec::new(), Vec::new()),
     };
     json!({
-        "path": finding.path,
-        "fen": finding.fen,
+        "path": finding.path.iter().map(Move::to_string).collect::<Vec<_>>(),
+        "fen": finding.position.to_fen(),
         "depth": finding.depth,
         "difference": kind,
         "missing": missing,
         "extra": extra,
         "wrong_counts": finding.wrong_counts.iter().map(|wrong| json!({
-            "move": wrong.mv,
+            "move": wrong.mv.to_string(),
             "expected": wrong.expected.to_string(),
             "engine": wrong.engine.to_string(),
         })).collect::<Vec<_>>(),

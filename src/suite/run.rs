@@ -265,7 +265,10 @@ impl Worker<'_> {
             )
         });
         result.verdict = Verdict::Failed(match walked {
-            Ok(finding) => Drill::Found { finding, steps },
+            Ok(finding) => Drill::Found {
+                finding: Box::new(finding),
+                steps,
+            },
             Err(error) => {
                 if !matches!(error, HuntError::QueryLimit { .. }) {
                     self.engine = None;

@@ -1,8 +1,8 @@
 //! The compact entry: 8 bytes, for remaining depth 2 only, four to a 32-byte bucket (one
 //! memory sector of a GPU). The GPU backend's fast table keeps depth 2 in buckets of these when
-//! its memory is split by depth ([`super::split`]); this file is the Rust twin of
-//! `glsl/common/tt.glsl`'s compact probe and store, used by the GPU's probe self-test and the
-//! tests.
+//! its memory is split by depth ([`super::split`]); this file is the Rust twin of the compact
+//! probe and store (`glsl/common/tt_probe.glsl`, `glsl/common/tt_store.glsl`), used by the GPU's
+//! probe self-test and the tests.
 //!
 //! Entry layout (one little-endian `u64`, read and written as one atomic word):
 //!

@@ -27,8 +27,9 @@ mod memory;
 mod mode;
 pub mod move_stats_slots;
 // The table's only unsafe code: the prefetch hint (one intrinsic call) and its lazily backed
-// arrays; src/lib.rs allows unsafe code in src/gpu/ too, and nowhere else (Cargo.toml,
-// tests/integration/source_layout.rs).
+// arrays. Elsewhere unsafe code is allowed only in src/gpu/ (src/lib.rs) and the specialised
+// generator's slider lookups (src/chess/specialized/mod.rs); the package denies it everywhere
+// else (Cargo.toml, tests/integration/source_layout.rs).
 #[allow(unsafe_code)]
 mod prefetch;
 mod replace;

@@ -30,6 +30,12 @@ impl TtMode {
         }
     }
 
+    /// Whether the mode's entries carry the fast table's verifier (`fast`, `certify`): the
+    /// modes that `--verifier-bits` narrows.
+    pub const fn has_verifier(self) -> bool {
+        matches!(self, TtMode::Fast | TtMode::Certify)
+    }
+
     /// What the mode trusts and costs, for people choosing one (the CLI's help, the window).
     pub const fn description(self) -> &'static str {
         match self {
@@ -79,6 +85,15 @@ mod tests {
                 Some(serde_json::Value::String(mode.to_string()))
             );
         }
+    }
+
+    #[test]
+    fn only_the_fast_layouts_have_a_verifier() {
+        let with: Vec<TtMode> = TtMode::ALL
+            .into_iter()
+            .filter(|m| m.has_verifier())
+            .collect();
+        assert_eq!(with, [TtMode::Fast, TtMode::Certify]);
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! The cache prefetch hint, the table's only unsafe code (allowed for this module alone in
-//! `src/tt/mod.rs`).
+//! The cache prefetch hint: with the lazily backed arrays (`zeroed_array.rs`), the table's
+//! only unsafe code (allowed for these two modules alone in `src/tt/mod.rs`).
 
 /// Asks the CPU to load the cache line holding the start of `item` into all cache levels. A
 /// hint: it reads nothing the program sees and never faults. No-op off x86_64.

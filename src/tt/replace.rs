@@ -1,5 +1,5 @@
 //! The replacement rule: which entry of a bucket a store overwrites. Shared by every mode and
-//! mirrored by the GPU (`glsl/common/tt.glsl`, `tt_victim`).
+//! mirrored by the GPU (`glsl/common/tt_store.glsl`, `tt_victim`).
 //!
 //! Depth-preferred, the shallowest entry yielding. A store of a key at `depth` remaining plies
 //! takes, in order:

@@ -44,7 +44,7 @@ pub const COUNTER_WRONG_OCCUPIED: u32 = 5;
 pub const COUNTER_FALSE_HITS: u32 = 6;
 pub const COUNTER_PAYLOAD_SKIPS: u32 = 7;
 pub const COUNTERS_PER_DEPTH: u32 = 8;
-// Each invocation keeps its counts in four bits per counter of one 32-bit word (tt.glsl).
+// Each invocation keeps its counts in four bits per counter of one 32-bit word (tt_stats.glsl).
 const _: () = assert!(COUNTERS_PER_DEPTH * 4 <= 32);
 
 pub const SHADER_DEFINES: [(&str, u32); 24] = [

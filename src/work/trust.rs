@@ -32,8 +32,7 @@ impl Method {
 
     /// The mode as journals and reports name it: `/K` marks a fast verifier narrowed to K bits.
     pub fn mode_label(&self) -> String {
-        let narrowed = matches!(self.mode, TtMode::Fast | TtMode::Certify)
-            && self.verifier_bits != DEFAULT_VERIFIER_BITS;
+        let narrowed = self.mode.has_verifier() && self.verifier_bits != DEFAULT_VERIFIER_BITS;
         if narrowed {
             format!("{}/{}", self.mode, self.verifier_bits)
         } else {

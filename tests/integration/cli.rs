@@ -231,6 +231,17 @@ fn bad_input_exits_with_code_2() {
         "1",
     ]);
     assert!(message.contains("king"), "{message}");
+    let message = bad_input(&[
+        "perft",
+        "--fen",
+        "8/8/8/8/8/8/3kK3/8 w - - 0 1",
+        "--depth",
+        "1",
+    ]);
+    assert!(
+        message.contains("the kings stand on adjacent squares (e2 and d2)"),
+        "{message}"
+    );
     let message = bad_input(&["perft", "--moves", "e2e5", "--depth", "1"]);
     assert!(message.contains("e2e5"), "{message}");
     bad_input(&["perft", "--moves", "e2e4", "zz", "--depth", "1"]);

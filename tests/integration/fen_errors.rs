@@ -221,6 +221,28 @@ fn king_and_pawn_errors() {
         position_error("4k2P/8/8/8/8/8/8/4K3 w - - 0 1"),
         PositionError::PawnOnBackRank(Square::H8)
     );
+    // Kings side by side are refused as such, whichever side is to move.
+    for turn in ["w", "b"] {
+        let err = position_error(&format!("8/8/8/8/8/8/3kK3/8 {turn} - - 0 1"));
+        assert_eq!(
+            err,
+            PositionError::AdjacentKings {
+                white: square("e2"),
+                black: square("d2")
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            "the kings stand on adjacent squares (e2 and d2)"
+        );
+    }
+    assert_eq!(
+        position_error("8/8/8/8/8/5k2/4K3/8 w - - 0 1"),
+        PositionError::AdjacentKings {
+            white: square("e2"),
+            black: square("f3")
+        }
+    );
     // White to move with Black's king attacked by the rook on e1.
     assert_eq!(
         position_error("4k3/8/8/8/8/8/8/4R1K1 w - - 0 1"),

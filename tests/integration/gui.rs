@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use vkperft::app::{EngineKind, Settings, VkperftApp};
 use vkperft::backend::RunError;
 use vkperft::chess::movegen::legal_moves;
-use vkperft::chess::{fen, MoveKind, Position};
+use vkperft::chess::{fen, Move, MoveKind};
 use vkperft::engine::{BackendProvider, Backends, Job, Resolved};
 use vkperft::hunt::Difference;
 use vkperft::tt::TtMode;
@@ -165,8 +165,8 @@ fn runs_in_two_modes_make_two_history_rows() {
         idle(h) && h.state().state().history.len() == 2
     });
     let history = &harness.state().state().history;
-    assert_eq!(history[0].tt_mode, "fast");
-    assert_eq!(history[1].tt_mode, "certify");
+    assert_eq!(history[0].tt_mode, TtMode::Fast);
+    assert_eq!(history[1].tt_mode, TtMode::Certify);
     assert_eq!(history[1].nodes, 8902);
     assert_eq!(history[1].false_hits, Some(0));
     assert_eq!(harness.get_all_by_label("8,902 ✔").count(), 2);
@@ -395,22 +395,21 @@ fn find_the_bug_ends_on_the_wrong_position_with_its_moves_marked() {
         panic!("{finding:?}");
     };
     assert!(extra.is_empty());
-    let wrong = Position::from_fen(&finding.fen).expect("the wrong position");
-    let en_passant: Vec<String> = legal_moves(&wrong)
+    let en_passant: Vec<Move> = legal_moves(&finding.position)
         .iter()
         .filter(|m| m.kind() == MoveKind::EnPassant)
-        .map(|m| m.to_string())
+        .copied()
         .collect();
     assert_eq!(missing, &en_passant);
     assert_eq!(app.levels.len(), finding.path.len() + 1);
-    assert_eq!(app.editor.fen_text(), finding.fen);
+    assert_eq!(app.editor.fen_text(), finding.position.to_fen());
     let marks = app.engine_check.marks(app.editor.position());
     assert_eq!(marks.len(), missing.len());
     assert!(marks.iter().all(|&(_, _, missing)| missing));
     assert!(shows(&harness, "Bug found after"));
     for mv in &finding.path {
         assert!(
-            harness.query_all_by_label(mv).count() >= 1,
+            harness.query_all_by_label(&mv.to_string()).count() >= 1,
             "{mv} in the breadcrumb"
         );
     }

@@ -6,7 +6,7 @@ use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 use vkperft::app::{EngineKind, Settings, VkperftApp};
 use vkperft::chess::movegen::legal_moves;
-use vkperft::chess::{uci, MoveKind, Position};
+use vkperft::chess::{Move, MoveKind, Position};
 use vkperft::hunt::Difference;
 
 const SUITE: &str = "\
@@ -84,20 +84,21 @@ fn a_failure_clicked_loads_its_walk_and_position() {
         panic!("{finding:?}");
     };
     assert!(extra.is_empty());
-    let wrong = Position::from_fen(&finding.fen).expect("the wrong position");
-    let en_passant: Vec<String> = legal_moves(&wrong)
+    let en_passant: Vec<Move> = legal_moves(&finding.position)
         .iter()
         .filter(|m| m.kind() == MoveKind::EnPassant)
-        .map(|m| m.to_string())
+        .copied()
         .collect();
     assert_eq!(missing, &en_passant);
     assert_eq!(app.levels.len(), finding.path.len() + 1);
     let root =
         Position::from_fen(app.suite.tasks().expect("loaded")[5].fen.as_str()).expect("kiwipete");
-    let reached =
-        uci::play_moves(&root, finding.path.iter().map(String::as_str)).expect("the path");
-    assert_eq!(reached.to_fen(), finding.fen);
-    assert_eq!(app.editor.fen_text(), finding.fen);
+    let reached = finding
+        .path
+        .iter()
+        .fold(root, |position, &mv| position.play(mv));
+    assert_eq!(reached, finding.position);
+    assert_eq!(app.editor.fen_text(), finding.position.to_fen());
     assert_eq!(
         app.engine_check.marks(app.editor.position()).len(),
         missing.len()

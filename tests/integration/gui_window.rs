@@ -183,7 +183,7 @@ fn a_wrong_fast_total_explains_its_expected_false_hits() {
     });
     let app = harness.state().state();
     assert_eq!(app.history[1].nodes, 4_865_609);
-    assert_eq!(app.history[1].tt_mode, "certify");
+    assert_eq!(app.history[1].tt_mode, TtMode::Certify);
     assert!(app.history[1].false_hits.is_some_and(|hits| hits > 0));
     assert!(shows(&harness, "caught, corrected"));
     assert!(!shows(&harness, "false hits with 8 verifier bits"));
@@ -534,7 +534,7 @@ fn the_history_survives_a_restart_and_its_rows_stay_put() {
     assert_eq!(app.history.len(), 2);
     assert_eq!(app.history_note, None);
     assert_eq!(app.history[1].name, "startpos");
-    assert_eq!(app.history[1].tt_mode, "certify");
+    assert_eq!(app.history[1].tt_mode, TtMode::Certify);
     assert_eq!(app.history[1].nodes, 400);
 
     let place = |h: &Harness<'static, VkperftApp>, label: &str| {

@@ -23,7 +23,7 @@ fn the_probe_self_test_passes_and_leaves_no_table() {
     );
 }
 
-/// lavapipe 22.3 miscompiles the exact entries probed in a loop (`glsl/common/tt.glsl`): the
+/// lavapipe 22.3 miscompiles the exact entries probed in a loop (`glsl/common/tt_probe.glsl`): the
 /// self-test run with that probe fails, in the two modes with exact entries (the statistics of
 /// their probes are lost), naming what differed. (Elsewhere the looped probe may well be right,
 /// and nothing is asserted of it.)
