@@ -7,13 +7,12 @@ use super::output;
 use super::progress::ProgressDisplay;
 use super::progress_log::ProgressLog;
 use anyhow::anyhow;
-use crossbeam_channel::RecvTimeoutError;
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 use vkperft::chess::fen::START_FEN;
 use vkperft::chess::rng::SplitMix64;
 use vkperft::chess::{uci, CastlingNotation, Position};
-use vkperft::engine::{BackendChoice, Engine, Event, JobSpec, PerftResult, Progress};
+use vkperft::engine::{BackendChoice, BlockingEnd, Engine, Event, JobSpec, PerftResult, Progress};
 use vkperft::tt::TtMode;
 
 pub fn run_perft(args: &PerftArgs) -> CliResult {
@@ -175,53 +174,37 @@ impl Runner {
                 nodes: None,
             });
         }
-        let id = job.id;
         let sent = Instant::now();
-        self.engine.run(job);
         let mut last_progress: Option<(Duration, u128)> = None;
-        let mut cancelled = false;
-        let outcome = loop {
-            if !cancelled && interrupt::requested() {
-                self.engine.cancel(id);
-                cancelled = true;
+        let notes = &mut self.notes;
+        let mut on_event = |event: &Event| match event {
+            Event::Started {
+                note: Some(note), ..
+            } if notes.insert(note.clone()) => output::write_stderr(&format!("{note}\n")),
+            Event::Progress { progress, .. } => {
+                last_progress = Some((progress.elapsed, progress.nodes));
+                on_progress(progress);
             }
-            let event = match self.engine.events().recv_timeout(interrupt::POLL) {
-                Ok(event) if event.job() == id => event,
-                Ok(_) | Err(RecvTimeoutError::Timeout) => continue,
-                Err(RecvTimeoutError::Disconnected) => {
-                    break Err(CliError::runtime(anyhow!(
-                        "the engine stopped without a result"
-                    )))
-                }
-            };
-            match event {
-                Event::Started {
-                    note: Some(note), ..
-                } => {
-                    if self.notes.insert(note.clone()) {
-                        output::write_stderr(&format!("{note}\n"));
-                    }
-                }
-                Event::Started { .. } | Event::RootMoveDone { .. } => {}
-                Event::Progress { progress, .. } => {
-                    last_progress = Some((progress.elapsed, progress.nodes));
-                    on_progress(&progress);
-                }
-                Event::Finished { result, .. } => break Ok(*result),
-                Event::Failed { error, .. } => break Err(CliError::from(error)),
-                Event::Cancelled { .. } => {
-                    break Err(CliError::runtime(anyhow!("the run was cancelled")))
-                }
-            }
+            _ => {}
         };
+        let run =
+            self.engine
+                .run_blocking(job, interrupt::POLL, &interrupt::requested, &mut on_event);
         // Interrupted, the job's end (even a total that came in just before the cancel) is not
         // the command's: it stops here.
-        if cancelled {
+        if run.stopped {
             return Err(CliError::Interrupted {
                 elapsed: Some(last_progress.map_or_else(|| sent.elapsed(), |(time, _)| time)),
                 nodes: last_progress.map(|(_, nodes)| nodes),
             });
         }
-        outcome
+        match run.end {
+            BlockingEnd::Finished(result) => Ok(*result),
+            BlockingEnd::Failed(error) => Err(CliError::from(error)),
+            BlockingEnd::Cancelled => Err(CliError::runtime(anyhow!("the run was cancelled"))),
+            BlockingEnd::EngineStopped => Err(CliError::runtime(anyhow!(
+                "the engine stopped without a result"
+            ))),
+        }
     }
 }

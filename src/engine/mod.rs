@@ -12,6 +12,7 @@
 //!   stores forecast by [`table_forecast`].
 
 pub mod backends;
+pub mod blocking;
 pub mod event;
 pub mod job;
 pub mod provider;
@@ -22,6 +23,7 @@ pub mod thread;
 pub mod time_left;
 
 pub use backends::Backends;
+pub use blocking::{BlockingEnd, BlockingRun};
 pub use event::{move_stats_json, EngineError, Event, PerftResult, Progress};
 pub use job::{
     all_cores, mib_to_bytes, BackendChoice, Job, JobId, JobSpec, JobSpecError, DEFAULT_TT_MB,

@@ -3,9 +3,8 @@
 //! against vkperft's exact CPU count as an engine's would be.
 
 use crate::chess::{uci, Position};
-use crate::engine::{Engine, Event, JobSpec};
+use crate::engine::{BlockingEnd, Engine, JobSpec};
 use crate::hunt::{EngineDivide, EngineUnderTest, HuntError, PositionRequest};
-use crossbeam_channel::RecvTimeoutError;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -57,36 +56,20 @@ impl EngineUnderTest for VkperftSubject {
         // part of every key, so entries stay true from one position to the next, and a table
         // is not allocated and cleared per position.
         job.keep_table = true;
-        let id = job.id;
-        self.engine.run(job);
-        let mut cancelled = false;
-        loop {
-            if !cancelled && self.stop.load(Ordering::SeqCst) {
-                self.engine.cancel(id);
-                cancelled = true;
-            }
-            let event = match self.engine.events().recv_timeout(POLL) {
-                Ok(event) if event.job() == id => event,
-                Ok(_) | Err(RecvTimeoutError::Timeout) => continue,
-                Err(RecvTimeoutError::Disconnected) => {
-                    return Err(failed("the engine thread stopped".into()))
-                }
-            };
-            match event {
-                Event::Finished { result, .. } => {
-                    return Ok(EngineDivide {
-                        moves: result
-                            .divide
-                            .iter()
-                            .map(|(mv, counts)| (mv.to_string(), counts.nodes))
-                            .collect(),
-                        total: Some(result.counts.nodes),
-                    })
-                }
-                Event::Failed { error, .. } => return Err(failed(error.to_string())),
-                Event::Cancelled { .. } => return Err(failed("the run was cancelled".into())),
-                Event::Started { .. } | Event::Progress { .. } | Event::RootMoveDone { .. } => {}
-            }
+        let stop = || self.stop.load(Ordering::SeqCst);
+        let run = self.engine.run_blocking(job, POLL, &stop, &mut |_| {});
+        match run.end {
+            BlockingEnd::Finished(result) => Ok(EngineDivide {
+                moves: result
+                    .divide
+                    .iter()
+                    .map(|(mv, counts)| (mv.to_string(), counts.nodes))
+                    .collect(),
+                total: Some(result.counts.nodes),
+            }),
+            BlockingEnd::Failed(error) => Err(failed(error.to_string())),
+            BlockingEnd::Cancelled => Err(failed("the run was cancelled".into())),
+            BlockingEnd::EngineStopped => Err(failed("the engine thread stopped".into())),
         }
     }
 }
