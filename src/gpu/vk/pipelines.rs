@@ -4,14 +4,16 @@
 //! transposition table; a backend uses one of them for all its stages, with the slider attacks
 //! that suit its device (a specialization constant).
 
-use super::context::{DeviceShared, Purpose};
-use super::error::{vk_error, GpuError};
-use super::layouts::{Control, StepConstants};
-use super::shader_layout::{
+use super::buffer::GpuBuffer;
+use super::recorder::Recorder;
+use super::shared::{DeviceShared, Purpose};
+use crate::gpu::error::{vk_error, GpuError};
+use crate::gpu::layouts::{Control, StepConstants};
+use crate::gpu::shader_layout::{
     BINDING_CHUNK_ARRAYS, BINDING_CONTROL, BINDING_COUNT, BINDING_TABLES, BINDING_TT_PARAMS,
     BINDING_TT_STATS, BINDING_WORK, BINDING_ZOBRIST, SPEC_SLIDER_ATTACKS, WORKGROUP_SIZE,
 };
-use super::slider_attacks::SliderAttacks;
+use crate::gpu::slider_attacks::SliderAttacks;
 use ash::vk;
 use std::cell::Cell;
 use std::io::Cursor;
@@ -127,19 +129,19 @@ impl Stage {
 }
 
 /// The buffers bound to the descriptor set, by binding.
-pub struct Bindings {
-    pub tables: vk::Buffer,
+pub struct Bindings<'a> {
+    pub tables: &'a GpuBuffer,
     /// The `ChunkArrays` block: the addresses of the level arrays' segments.
-    pub chunk_arrays: vk::Buffer,
-    pub control: vk::Buffer,
-    pub tt_params: vk::Buffer,
-    pub zobrist: vk::Buffer,
-    pub tt_stats: vk::Buffer,
-    pub work: vk::Buffer,
+    pub chunk_arrays: &'a GpuBuffer,
+    pub control: &'a GpuBuffer,
+    pub tt_params: &'a GpuBuffer,
+    pub zobrist: &'a GpuBuffer,
+    pub tt_stats: &'a GpuBuffer,
+    pub work: &'a GpuBuffer,
 }
 
 pub struct Pipelines {
-    shared: Arc<DeviceShared>,
+    pub(super) shared: Arc<DeviceShared>,
     /// Workgroups one dispatch may have (the device's `maxComputeWorkGroupCount[0]`, or less).
     max_workgroups: u32,
     /// Dispatches recorded so far.
@@ -147,13 +149,13 @@ pub struct Pipelines {
     /// The most workgroups of a dispatch sized on the host since [`Pipelines::reset_widest`].
     widest_dispatch: Cell<u32>,
     set_layout: vk::DescriptorSetLayout,
-    pub layout: vk::PipelineLayout,
+    layout: vk::PipelineLayout,
     pool: vk::DescriptorPool,
-    pub set: vk::DescriptorSet,
+    set: vk::DescriptorSet,
     /// What every pipeline is built with (for [`Pipelines::add_stage`]).
     with_tt: bool,
     sliders: SliderAttacks,
-    flags: vk::PipelineCreateFlags,
+    pub(super) flags: vk::PipelineCreateFlags,
     pipelines: Vec<(Stage, vk::Pipeline)>,
 }
 
@@ -288,9 +290,9 @@ impl Pipelines {
         let device = &self.shared.device;
         let code =
             ash::util::read_spv(&mut Cursor::new(stage.spirv(self.with_tt))).map_err(|err| {
-                GpuError::Vulkan {
-                    call: "read_spv",
-                    result: err.to_string(),
+                GpuError::BadShader {
+                    stage: stage.name(),
+                    reason: err.to_string(),
                 }
             })?;
         // Stages without the move generator do not declare the constant and ignore it.
@@ -352,7 +354,7 @@ impl Pipelines {
             .iter()
             .map(|&(_, buffer)| {
                 [vk::DescriptorBufferInfo::default()
-                    .buffer(buffer)
+                    .buffer(buffer.buffer)
                     .offset(0)
                     .range(vk::WHOLE_SIZE)]
             })
@@ -369,7 +371,8 @@ impl Pipelines {
             })
             .collect();
         // SAFETY: the set is not used by any pending submission (callers wait for every slot
-        // first), and the buffers are live.
+        // first), and the buffers are live (borrowed); their owners keep them until the set
+        // points elsewhere or the device is idle.
         unsafe { self.shared.device.update_descriptor_sets(&writes, &[]) };
     }
 
@@ -378,29 +381,19 @@ impl Pipelines {
     /// advanced to its first thread.
     pub fn record_dispatch(
         &self,
-        command_buffer: vk::CommandBuffer,
+        recorder: &Recorder,
         stage: Stage,
         step: &StepConstants,
         invocations: u32,
     ) {
-        self.record_bind(command_buffer, stage);
-        let device = &self.shared.device;
+        self.record_bind(recorder, stage);
         for (first_invocation, groups) in dispatch_parts(invocations, self.max_workgroups) {
             let part = StepConstants {
                 first_invocation: step.first_invocation + first_invocation,
                 ..*step
             };
-            // SAFETY: as above.
-            unsafe {
-                device.cmd_push_constants(
-                    command_buffer,
-                    self.layout,
-                    vk::ShaderStageFlags::COMPUTE,
-                    0,
-                    bytemuck::bytes_of(&part),
-                );
-                device.cmd_dispatch(command_buffer, groups, 1, 1);
-            }
+            recorder.push_constants(self.layout, bytemuck::bytes_of(&part));
+            recorder.dispatch(groups);
             self.dispatches.set(self.dispatches.get() + 1);
             self.widest_dispatch
                 .set(self.widest_dispatch.get().max(groups));
@@ -411,55 +404,24 @@ impl Pipelines {
     /// that level's entry in `control` (the `Control` block) when the dispatch runs.
     pub fn record_indirect_dispatch(
         &self,
-        command_buffer: vk::CommandBuffer,
+        recorder: &Recorder,
         stage: Stage,
         step: &StepConstants,
-        control: vk::Buffer,
+        control: &GpuBuffer,
     ) {
-        self.record_bind(command_buffer, stage);
+        self.record_bind(recorder, stage);
         let step = StepConstants {
             first_invocation: 0,
             ..*step
         };
-        let device = &self.shared.device;
-        // SAFETY: the command buffer is recording; the layout and the control buffer are live,
-        // and the offset is that of a VkDispatchIndirectCommand in it.
-        unsafe {
-            device.cmd_push_constants(
-                command_buffer,
-                self.layout,
-                vk::ShaderStageFlags::COMPUTE,
-                0,
-                bytemuck::bytes_of(&step),
-            );
-            device.cmd_dispatch_indirect(
-                command_buffer,
-                control,
-                Control::groups_offset(step.level),
-            );
-        }
+        recorder.push_constants(self.layout, bytemuck::bytes_of(&step));
+        recorder.dispatch_indirect(control, Control::groups_offset(step.level));
         self.dispatches.set(self.dispatches.get() + 1);
     }
 
     /// Binds `stage`'s pipeline and the descriptor set.
-    fn record_bind(&self, command_buffer: vk::CommandBuffer, stage: Stage) {
-        let device = &self.shared.device;
-        // SAFETY: the command buffer is recording; the pipeline, layout and set are live.
-        unsafe {
-            device.cmd_bind_pipeline(
-                command_buffer,
-                vk::PipelineBindPoint::COMPUTE,
-                self.pipeline(stage),
-            );
-            device.cmd_bind_descriptor_sets(
-                command_buffer,
-                vk::PipelineBindPoint::COMPUTE,
-                self.layout,
-                0,
-                &[self.set],
-                &[],
-            );
-        }
+    fn record_bind(&self, recorder: &Recorder, stage: Stage) {
+        recorder.bind_compute(self.pipeline(stage), self.layout, self.set);
     }
 
     /// Dispatches recorded since the pipelines were created.
