@@ -226,7 +226,7 @@ impl VulkanBackend {
             table_distrust: None,
         };
         backend.upload_chunk_arrays()?;
-        backend.bind_buffers();
+        backend.bind_buffers()?;
         // No table until a run asks for one (`prepare_table` also clears the statistics).
         backend.upload_no_table()?;
         match backend.probe_self_test(options.self_test) {
@@ -343,18 +343,21 @@ impl VulkanBackend {
     }
 
     /// Points the pipelines' descriptor set at the current buffers.
-    fn bind_buffers(&self) {
+    fn bind_buffers(&self) -> Result<(), GpuError> {
         let buffers = &self.buffers;
         let tt = &self.tt;
-        self.pipelines.bind(&Bindings {
-            tables: &self.tables,
-            chunk_arrays: &buffers.arrays.block,
-            control: &buffers.control,
-            tt_params: &tt.params,
-            zobrist: &tt.zobrist,
-            tt_stats: &tt.stats,
-            work: &buffers.work,
-        });
+        self.pipelines.bind(
+            &self.context,
+            &Bindings {
+                tables: &self.tables,
+                chunk_arrays: &buffers.arrays.block,
+                control: &buffers.control,
+                tt_params: &tt.params,
+                zobrist: &tt.zobrist,
+                tt_stats: &tt.stats,
+                work: &buffers.work,
+            },
+        )
     }
 
     /// Sizes the chunk buffers for `layout`: as many positions as the budget holds with what
@@ -373,13 +376,11 @@ impl VulkanBackend {
                 needed_mb: (MIN_CAPACITY * layout.bytes()).div_ceil(1 << 20),
             });
         }
-        for slot in 0..SLOTS {
-            self.context.wait(slot)?;
-        }
+        self.context.wait_all()?;
         let buffers = ChunkBuffers::new(&self.context.shared, segments, capacity, layout)?;
         self.buffers = buffers;
         self.upload_chunk_arrays()?;
-        self.bind_buffers();
+        self.bind_buffers()?;
         self.layout = layout;
         self.capacity = capacity as u32;
         self.max_groups_x = max_groups_x(self.max_workgroups, self.capacity);

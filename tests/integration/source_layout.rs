@@ -144,14 +144,21 @@ fn unsafe_appears_only_in_the_allowed_modules() {
             }
         }
     }
-    assert!(outside.is_empty(), "unsafe outside its modules:\n{}", outside.join("\n"));
+    assert!(
+        outside.is_empty(),
+        "unsafe outside its modules:\n{}",
+        outside.join("\n")
+    );
     // Each exemption is still needed.
     assert_eq!(allowed_used.len(), UNSAFE_MODULES.len(), "{allowed_used:?}");
     // The exemptions sit on those modules' declarations and nowhere else.
     let declarations: BTreeSet<String> = sources()
         .iter()
         .flat_map(|(path, text)| {
-            let file = path.strip_prefix(&src).expect("a file under src").to_owned();
+            let file = path
+                .strip_prefix(&src)
+                .expect("a file under src")
+                .to_owned();
             let lines: Vec<&str> = text.lines().collect();
             lines
                 .iter()
@@ -159,19 +166,32 @@ fn unsafe_appears_only_in_the_allowed_modules() {
                 .filter(|(_, line)| line.contains("allow(unsafe_code)"))
                 .map(|(number, line)| {
                     assert_eq!(line.trim(), "#[allow(unsafe_code)]", "{}", file.display());
-                    let declared = lines.get(number + 1).map(|next| without_visibility(next.trim()));
+                    let declared = lines
+                        .get(number + 1)
+                        .map(|next| without_visibility(next.trim()));
                     let module = declared
                         .and_then(|item| item.strip_prefix("mod ")?.strip_suffix(';'))
                         .unwrap_or_else(|| panic!("{}: no module after the allow", file.display()));
-                    let folder = file.parent().expect("a folder").to_string_lossy().replace('\\', "/");
-                    format!("{folder}/{module}").trim_start_matches('/').to_string()
+                    let folder = file
+                        .parent()
+                        .expect("a folder")
+                        .to_string_lossy()
+                        .replace('\\', "/");
+                    format!("{folder}/{module}")
+                        .trim_start_matches('/')
+                        .to_string()
                 })
                 .collect::<Vec<_>>()
         })
         .collect();
     let expected: BTreeSet<String> = UNSAFE_MODULES
         .iter()
-        .map(|module| module.trim_end_matches('/').trim_end_matches(".rs").to_string())
+        .map(|module| {
+            module
+                .trim_end_matches('/')
+                .trim_end_matches(".rs")
+                .to_string()
+        })
         .collect();
     assert_eq!(declarations, expected);
 }

@@ -217,6 +217,14 @@ impl Context {
         Ok(())
     }
 
+    /// Waits for the submissions of every slot to finish.
+    pub fn wait_all(&self) -> Result<(), GpuError> {
+        for slot in 0..SLOTS {
+            self.wait(slot)?;
+        }
+        Ok(())
+    }
+
     /// Waits for the submission of `slot` to finish (at once if none is pending). Returns how
     /// long it ran on the device, from timestamps, or where the queue has none, the host's time
     /// from submission to the fence (which also counts the submission's overhead).

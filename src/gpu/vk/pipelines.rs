@@ -5,6 +5,7 @@
 //! that suit its device (a specialization constant).
 
 use super::buffer::GpuBuffer;
+use super::context::Context;
 use super::recorder::Recorder;
 use super::shared::{DeviceShared, Purpose};
 use crate::gpu::error::{vk_error, GpuError};
@@ -339,8 +340,10 @@ impl Pipelines {
             .unwrap_or_else(|| panic!("the pipeline of {stage:?} was never built"))
     }
 
-    /// Points the descriptor set at `bindings` (no submission may be using it).
-    pub fn bind(&self, bindings: &Bindings) {
+    /// Points the descriptor set at `bindings`, once no submission of `context` (the context
+    /// of this device that records the pipelines' dispatches) can still be using it.
+    pub fn bind(&self, context: &Context, bindings: &Bindings) -> Result<(), GpuError> {
+        context.wait_all()?;
         let buffers = [
             (BINDING_TABLES, bindings.tables),
             (BINDING_CHUNK_ARRAYS, bindings.chunk_arrays),
@@ -370,10 +373,11 @@ impl Pipelines {
                     .buffer_info(info)
             })
             .collect();
-        // SAFETY: the set is not used by any pending submission (callers wait for every slot
-        // first), and the buffers are live (borrowed); their owners keep them until the set
-        // points elsewhere or the device is idle.
+        // SAFETY: no pending submission uses the set (every slot was waited for above), and
+        // the buffers are live (borrowed); their owners keep them until the set points
+        // elsewhere or the device is idle.
         unsafe { self.shared.device.update_descriptor_sets(&writes, &[]) };
+        Ok(())
     }
 
     /// Records a dispatch of `stage` over `invocations` threads with `step` as push constants,

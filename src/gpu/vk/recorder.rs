@@ -55,7 +55,7 @@ impl<'a> Recorder<'a> {
     /// Records zeroing `bytes` of `buffer` from `offset` on (both multiples of 4).
     pub fn fill_zero_range(&self, buffer: &GpuBuffer, offset: u64, bytes: u64) {
         assert!(
-            offset % 4 == 0 && bytes % 4 == 0,
+            offset.is_multiple_of(4) && bytes.is_multiple_of(4),
             "a fill of {bytes} bytes at {offset} is not 4-byte aligned"
         );
         assert_in_bounds("fill", buffer, offset, bytes);
@@ -73,7 +73,9 @@ impl<'a> Recorder<'a> {
     /// (a multiple of 4); the bytes are copied into the command buffer now.
     pub fn update(&self, buffer: &GpuBuffer, offset: u64, data: &[u8]) {
         assert!(
-            offset % 4 == 0 && data.len() % 4 == 0 && data.len() <= MAX_UPDATE_BYTES,
+            offset.is_multiple_of(4)
+                && data.len().is_multiple_of(4)
+                && data.len() <= MAX_UPDATE_BYTES,
             "an update of {} bytes at {offset} is not 4-byte aligned or over 64 KiB",
             data.len()
         );
@@ -218,7 +220,10 @@ impl<'a> Recorder<'a> {
     /// Records `constants` as the compute push constants of `layout` from offset 0; the layout
     /// must be live and its range must hold them.
     pub(super) fn push_constants(&self, layout: vk::PipelineLayout, constants: &[u8]) {
-        assert!(constants.len() % 4 == 0, "push constants in whole words");
+        assert!(
+            constants.len().is_multiple_of(4),
+            "push constants in whole words"
+        );
         // SAFETY: as in `bind_compute`.
         unsafe {
             self.device.cmd_push_constants(
@@ -242,7 +247,7 @@ impl<'a> Recorder<'a> {
     pub(super) fn dispatch_indirect(&self, buffer: &GpuBuffer, offset: u64) {
         let command_bytes = size_of::<vk::DispatchIndirectCommand>() as u64;
         assert!(
-            offset % 4 == 0,
+            offset.is_multiple_of(4),
             "an indirect dispatch at {offset} is unaligned"
         );
         assert_in_bounds("indirect dispatch", buffer, offset, command_bytes);
