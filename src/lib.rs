@@ -8,11 +8,10 @@ pub mod child_lines;
 pub mod count;
 pub mod cpu;
 pub mod engine;
-// The main module with unsafe code (Vulkan calls); the only others are the table's prefetch
-// hint and lazily backed arrays (src/tt/prefetch.rs, src/tt/zeroed_array.rs) and the
-// specialised generator's slider lookups (BMI2 entry and unchecked attack-set loads,
-// src/chess/specialized/sliders.rs), each allowed where its module is declared. `unsafe_code` is denied everywhere else by the package's lints (Cargo.toml).
-#[allow(unsafe_code)]
+// `unsafe_code` is denied by the package's lints (Cargo.toml) and allowed only where these
+// modules are declared: the Vulkan calls (src/gpu/vk/), the table's prefetch hint and lazily
+// backed arrays (src/tt/prefetch.rs, src/tt/zeroed_array.rs), and the specialised generator's
+// slider lookups (src/chess/specialized/sliders.rs); `source_layout` checks it.
 pub mod gpu;
 pub mod hunt;
 pub mod reference;

@@ -30,19 +30,19 @@
 //! upsweep of its chunk run, and each part of a leaf or upsweep stores only counts it completed,
 //! so a run cancelled between any two submissions leaves only exact entries behind.
 
-use super::buffer::{record_copy, GpuBuffer};
 use super::chunk_arrays::{SegmentLayout, FIRST_POSITION_VARIABLE, SEGMENT_BYTES_VARIABLE};
-use super::context::Context;
-use super::context::SLOTS;
-use super::device::DeviceInfo;
 use super::error::GpuError;
 use super::layouts::{inner_positions, GpuBoard, PositionLayout};
 use super::options::{GpuOptions, Submissions, MAX_WORKGROUPS_VARIABLE};
-use super::pipelines::{Bindings, Pipelines};
 use super::scheduler::Scheduler;
 use super::shader_layout::WORKGROUP_SIZE;
 use super::slider_attacks::SliderAttacks;
 use super::tables::table_words;
+use super::vk::buffer::GpuBuffer;
+use super::vk::context::Context;
+use super::vk::context::SLOTS;
+use super::vk::device::DeviceInfo;
+use super::vk::pipelines::{Bindings, Pipelines};
 use crate::backend::plan::WorkItem;
 use crate::backend::run_control::RunControl;
 use crate::backend::{Backend, BackendError, Device, RunError, RunOutcome, RunRequest};
@@ -106,7 +106,7 @@ pub struct VulkanBackend {
     max_workgroups: u32,
     /// Workgroups along x of an indirect dispatch (more go along y).
     max_groups_x: u32,
-    /// The table's statistics words (`glsl/common/tt.glsl`) summed over the chunks that
+    /// The table's statistics words (`glsl/common/tt_stats.glsl`) summed over the chunks that
     /// counted: each chunk starts them at zero on the device, and they are added here after it
     /// unless it overflowed (its results, and so its probes, are thrown away).
     tt_counts: Vec<u64>,
@@ -188,8 +188,8 @@ impl VulkanBackend {
             MemoryLocation::CpuToGpu,
         )?;
         write_mapped(&mut tables_upload, bytemuck::cast_slice(&words))?;
-        context.submit_and_wait(|device, cb| {
-            record_copy(device, cb, &tables_upload, &tables, table_bytes, 0);
+        context.submit_and_wait(|recorder| {
+            recorder.copy(&tables_upload, 0, &tables, 0, table_bytes);
         })?;
         drop(tables_upload);
 
@@ -226,7 +226,7 @@ impl VulkanBackend {
             table_distrust: None,
         };
         backend.upload_chunk_arrays()?;
-        backend.bind_buffers();
+        backend.bind_buffers()?;
         // No table until a run asks for one (`prepare_table` also clears the statistics).
         backend.upload_no_table()?;
         match backend.probe_self_test(options.self_test) {
@@ -265,9 +265,8 @@ impl VulkanBackend {
         let whole = self.chunk_counts(0, 1, 3)?;
         for counts in [in_parts, whole] {
             if counts.as_deref() != Some(&[Counts::exact(8_902)]) {
-                return Err(GpuError::Vulkan {
-                    call: "warm-up",
-                    result: format!("start position perft(3) gave {counts:?}, expected 8902"),
+                return Err(GpuError::WarmUpMismatch {
+                    counts: format!("{counts:?}"),
                 });
             }
         }
@@ -344,18 +343,21 @@ impl VulkanBackend {
     }
 
     /// Points the pipelines' descriptor set at the current buffers.
-    fn bind_buffers(&self) {
+    fn bind_buffers(&self) -> Result<(), GpuError> {
         let buffers = &self.buffers;
         let tt = &self.tt;
-        self.pipelines.bind(&Bindings {
-            tables: self.tables.buffer,
-            chunk_arrays: buffers.arrays.block.buffer,
-            control: buffers.control.buffer,
-            tt_params: tt.params.buffer,
-            zobrist: tt.zobrist.buffer,
-            tt_stats: tt.stats.buffer,
-            work: buffers.work.buffer,
-        });
+        self.pipelines.bind(
+            &self.context,
+            &Bindings {
+                tables: &self.tables,
+                chunk_arrays: &buffers.arrays.block,
+                control: &buffers.control,
+                tt_params: &tt.params,
+                zobrist: &tt.zobrist,
+                tt_stats: &tt.stats,
+                work: &buffers.work,
+            },
+        )
     }
 
     /// Sizes the chunk buffers for `layout`: as many positions as the budget holds with what
@@ -374,13 +376,11 @@ impl VulkanBackend {
                 needed_mb: (MIN_CAPACITY * layout.bytes()).div_ceil(1 << 20),
             });
         }
-        for slot in 0..SLOTS {
-            self.context.wait(slot)?;
-        }
+        self.context.wait_all()?;
         let buffers = ChunkBuffers::new(&self.context.shared, segments, capacity, layout)?;
         self.buffers = buffers;
         self.upload_chunk_arrays()?;
-        self.bind_buffers();
+        self.bind_buffers()?;
         self.layout = layout;
         self.capacity = capacity as u32;
         self.max_groups_x = max_groups_x(self.max_workgroups, self.capacity);

@@ -17,8 +17,6 @@
 //! 4 GiB while little memory is allocated: the segments below the first one used are not
 //! allocated (address 0), and the shaders' offsets really are that large.
 
-use super::buffer::GpuBuffer;
-use super::context::DeviceShared;
 use super::error::GpuError;
 use super::layouts::{inner_positions, ChildRange, GpuBoard, GpuU128, PositionLayout};
 use super::shader_layout::{
@@ -26,7 +24,9 @@ use super::shader_layout::{
     CHUNK_FAST_STATS, CHUNK_HASHES, CHUNK_MAX_SEGMENTS, CHUNK_STATS, DEDUP_SLOTS_PER_POSITION,
     STAT_COLUMNS,
 };
-use ash::vk;
+use super::vk::buffer::GpuBuffer;
+use super::vk::recorder::Recorder;
+use super::vk::shared::DeviceShared;
 use std::sync::Arc;
 
 /// Debug knob: the bytes of every segment, a power of two from [`MIN_SEGMENT_BYTES`] to
@@ -391,7 +391,7 @@ impl ChunkArrays {
         array: ChunkArray,
         first: u64,
         bytes: u64,
-    ) -> Vec<(vk::Buffer, u64, u64, u64)> {
+    ) -> Vec<(&GpuBuffer, u64, u64, u64)> {
         let segments = &self.arrays[array.row() as usize];
         self.layout
             .pieces(self.layout.byte_of(array, first), bytes)
@@ -412,7 +412,7 @@ impl ChunkArrays {
                         )
                     });
                 (
-                    segment.buffer.buffer,
+                    &segment.buffer,
                     at - segment.start,
                     piece.bytes,
                     piece.from_start,
@@ -423,73 +423,54 @@ impl ChunkArrays {
 
     /// Records a copy of `bytes` from `source` (from `source_offset`) into `array` from
     /// element `first` on.
-    #[allow(clippy::too_many_arguments)]
     pub fn record_copy_in(
         &self,
-        device: &ash::Device,
-        cb: vk::CommandBuffer,
+        recorder: &Recorder,
         source: &GpuBuffer,
         source_offset: u64,
         array: ChunkArray,
         first: u64,
         bytes: u64,
     ) {
-        assert!(
-            source_offset + bytes <= source.size,
-            "the copy overruns its source"
-        );
         for (target, offset, piece_bytes, from_start) in self.regions(array, first, bytes) {
-            let region = [vk::BufferCopy::default()
-                .src_offset(source_offset + from_start)
-                .dst_offset(offset)
-                .size(piece_bytes)];
-            // SAFETY: both buffers are live and hold the ranges (checked); the command buffer
-            // is recording.
-            unsafe { device.cmd_copy_buffer(cb, source.buffer, target, &region) };
+            recorder.copy(
+                source,
+                source_offset + from_start,
+                target,
+                offset,
+                piece_bytes,
+            );
         }
     }
 
     /// Records a copy of `bytes` of `array` from element `first` on into `target` from
     /// `target_offset`.
-    #[allow(clippy::too_many_arguments)]
     pub fn record_copy_out(
         &self,
-        device: &ash::Device,
-        cb: vk::CommandBuffer,
+        recorder: &Recorder,
         array: ChunkArray,
         first: u64,
         bytes: u64,
         target: &GpuBuffer,
         target_offset: u64,
     ) {
-        assert!(
-            target_offset + bytes <= target.size,
-            "the copy overruns its target"
-        );
         for (source, offset, piece_bytes, from_start) in self.regions(array, first, bytes) {
-            let region = [vk::BufferCopy::default()
-                .src_offset(offset)
-                .dst_offset(target_offset + from_start)
-                .size(piece_bytes)];
-            // SAFETY: as in `record_copy_in`.
-            unsafe { device.cmd_copy_buffer(cb, source, target.buffer, &region) };
+            recorder.copy(
+                source,
+                offset,
+                target,
+                target_offset + from_start,
+                piece_bytes,
+            );
         }
     }
 
-    /// Records zeroing `bytes` (a multiple of 4) of `array` from element `first` on.
-    pub fn record_clear(
-        &self,
-        device: &ash::Device,
-        cb: vk::CommandBuffer,
-        array: ChunkArray,
-        first: u64,
-        bytes: u64,
-    ) {
+    /// Records zeroing `bytes` (a multiple of 4) of `array` from element `first` on (offsets
+    /// and sizes in segments are multiples of 4: segments are powers of two of at least 256
+    /// bytes, elements 4 bytes or more).
+    pub fn record_clear(&self, recorder: &Recorder, array: ChunkArray, first: u64, bytes: u64) {
         for (buffer, offset, piece_bytes, _) in self.regions(array, first, bytes) {
-            // SAFETY: the buffer is live and holds the range (checked); offsets and sizes are
-            // multiples of 4 (segments are powers of two of at least 256 bytes, elements 4
-            // bytes or more); the command buffer is recording.
-            unsafe { device.cmd_fill_buffer(cb, buffer, offset, piece_bytes, 0) };
+            recorder.fill_zero_range(buffer, offset, piece_bytes);
         }
     }
 }

@@ -86,13 +86,35 @@ pub enum GpuError {
         expected: &'static str,
         value: String,
     },
+    #[error(
+        "{variable} is set but the validation layer {layer} is not installed (Debian: \
+         vulkan-validationlayers)"
+    )]
+    NoValidationLayer {
+        variable: &'static str,
+        layer: String,
+    },
+    #[error("the SPIR-V of the {stage} stage built into vkperft is invalid: {reason}")]
+    BadShader { stage: &'static str, reason: String },
+    #[error("the {0} buffer is not in host-visible memory, so the host cannot reach it")]
+    NotHostVisible(&'static str),
+    #[error("the device's warm-up is wrong: start position perft(3) gave {counts}, expected 8902")]
+    WarmUpMismatch { counts: String },
+    #[error("the probe self-test could not build its table: {0}")]
+    SelfTestTable(String),
+    /// A diagnostic operation asked of a backend not in the state it needs.
+    #[error("cannot {operation}: {reason}")]
+    Misuse {
+        operation: &'static str,
+        reason: &'static str,
+    },
     #[error("Vulkan call {call} failed: {result}")]
     Vulkan { call: &'static str, result: String },
 }
 
 impl GpuError {
-    /// Whether the device itself failed (as opposed to a request it cannot meet): it should
-    /// not be trusted with another run.
+    /// Whether the device itself failed (as opposed to a request it cannot meet, or a fault of
+    /// vkperft's own): it should not be trusted with another run.
     pub fn is_device_failure(&self) -> bool {
         matches!(
             self,
@@ -137,5 +159,71 @@ impl From<GpuError> for BackendError {
 impl From<GpuError> for RunError {
     fn from(error: GpuError) -> RunError {
         RunError::Failed(error.into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn failed_vulkan_calls_are_device_failures() {
+        for result in [
+            vk::Result::ERROR_OUT_OF_DEVICE_MEMORY,
+            vk::Result::ERROR_DEVICE_LOST,
+            vk::Result::ERROR_INITIALIZATION_FAILED,
+        ] {
+            assert!(GpuError::from_vk("vkQueueSubmit", result).is_device_failure());
+        }
+        assert!(GpuError::Timeout(60).is_device_failure());
+    }
+
+    #[test]
+    fn failures_that_are_not_vulkan_calls_leave_the_device_trusted() {
+        let not_the_device = [
+            GpuError::NoValidationLayer {
+                variable: "VKPERFT_VALIDATION",
+                layer: "VK_LAYER_KHRONOS_validation".into(),
+            },
+            GpuError::BadShader {
+                stage: "expand",
+                reason: "not a multiple of 4 bytes".into(),
+            },
+            GpuError::NotHostVisible("upload"),
+            GpuError::WarmUpMismatch {
+                counts: "Some([8901])".into(),
+            },
+            GpuError::SelfTestTable("no buckets".into()),
+            GpuError::Misuse {
+                operation: "load a table",
+                reason: "no table is prepared",
+            },
+        ];
+        for error in not_the_device {
+            assert!(!error.is_device_failure(), "{error}");
+        }
+    }
+
+    #[test]
+    fn each_failure_says_what_failed() {
+        assert_eq!(
+            GpuError::NotHostVisible("upload").to_string(),
+            "the upload buffer is not in host-visible memory, so the host cannot reach it"
+        );
+        assert_eq!(
+            GpuError::Misuse {
+                operation: "run a stage",
+                reason: "the chunk's first position is not 0",
+            }
+            .to_string(),
+            "cannot run a stage: the chunk's first position is not 0"
+        );
+        assert_eq!(
+            GpuError::WarmUpMismatch {
+                counts: "None".into()
+            }
+            .to_string(),
+            "the device's warm-up is wrong: start position perft(3) gave None, expected 8902"
+        );
     }
 }

@@ -1,10 +1,7 @@
-//! The Vulkan compute backend. All unsafe Vulkan code of the project lives in this module,
-//! wrapped in types that free what they own when dropped.
+//! The Vulkan compute backend.
 //!
-//! - [`device`]: instance creation, the device list (`vkperft devices`) and device choice;
-//! - [`context`]: the logical device, queue, allocator and command submission;
-//! - [`buffer`]: buffers from `gpu-allocator`;
-//! - [`pipelines`]: the compute stages compiled from `glsl/` by `build.rs`;
+//! - [`vk`]: the thin wrappers of Vulkan (instance, device, buffers, pipelines, submission and
+//!   command recording), the backend's only unsafe code;
 //! - [`layouts`]: Rust twins of the structs the shaders see;
 //! - [`tables`]: the ray tables uploaded for the shaders;
 //! - [`tt_table`]: the transposition table in device memory;
@@ -19,16 +16,12 @@
 //! - [`twin`]: the CPU twin of the search stages and the scheduler's executor on the CPU.
 
 pub mod backend;
-pub mod buffer;
 pub mod chunk_arrays;
 pub mod chunk_shape;
-pub mod context;
-pub mod device;
 pub mod error;
 pub mod layouts;
 pub mod level_work;
 pub mod options;
-pub mod pipelines;
 pub mod scheduler;
 pub mod shader_layout;
 pub mod shader_stats;
@@ -36,8 +29,12 @@ pub mod slider_attacks;
 pub mod tables;
 pub mod tt_table;
 pub mod twin;
+#[allow(unsafe_code)]
+pub mod vk;
 
 pub use backend::{memory_defaults, MemoryDefaults, ScheduleStats, VulkanBackend};
-pub use device::{list_devices, DeviceInfo, DeviceKind};
+pub use vk::device::{list_devices, DeviceInfo, DeviceKind};
+// The paths the CLI, the engine and the tests name.
 pub use error::GpuError;
 pub use options::{GpuOptions, SelfTestProbe, Submissions, MAX_WORKGROUPS_VARIABLE};
+pub use vk::{device, pipelines};

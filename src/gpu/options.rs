@@ -1,10 +1,10 @@
 //! What a caller chooses of the Vulkan backend: the device, memory, debug knobs and how chunks
 //! are submitted.
 
-use super::device::DeviceInfo;
 use super::slider_attacks::SliderAttacks;
 #[cfg(doc)]
 use super::slider_attacks::SLIDER_ATTACKS_VARIABLE;
+use super::vk::device::DeviceInfo;
 use crate::tt::TableSplit;
 
 /// The environment variable that lowers the workgroups per dispatch (a debug override).

@@ -4,13 +4,12 @@
 //! Only pipelines are created: no memory and no queue submission, so this works on RADV's null
 //! device (`RADV_FORCE_FAMILY=navi21`), which runs AMD's real compiler on any machine.
 
-use super::context::{DeviceShared, Purpose};
-use super::device::{compute_queue_family, DeviceInfo, Instance};
-use super::error::{vk_error, GpuError};
-use super::pipelines::{Pipelines, Stage};
+use super::error::GpuError;
 use super::slider_attacks::SliderAttacks;
-use ash::vk;
-use std::ffi::CStr;
+use super::vk::device::{compute_queue_family, DeviceInfo, Instance};
+pub use super::vk::executable_stats::{ExecutableStats, StatValue};
+use super::vk::pipelines::{Pipelines, Stage};
+use super::vk::shared::{DeviceShared, Purpose};
 
 /// The stages a search dispatches: without a table, and in the table build (`_tt`), where
 /// `dedup` also runs; `*_stats` are those of a move-type statistics run. The stages that
@@ -30,28 +29,6 @@ const SEARCH_STAGES: [(Stage, bool); 13] = [
     (Stage::UpsweepStats, true),
     (Stage::Dedup, true),
 ];
-
-/// One statistic's value, in the format the driver gave it.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum StatValue {
-    Bool(bool),
-    Int(i64),
-    UInt(u64),
-    Float(f64),
-}
-
-/// The statistics of one executable (a compiled shader) of one pipeline.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ExecutableStats {
-    /// The stage, with `_tt` for the table build and the slider attacks where the stage
-    /// generates moves: `expand_lookups`, `leaf_tt_fills`, `upsweep`, ...
-    pub pipeline: String,
-    pub executable: String,
-    pub description: String,
-    pub subgroup_size: u32,
-    /// (name, value) in the driver's order.
-    pub stats: Vec<(String, StatValue)>,
-}
 
 /// The device statistics were read from, and the statistics.
 #[derive(Clone, Debug)]
@@ -129,8 +106,6 @@ pub fn shader_stats(requested: Option<usize>) -> Result<ShaderStats, GpuError> {
         family,
         Purpose::PipelineStatistics,
     )?;
-    let loader =
-        ash::khr::pipeline_executable_properties::Device::new(shared.instance(), &shared.device);
     let mut executables = Vec::new();
     for build_tt in [false, true] {
         if build_tt && !with_tt {
@@ -155,11 +130,11 @@ pub fn shader_stats(requested: Option<usize>) -> Result<ShaderStats, GpuError> {
             if stage.generates_moves() {
                 for (sliders, pipelines) in &variants {
                     let name = format!("{name}_{}", sliders.name());
-                    executables.extend(pipeline_stats(&loader, pipelines.pipeline(stage), &name)?);
+                    executables.extend(pipelines.executable_stats(stage, &name)?);
                 }
             } else {
                 let pipelines = &variants[0].1;
-                executables.extend(pipeline_stats(&loader, pipelines.pipeline(stage), &name)?);
+                executables.extend(pipelines.executable_stats(stage, &name)?);
             }
         }
     }
@@ -167,58 +142,4 @@ pub fn shader_stats(requested: Option<usize>) -> Result<ShaderStats, GpuError> {
         device: info,
         executables,
     })
-}
-
-fn pipeline_stats(
-    loader: &ash::khr::pipeline_executable_properties::Device,
-    pipeline: vk::Pipeline,
-    name: &str,
-) -> Result<Vec<ExecutableStats>, GpuError> {
-    let pipeline_info = vk::PipelineInfoKHR::default().pipeline(pipeline);
-    // SAFETY: the pipeline is live and was created with CAPTURE_STATISTICS on a device with
-    // pipelineExecutableInfo enabled.
-    let properties = unsafe { loader.get_pipeline_executable_properties(&pipeline_info) }
-        .map_err(vk_error("vkGetPipelineExecutablePropertiesKHR"))?;
-    let text = |text: Result<&CStr, _>| {
-        text.map(|c: &CStr| c.to_string_lossy().into_owned())
-            .unwrap_or_default()
-    };
-    let mut executables = Vec::new();
-    for (index, executable) in properties.iter().enumerate() {
-        let executable_info = vk::PipelineExecutableInfoKHR::default()
-            .pipeline(pipeline)
-            .executable_index(index as u32);
-        // SAFETY: as above; the index is one the driver listed.
-        let statistics = unsafe { loader.get_pipeline_executable_statistics(&executable_info) }
-            .map_err(vk_error("vkGetPipelineExecutableStatisticsKHR"))?;
-        let stats = statistics
-            .iter()
-            .map(|statistic| {
-                // SAFETY: the union member read is the one `format` names.
-                let value = unsafe {
-                    match statistic.format {
-                        vk::PipelineExecutableStatisticFormatKHR::BOOL32 => {
-                            StatValue::Bool(statistic.value.b32 == vk::TRUE)
-                        }
-                        vk::PipelineExecutableStatisticFormatKHR::INT64 => {
-                            StatValue::Int(statistic.value.i64)
-                        }
-                        vk::PipelineExecutableStatisticFormatKHR::FLOAT64 => {
-                            StatValue::Float(statistic.value.f64)
-                        }
-                        _ => StatValue::UInt(statistic.value.u64),
-                    }
-                };
-                (text(statistic.name_as_c_str()), value)
-            })
-            .collect();
-        executables.push(ExecutableStats {
-            pipeline: name.to_string(),
-            executable: text(executable.name_as_c_str()),
-            description: text(executable.description_as_c_str()),
-            subgroup_size: executable.subgroup_size,
-            stats,
-        });
-    }
-    Ok(executables)
 }

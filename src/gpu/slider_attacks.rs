@@ -1,9 +1,9 @@
 //! How the move generator finds slider attacks, chosen per device: a specialization constant
 //! of the expand and leaf stages (`SLIDER_ATTACKS` in `glsl/common/attacks.glsl`).
 
-use super::device::{DeviceInfo, DeviceKind};
 use super::error::GpuError;
 use super::shader_layout::{SLIDERS_BY_FILLS, SLIDERS_BY_LOOKUPS};
+use super::vk::device::{DeviceInfo, DeviceKind};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SliderAttacks {

@@ -17,13 +17,13 @@
 //! slots per entry in certify, in segments of the same buckets. Its fast table is never split
 //! (a compact entry has no room for them).
 
-use super::buffer::GpuBuffer;
-use super::context::DeviceShared;
 use super::error::GpuError;
 use super::layouts::{SegmentAddresses, TtParamsHead};
 use super::shader_layout::{
     TT_MAX_SEGMENTS, TT_MODE_CERTIFY, TT_MODE_FAST, TT_MODE_OFF, TT_MODE_VERIFIED,
 };
+use super::vk::buffer::GpuBuffer;
+use super::vk::shared::DeviceShared;
 use crate::tt::compact::{compact_verifier_mask, COMPACT_WAYS};
 use crate::tt::exact::ExactEntry;
 use crate::tt::fast::{verifier_mask, FastBucket, FAST_WAYS};

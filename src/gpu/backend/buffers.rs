@@ -1,15 +1,16 @@
 //! The buffers of the search: one chunk's levels, the table's parameters, keys and
 //! statistics, and helpers for their host-visible memory.
 
-use crate::gpu::buffer::GpuBuffer;
 use crate::gpu::chunk_arrays::{ChunkArrays, SegmentLayout};
-use crate::gpu::context::{DeviceShared, SLOTS};
 use crate::gpu::error::GpuError;
 #[cfg(doc)]
 use crate::gpu::layouts::inner_positions;
 use crate::gpu::layouts::{Control, GpuBoard, GpuU128, PositionLayout, TT_PARAMS_BYTES};
 use crate::gpu::shader_layout::{STAT_COLUMNS, WORK_WORDS, ZOBRIST_KEYS};
 use crate::gpu::tt_table::GpuTable;
+use crate::gpu::vk::buffer::GpuBuffer;
+use crate::gpu::vk::context::SLOTS;
+use crate::gpu::vk::shared::DeviceShared;
 use crate::tt::shader_shared::{COUNTERS_PER_DEPTH, MAX_TABLE_DEPTH};
 use gpu_allocator::MemoryLocation;
 use std::sync::Arc;
@@ -167,23 +168,18 @@ impl TtBuffers {
     }
 }
 
-fn unmapped(name: &str) -> GpuError {
-    GpuError::Vulkan {
-        call: "map",
-        result: format!("{name} is not host-visible"),
-    }
-}
-
 /// Copies `bytes` to the start of a host-visible buffer.
 pub fn write_mapped(buffer: &mut GpuBuffer, bytes: &[u8]) -> Result<(), GpuError> {
-    let mapped = buffer.mapped_mut().ok_or_else(|| unmapped("upload"))?;
+    let mapped = buffer
+        .mapped_mut()
+        .ok_or(GpuError::NotHostVisible("upload"))?;
     mapped[..bytes.len()].copy_from_slice(bytes);
     Ok(())
 }
 
 /// The host-visible bytes of `buffer`.
 pub fn mapped_bytes(buffer: &GpuBuffer) -> Result<&[u8], GpuError> {
-    buffer.mapped().ok_or_else(|| unmapped("readback"))
+    buffer.mapped().ok_or(GpuError::NotHostVisible("readback"))
 }
 
 /// A `T` from the start of a host-visible buffer.

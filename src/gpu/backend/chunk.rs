@@ -17,16 +17,14 @@ use crate::backend::run_control::RunControl;
 use crate::backend::RunError;
 use crate::chess::MoveStats;
 use crate::count::Counts;
-use crate::gpu::buffer::record_copy;
 use crate::gpu::chunk_arrays::ChunkArray;
 use crate::gpu::chunk_shape::ChunkShape;
-use crate::gpu::context::record_barrier;
 use crate::gpu::error::GpuError;
 use crate::gpu::layouts::{Control, GpuBoard, GpuU128, Level, StepConstants};
-use crate::gpu::pipelines::Stage;
 use crate::gpu::shader_layout::{DEDUP_SLOTS_PER_POSITION, MAX_LEVELS, STAT_COLUMNS};
+use crate::gpu::vk::pipelines::Stage;
+use crate::gpu::vk::recorder::Recorder;
 use crate::tt::TtMode;
-use ash::vk;
 use std::sync::atomic::Ordering;
 
 impl VulkanBackend {
@@ -53,7 +51,7 @@ impl VulkanBackend {
     /// Submits the chunk of `boards`, all `remaining` (>= 1) plies deep, whole in `slot`, its
     /// levels holding at most `capacity` positions; [`Self::chunk_counts`] reads its counts once [`Context::wait`] returned for the slot.
     ///
-    /// [`Context::wait`]: crate::gpu::context::Context::wait
+    /// [`Context::wait`]: crate::gpu::vk::context::Context::wait
     pub(super) fn submit_whole_chunk(
         &mut self,
         slot: usize,
@@ -75,13 +73,13 @@ impl VulkanBackend {
             self.build(Stage::Upsweep),
         );
         let count = boards.len() as u32;
-        let control = self.buffers.control.buffer;
-        self.context.submit(slot, |device, cb| {
-            self.record_chunk_start(device, cb, slot, count, capacity);
+        let control = &self.buffers.control;
+        self.context.submit(slot, |recorder| {
+            self.record_chunk_start(recorder, slot, count, capacity);
             let pipelines = &self.pipelines;
             let indirect = |stage, step: &StepConstants| {
-                pipelines.record_indirect_dispatch(cb, stage, step, control);
-                record_barrier(device, cb);
+                pipelines.record_indirect_dispatch(recorder, stage, step, control);
+                recorder.barrier();
             };
             let dedup = |level| {
                 if shape.deduplicated(level) {
@@ -92,8 +90,8 @@ impl VulkanBackend {
             for level in 0..shape.leaf_level() {
                 dedup(level);
                 indirect(expand, &shape.expand(level));
-                pipelines.record_dispatch(cb, Stage::NextLevel, &shape.step(level, 0), 1);
-                record_barrier(device, cb);
+                pipelines.record_dispatch(recorder, Stage::NextLevel, &shape.step(level, 0), 1);
+                recorder.barrier();
             }
             dedup(shape.leaf_level());
             indirect(leaf, &shape.leaf());
@@ -103,7 +101,7 @@ impl VulkanBackend {
             for level in (0..shape.leaf_level()).rev() {
                 indirect(upsweep, &shape.upsweep(level));
             }
-            self.record_chunk_end(device, cb, slot, count);
+            self.record_chunk_end(recorder, slot, count);
         })?;
         self.executed.submissions += 1;
         Ok(())
@@ -137,21 +135,21 @@ impl VulkanBackend {
                 &step,
                 level_count,
                 control,
-                |backend, device, cb| {
+                |backend, recorder| {
                     if let Some(items) = start.take() {
-                        backend.record_chunk_start(device, cb, SLOT, items, backend.capacity);
+                        backend.record_chunk_start(recorder, SLOT, items, backend.capacity);
                     }
                 },
-                |backend, device, cb, last_part| {
-                    record_barrier(device, cb);
+                |backend, recorder, last_part| {
+                    recorder.barrier();
                     if last_part {
                         let next = shape.step(level, 0);
                         backend
                             .pipelines
-                            .record_dispatch(cb, Stage::NextLevel, &next, 1);
-                        record_barrier(device, cb);
+                            .record_dispatch(recorder, Stage::NextLevel, &next, 1);
+                        recorder.barrier();
                     }
-                    backend.record_control_readback(device, cb, SLOT);
+                    backend.record_control_readback(recorder, SLOT);
                 },
                 // A part that overflowed ends the level: the chunk is redone smaller.
                 |backend| Ok(backend.read_control(SLOT)?.overflow == 0),
@@ -172,9 +170,9 @@ impl VulkanBackend {
             &shape.leaf(),
             level_count,
             control,
-            |backend, device, cb| {
+            |backend, recorder| {
                 if let Some(items) = start.take() {
-                    backend.record_chunk_start(device, cb, SLOT, items, backend.capacity);
+                    backend.record_chunk_start(recorder, SLOT, items, backend.capacity);
                 }
             },
             no_commands,
@@ -186,7 +184,7 @@ impl VulkanBackend {
                 &resolve,
                 level_count,
                 control,
-                |_, _, _| {},
+                |_, _| {},
                 no_commands,
                 |_| Ok(true),
             )?;
@@ -198,13 +196,13 @@ impl VulkanBackend {
                 &shape.upsweep(level),
                 level_counts[level as usize].count,
                 control,
-                |_, _, _| {},
+                |_, _| {},
                 no_commands,
                 |_| Ok(true),
             )?;
         }
-        self.context.submit_and_wait(|device, cb| {
-            self.record_chunk_end(device, cb, SLOT, count);
+        self.context.submit_and_wait(|recorder| {
+            self.record_chunk_end(recorder, SLOT, count);
         })?;
         Ok(self.chunk_counts(SLOT, count, remaining)?)
     }
@@ -263,22 +261,20 @@ impl VulkanBackend {
     /// (those before the compact leaf level at most what their buffers hold).
     pub(super) fn record_chunk_start(
         &self,
-        device: &ash::Device,
-        cb: vk::CommandBuffer,
+        recorder: &Recorder,
         slot: usize,
         count: u32,
         capacity: u32,
     ) {
         self.record_upload(
-            device,
-            cb,
+            recorder,
             slot,
             u64::from(count) * size_of::<GpuBoard>() as u64,
         );
         if self.tt.table.is_some() {
-            // SAFETY: the buffer is live; the command buffer is recording. The barrier after
-            // the upload orders it after the last chunk's copy of the statistics.
-            unsafe { device.cmd_fill_buffer(cb, self.tt.stats.buffer, 0, vk::WHOLE_SIZE, 0) };
+            // The barrier after the upload orders this after the last chunk's copy of the
+            // statistics.
+            recorder.fill_zero(&self.tt.stats);
         }
         // Levels are position indices from the chunk's first position on.
         let first = self.first_position();
@@ -291,17 +287,8 @@ impl VulkanBackend {
             unused: [0; 3],
             first_level: Level::new(first, count, self.max_groups_x),
         };
-        // SAFETY: the control buffer is live and larger than the head; the data is a multiple
-        // of 4 bytes and under 64 KiB; the command buffer is recording.
-        unsafe {
-            device.cmd_update_buffer(
-                cb,
-                self.buffers.control.buffer,
-                0,
-                bytemuck::bytes_of(&head),
-            )
-        };
-        record_barrier(device, cb);
+        recorder.update(&self.buffers.control, 0, bytemuck::bytes_of(&head));
+        recorder.barrier();
     }
 
     /// Records the end of a chunk of `count` items: its counts (and fast counts in certify),
@@ -310,30 +297,24 @@ impl VulkanBackend {
     /// [`readback_values`] says).
     ///
     /// [`readback_values`]: super::buffers::readback_values
-    fn record_chunk_end(
-        &self,
-        device: &ash::Device,
-        cb: vk::CommandBuffer,
-        slot: usize,
-        count: u32,
-    ) {
-        self.record_readback(device, cb, slot, ChunkArray::Counts, count, 0);
+    fn record_chunk_end(&self, recorder: &Recorder, slot: usize, count: u32) {
+        self.record_readback(recorder, slot, ChunkArray::Counts, count, 0);
         if self.certifies() {
-            self.record_readback(device, cb, slot, ChunkArray::FastCounts, count, count);
+            self.record_readback(recorder, slot, ChunkArray::FastCounts, count, count);
         }
         if self.layout.move_stats {
             let columns = STAT_COLUMNS * count;
-            self.record_readback(device, cb, slot, ChunkArray::Stats, columns, 2 * count);
+            self.record_readback(recorder, slot, ChunkArray::Stats, columns, 2 * count);
             if self.certifies() {
                 let at = 2 * count + columns;
-                self.record_readback(device, cb, slot, ChunkArray::FastStats, columns, at);
+                self.record_readback(recorder, slot, ChunkArray::FastStats, columns, at);
             }
         }
         if self.tt.table.is_some() {
-            self.record_stats_readback(device, cb, slot);
+            self.record_stats_readback(recorder, slot);
         }
-        self.record_work_readback(device, cb, slot);
-        self.record_control_readback(device, cb, slot);
+        self.record_work_readback(recorder, slot);
+        self.record_control_readback(recorder, slot);
     }
 
     /// Dispatches `stage` over the `positions` positions of `step.level` in parts the pacer
@@ -351,8 +332,8 @@ impl VulkanBackend {
         step: &StepConstants,
         positions: u32,
         control: &RunControl<'_>,
-        prologue: impl FnOnce(&Self, &ash::Device, vk::CommandBuffer),
-        epilogue: impl Fn(&Self, &ash::Device, vk::CommandBuffer, bool),
+        prologue: impl FnOnce(&Self, &Recorder),
+        epilogue: impl Fn(&Self, &Recorder, bool),
         keep_going: impl Fn(&Self) -> Result<bool, GpuError>,
     ) -> Result<bool, RunError> {
         let mut prologue = Some(prologue);
@@ -368,13 +349,13 @@ impl VulkanBackend {
                 ..*step
             };
             let first = prologue.take();
-            let took = self.context.submit_and_wait(|device, cb| {
+            let took = self.context.submit_and_wait(|recorder| {
                 if let Some(first) = first {
-                    first(self, device, cb);
+                    first(self, recorder);
                 }
                 self.pipelines
-                    .record_dispatch(cb, stage, &part, part_positions);
-                epilogue(self, device, cb, last_part);
+                    .record_dispatch(recorder, stage, &part, part_positions);
+                epilogue(self, recorder, last_part);
             })?;
             self.parts.record(stage, part_positions, took);
             self.record_submission(took);
@@ -403,14 +384,14 @@ impl VulkanBackend {
             return Ok(());
         }
         let set_bytes = u64::from(positions * DEDUP_SLOTS_PER_POSITION) * 4;
-        let clear_set = |backend: &Self, device: &ash::Device, cb: vk::CommandBuffer| {
+        let clear_set = |backend: &Self, recorder: &Recorder| {
             if let Some(items) = start.take() {
-                backend.record_chunk_start(device, cb, 0, items, backend.capacity);
+                backend.record_chunk_start(recorder, 0, items, backend.capacity);
             }
             let arrays = &backend.buffers.arrays;
             let first_slot = arrays.layout().first_element(ChunkArray::Dedup);
-            arrays.record_clear(device, cb, ChunkArray::Dedup, first_slot, set_bytes);
-            record_barrier(device, cb);
+            arrays.record_clear(recorder, ChunkArray::Dedup, first_slot, set_bytes);
+            recorder.barrier();
         };
         self.submit_level(
             Stage::Dedup,
@@ -430,15 +411,10 @@ impl VulkanBackend {
     }
 
     /// Records the copy of the `Control` block to `slot`'s readback.
-    pub(super) fn record_control_readback(
-        &self,
-        device: &ash::Device,
-        cb: vk::CommandBuffer,
-        slot: usize,
-    ) {
+    pub(super) fn record_control_readback(&self, recorder: &Recorder, slot: usize) {
         let readback = &self.buffers.slots[slot].control_readback;
         let bytes = size_of::<Control>() as u64;
-        record_copy(device, cb, &self.buffers.control, readback, bytes, 0);
+        recorder.copy(&self.buffers.control, 0, readback, 0, bytes);
     }
 
     /// Records a copy of the first `values` 128-bit values of `array` (counts, fast counts,
@@ -446,8 +422,7 @@ impl VulkanBackend {
     /// from its value `at` on.
     pub(super) fn record_readback(
         &self,
-        device: &ash::Device,
-        cb: vk::CommandBuffer,
+        recorder: &Recorder,
         slot: usize,
         array: ChunkArray,
         values: u32,
@@ -456,8 +431,7 @@ impl VulkanBackend {
         let value_bytes = size_of::<GpuU128>() as u64;
         let arrays = &self.buffers.arrays;
         arrays.record_copy_out(
-            device,
-            cb,
+            recorder,
             array,
             arrays.layout().first_element(array),
             u64::from(values) * value_bytes,
@@ -483,18 +457,12 @@ impl VulkanBackend {
 
     /// Records the copy of `bytes` of boards uploaded to `slot` to the boards from the chunk's
     /// first position on.
-    pub(super) fn record_upload(
-        &self,
-        device: &ash::Device,
-        cb: vk::CommandBuffer,
-        slot: usize,
-        bytes: u64,
-    ) {
+    pub(super) fn record_upload(&self, recorder: &Recorder, slot: usize, bytes: u64) {
         let upload = &self.buffers.slots[slot].upload;
         let first = u64::from(self.first_position());
         let arrays = &self.buffers.arrays;
-        arrays.record_copy_in(device, cb, upload, 0, ChunkArray::Boards, first, bytes);
-        record_barrier(device, cb);
+        arrays.record_copy_in(recorder, upload, 0, ChunkArray::Boards, first, bytes);
+        recorder.barrier();
     }
 }
 
@@ -519,7 +487,7 @@ const _: () = assert!(
 );
 
 /// Records nothing: for a level with no commands after its dispatches.
-fn no_commands(_: &VulkanBackend, _: &ash::Device, _: vk::CommandBuffer, _: bool) {}
+fn no_commands(_: &VulkanBackend, _: &Recorder, _: bool) {}
 
 /// A statistics run's item statistics as read back, in `STAT_*` order.
 fn move_stats_of(values: &[GpuU128]) -> MoveStats {

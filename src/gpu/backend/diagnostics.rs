@@ -6,21 +6,19 @@
 use super::buffers::{mapped_bytes, write_mapped};
 use super::VulkanBackend;
 use crate::chess::{Hash128, Zobrist};
-use crate::gpu::buffer::{record_copy, GpuBuffer};
 use crate::gpu::chunk_arrays::ChunkArray;
-use crate::gpu::context::record_barrier;
 use crate::gpu::error::GpuError;
 use crate::gpu::layouts::{
     tt_params_bytes, ChildRange, Control, GpuBoard, GpuU128, PositionLayout, SegmentAddresses,
     StepConstants, TtParamsHead,
 };
-use crate::gpu::pipelines::Stage;
 use crate::gpu::shader_layout::{
     DEDUP_OUTPUT, WORK_DEPTHS, WORK_DUPLICATES, WORK_EXPANDED, WORK_LEAF_COUNT_OPS,
 };
 use crate::gpu::twin::buffers::{StageWork, TwinBuffers};
+use crate::gpu::vk::buffer::GpuBuffer;
+use crate::gpu::vk::pipelines::Stage;
 use crate::tt::{BucketRef, TranspositionTable};
-use ash::vk;
 use gpu_allocator::MemoryLocation;
 
 impl VulkanBackend {
@@ -44,12 +42,12 @@ impl VulkanBackend {
         self.upload(&self.buffers.control, bytemuck::bytes_of(&control_block))?;
         self.upload(&self.tt.params, &tt_params_bytes(&tt_head, segments))?;
         const PROBED_VALUES: u32 = 32;
-        let probed = self.context.submit_and_wait(|device, cb| {
-            self.record_upload(device, cb, 0, size_of::<GpuBoard>() as u64);
+        let probed = self.context.submit_and_wait(|recorder| {
+            self.record_upload(recorder, 0, size_of::<GpuBoard>() as u64);
             self.pipelines
-                .record_dispatch(cb, Stage::LayoutProbe, &step, 1);
-            record_barrier(device, cb);
-            self.record_readback(device, cb, 0, ChunkArray::Counts, PROBED_VALUES, 0);
+                .record_dispatch(recorder, Stage::LayoutProbe, &step, 1);
+            recorder.barrier();
+            self.record_readback(recorder, 0, ChunkArray::Counts, PROBED_VALUES, 0);
         });
         // Back to "no table" whatever happened.
         let restored = self.upload_no_table();
@@ -77,12 +75,12 @@ impl VulkanBackend {
             remaining: depth,
             ..StepConstants::default()
         };
-        self.context.submit_and_wait(|device, cb| {
-            self.record_chunk_start(device, cb, 0, count, self.capacity);
+        self.context.submit_and_wait(|recorder| {
+            self.record_chunk_start(recorder, 0, count, self.capacity);
             self.pipelines
-                .record_dispatch(cb, Stage::KeyProbe, &step, count);
-            record_barrier(device, cb);
-            self.record_readback(device, cb, 0, ChunkArray::Hashes, count, 0);
+                .record_dispatch(recorder, Stage::KeyProbe, &step, count);
+            recorder.barrier();
+            self.record_readback(recorder, 0, ChunkArray::Hashes, count, 0);
         })?;
         Ok(self
             .read_back(0, count, 0)?
@@ -111,25 +109,25 @@ impl VulkanBackend {
             flags: DEDUP_OUTPUT,
             ..StepConstants::default()
         };
-        self.context.submit_and_wait(|device, cb| {
-            self.record_chunk_start(device, cb, 0, 1, self.capacity);
-            self.pipelines.record_dispatch(cb, Stage::Expand, &step, 1);
-            record_barrier(device, cb);
-            self.record_control_readback(device, cb, 0);
+        self.context.submit_and_wait(|recorder| {
+            self.record_chunk_start(recorder, 0, 1, self.capacity);
+            self.pipelines
+                .record_dispatch(recorder, Stage::Expand, &step, 1);
+            recorder.barrier();
+            self.record_control_readback(recorder, 0);
         })?;
         // The parent and its children, as 128-bit values: two per board, then one per hash.
         let positions = 1 + self.read_control(0)?.appended;
         let value_bytes = size_of::<GpuU128>() as u64;
         let board_values = 2 * positions;
-        self.context.submit_and_wait(|device, cb| {
+        self.context.submit_and_wait(|recorder| {
             let buffers = &self.buffers;
             let readback = &buffers.slots[0].readback;
             let first = u64::from(self.first_position());
             let board_bytes = u64::from(board_values) * value_bytes;
             let arrays = &buffers.arrays;
             arrays.record_copy_out(
-                device,
-                cb,
+                recorder,
                 ChunkArray::Boards,
                 first,
                 board_bytes,
@@ -138,8 +136,7 @@ impl VulkanBackend {
             );
             let hash_bytes = u64::from(positions) * value_bytes;
             arrays.record_copy_out(
-                device,
-                cb,
+                recorder,
                 ChunkArray::Hashes,
                 first,
                 hash_bytes,
@@ -164,9 +161,9 @@ impl VulkanBackend {
     /// from device memory.
     pub fn table_params_in_use(&self) -> Result<TtParamsHead, GpuError> {
         let bytes = size_of::<TtParamsHead>();
-        self.context.submit_and_wait(|device, cb| {
+        self.context.submit_and_wait(|recorder| {
             let readback = &self.buffers.slots[0].readback;
-            record_copy(device, cb, &self.tt.params, readback, bytes as u64, 0);
+            recorder.copy(&self.tt.params, 0, readback, 0, bytes as u64);
         })?;
         let words = self.read_back(0, bytes.div_ceil(size_of::<GpuU128>()) as u32, 0)?;
         Ok(bytemuck::pod_read_unaligned(
@@ -179,9 +176,9 @@ impl VulkanBackend {
     /// counts past 2^64, or past what a fast entry holds. The table must not be split by
     /// depth (`--tt-split shared`): its lines hold the CPU's buckets.
     pub fn load_table(&mut self, table: &TranspositionTable) -> Result<(), GpuError> {
-        let refused = |reason: &str| GpuError::Vulkan {
-            call: "load a table",
-            result: reason.to_string(),
+        let refused = |reason| GpuError::Misuse {
+            operation: "load a table",
+            reason,
         };
         let Some(gpu_table) = &self.tt.table else {
             return Err(refused("no table is prepared"));
@@ -230,9 +227,9 @@ impl VulkanBackend {
         self.upload_zobrist(zobrist)?;
         // The twin's buffers index positions from 0.
         if self.first_position() != 0 {
-            return Err(GpuError::Vulkan {
-                call: "run a stage",
-                result: "the chunk's first position is not 0".to_string(),
+            return Err(GpuError::Misuse {
+                operation: "run a stage",
+                reason: "the chunk's first position is not 0",
             });
         }
         let arrays: [(ChunkArray, &[u8]); 5] = [
@@ -253,11 +250,11 @@ impl VulkanBackend {
             &device_buffers.control,
             bytemuck::bytes_of(&buffers.control),
         )?;
-        self.context.submit_and_wait(|device, cb| {
-            // SAFETY: the buffer is live; the command buffer is recording.
-            unsafe { device.cmd_fill_buffer(cb, device_buffers.work.buffer, 0, vk::WHOLE_SIZE, 0) };
-            record_barrier(device, cb);
-            self.pipelines.record_dispatch(cb, stage, step, invocations);
+        self.context.submit_and_wait(|recorder| {
+            recorder.fill_zero(&device_buffers.work);
+            recorder.barrier();
+            self.pipelines
+                .record_dispatch(recorder, stage, step, invocations);
         })?;
         let [boards, children, counts, hashes, dedup_set] =
             arrays.map(|(array, bytes)| self.download_array(array, 0, bytes.len()));
@@ -303,9 +300,9 @@ impl VulkanBackend {
             MemoryLocation::CpuToGpu,
         )?;
         write_mapped(&mut staging, bytes)?;
-        self.context.submit_and_wait(|device, cb| {
+        self.context.submit_and_wait(|recorder| {
             let arrays = &self.buffers.arrays;
-            arrays.record_copy_in(device, cb, &staging, 0, array, first, bytes.len() as u64);
+            arrays.record_copy_in(recorder, &staging, 0, array, first, bytes.len() as u64);
         })?;
         Ok(())
     }
@@ -324,9 +321,9 @@ impl VulkanBackend {
             bytes as u64,
             MemoryLocation::GpuToCpu,
         )?;
-        self.context.submit_and_wait(|device, cb| {
+        self.context.submit_and_wait(|recorder| {
             let arrays = &self.buffers.arrays;
-            arrays.record_copy_out(device, cb, array, first, bytes as u64, &readback, 0);
+            arrays.record_copy_out(recorder, array, first, bytes as u64, &readback, 0);
         })?;
         Ok(mapped_bytes(&readback)?.to_vec())
     }
@@ -339,8 +336,8 @@ impl VulkanBackend {
             bytes as u64,
             MemoryLocation::GpuToCpu,
         )?;
-        self.context.submit_and_wait(|device, cb| {
-            record_copy(device, cb, source, &readback, bytes as u64, 0);
+        self.context.submit_and_wait(|recorder| {
+            recorder.copy(source, 0, &readback, 0, bytes as u64);
         })?;
         Ok(mapped_bytes(&readback)?.to_vec())
     }

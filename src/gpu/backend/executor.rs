@@ -7,9 +7,9 @@ use super::{boards_of, VulkanBackend};
 use crate::backend::plan::{Plan, Tally, WorkItem};
 use crate::backend::run_control::RunControl;
 use crate::backend::RunError;
-use crate::gpu::context::SLOTS;
 use crate::gpu::options::Submissions;
 use crate::gpu::scheduler::{ChunkRun, Executor, ScheduleStats};
+use crate::gpu::vk::context::SLOTS;
 use std::time::Duration;
 
 impl Executor for VulkanBackend {

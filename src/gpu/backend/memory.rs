@@ -2,8 +2,8 @@
 //! chunk buffers then hold.
 
 use crate::gpu::chunk_arrays::SegmentLayout;
-use crate::gpu::device::DeviceInfo;
 use crate::gpu::layouts::PositionLayout;
+use crate::gpu::vk::device::DeviceInfo;
 
 /// The default memory budget for the chunk buffers is this fraction of the device's free
 /// memory.

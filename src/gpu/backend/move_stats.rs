@@ -12,7 +12,7 @@ use crate::backend::{RunError, RunOutcome, RunRequest};
 use crate::chess::{Move, MoveStats};
 use crate::count::Counts;
 use crate::gpu::layouts::PositionLayout;
-use crate::gpu::pipelines::Stage;
+use crate::gpu::vk::pipelines::Stage;
 
 impl VulkanBackend {
     /// Perft of `request` with the move-type statistics, or without them on a table that

@@ -6,9 +6,9 @@
 //! (timestamps, see `Context::wait`), and the next part of a level is sized to take half of
 //! [`SUBMISSION_TARGET`], leaving room for positions that cost more than the last ones.
 
-use crate::gpu::pipelines::Stage;
 use crate::gpu::scheduler::SUBMISSION_TARGET;
 use crate::gpu::shader_layout::WORKGROUP_SIZE;
+use crate::gpu::vk::pipelines::Stage;
 use std::time::Duration;
 
 /// Parts are sized for this share of the target.

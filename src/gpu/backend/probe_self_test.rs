@@ -6,7 +6,7 @@
 //! `tt_probe` in one dispatch. The compact depth-2 buckets of a split fast table are crafted
 //! with their Rust twin (`src/tt/compact.rs`) and probed at depth 2 the same way. Its answers and statistics must be the CPU probe's for the same
 //! bytes: a driver that miscompiles the probe (lavapipe 22.3 does so with a loop over the exact
-//! entries, `glsl/common/tt.glsl`) has its table modes refused, with what differed, instead of
+//! entries, `glsl/common/tt_probe.glsl`) has its table modes refused, with what differed, instead of
 //! returning wrong counts; `--tt off` still runs on it.
 
 use super::buffers::{mapped_bytes, write_mapped};
@@ -14,14 +14,13 @@ use super::diagnostics::table_words;
 use super::VulkanBackend;
 use crate::chess::movegen::legal_moves;
 use crate::chess::{Hash128, NybbleBoard, Position};
-use crate::gpu::buffer::GpuBuffer;
 use crate::gpu::chunk_arrays::ChunkArray;
-use crate::gpu::context::record_barrier;
 use crate::gpu::error::GpuError;
 use crate::gpu::layouts::{tt_params_bytes, GpuBoard, GpuU128, PositionLayout, StepConstants};
 use crate::gpu::options::SelfTestProbe;
-use crate::gpu::pipelines::Stage;
 use crate::gpu::tt_table::GpuTable;
+use crate::gpu::vk::buffer::GpuBuffer;
+use crate::gpu::vk::pipelines::Stage;
 use crate::tt::compact::{
     compact_check, compact_entry, compact_probe, compact_verifier_mask, CompactBucket,
     COMPACT_DEPTH, COMPACT_WAYS,
@@ -354,14 +353,11 @@ fn compact_expected() -> Expected {
 }
 
 fn table_error(err: impl std::fmt::Display) -> GpuError {
-    GpuError::Vulkan {
-        call: "probe self-test table",
-        result: err.to_string(),
-    }
+    GpuError::SelfTestTable(err.to_string())
 }
 
 /// The GPU's answer in `mode` as the CPU's `Probe`: kind 0 miss, 1 hit, 2 false hit
-/// (`tt.glsl`). A verified hit's fast count is its count, of which the GPU keeps only the low
+/// (`tt_probe.glsl`). A verified hit's fast count is its count, of which the GPU keeps only the low
 /// word (nothing reads it: fast counts are kept in certify only).
 fn answer(mode: TtMode, exact: GpuU128, fast: GpuU128) -> Probe {
     match fast.high {
@@ -503,13 +499,14 @@ impl VulkanBackend {
             remaining: expected.depth,
             ..StepConstants::default()
         };
-        self.context.submit_and_wait(|device, cb| {
-            self.record_chunk_start(device, cb, 0, count, self.capacity);
-            self.pipelines.record_dispatch(cb, stage, &step, count);
-            record_barrier(device, cb);
-            self.record_readback(device, cb, 0, ChunkArray::Counts, count, 0);
-            self.record_readback(device, cb, 0, ChunkArray::FastCounts, count, count);
-            self.record_stats_readback(device, cb, 0);
+        self.context.submit_and_wait(|recorder| {
+            self.record_chunk_start(recorder, 0, count, self.capacity);
+            self.pipelines
+                .record_dispatch(recorder, stage, &step, count);
+            recorder.barrier();
+            self.record_readback(recorder, 0, ChunkArray::Counts, count, 0);
+            self.record_readback(recorder, 0, ChunkArray::FastCounts, count, count);
+            self.record_stats_readback(recorder, 0);
         })?;
         self.upload(&self.tt.stats, &zeros)?;
         let exact = self.read_back(0, count, 0)?;

@@ -6,17 +6,16 @@ use super::VulkanBackend;
 use crate::backend::plan::Plan;
 use crate::chess::zobrist::MAX_DEPTH_KEYS;
 use crate::chess::Zobrist;
-use crate::gpu::buffer::{record_copy, GpuBuffer};
-use crate::gpu::context::record_barrier;
 use crate::gpu::error::GpuError;
 use crate::gpu::layouts::{
     tt_params_bytes, GpuU128, PositionLayout, SegmentAddresses, TtParamsHead,
 };
 use crate::gpu::shader_layout::ZOBRIST_DEPTH_KEYS;
 use crate::gpu::tt_table::GpuTable;
+use crate::gpu::vk::buffer::GpuBuffer;
+use crate::gpu::vk::recorder::Recorder;
 use crate::tt::split::{compact_lines, DistinctEstimate};
 use crate::tt::{TtConfig, TtMode, TtStatsSnapshot};
-use ash::vk;
 use gpu_allocator::MemoryLocation;
 
 // The shaders' key buffer holds every depth key the CPU has.
@@ -106,12 +105,11 @@ impl VulkanBackend {
             &self.tt.params,
             &tt_params_bytes(&table.head(), &table.addresses()),
         )?;
-        self.context.submit_and_wait(|device, cb| {
+        self.context.submit_and_wait(|recorder| {
             for buffer in table.buffers().chain([&self.tt.stats]) {
-                // SAFETY: the buffers are live; the command buffer is recording.
-                unsafe { device.cmd_fill_buffer(cb, buffer.buffer, 0, vk::WHOLE_SIZE, 0) };
+                recorder.fill_zero(buffer);
             }
-            record_barrier(device, cb);
+            recorder.barrier();
         })?;
         Ok(())
     }
@@ -172,15 +170,10 @@ impl VulkanBackend {
     }
 
     /// Records the copy of the table's statistics to `slot`'s readback.
-    pub(super) fn record_stats_readback(
-        &self,
-        device: &ash::Device,
-        cb: vk::CommandBuffer,
-        slot: usize,
-    ) {
+    pub(super) fn record_stats_readback(&self, recorder: &Recorder, slot: usize) {
         let stats = &self.tt.stats;
         let readback = &self.buffers.slots[slot].stats_readback;
-        record_copy(device, cb, stats, readback, stats.size, 0);
+        recorder.copy(stats, 0, readback, 0, stats.size);
     }
 
     /// Points the shaders at no table (mode off).
@@ -204,8 +197,8 @@ impl VulkanBackend {
             MemoryLocation::CpuToGpu,
         )?;
         write_mapped(&mut staging, bytes)?;
-        self.context.submit_and_wait(|device, cb| {
-            record_copy(device, cb, &staging, target, bytes.len() as u64, 0);
+        self.context.submit_and_wait(|recorder| {
+            recorder.copy(&staging, 0, target, 0, bytes.len() as u64);
         })?;
         Ok(())
     }

@@ -5,17 +5,15 @@
 use super::buffers::mapped_bytes;
 use super::host_work::HostWork;
 use super::VulkanBackend;
-use crate::gpu::buffer::record_copy;
-use crate::gpu::context::record_barrier;
-use crate::gpu::context::SLOTS;
 use crate::gpu::error::GpuError;
 use crate::gpu::layouts::Control;
 use crate::gpu::level_work::count_written_levels;
 use crate::gpu::scheduler::ScheduleStats;
 use crate::gpu::shader_layout::{WORK_DEPTHS, WORK_DUPLICATES, WORK_EXPANDED, WORK_LEAF_COUNT_OPS};
+use crate::gpu::vk::context::SLOTS;
+use crate::gpu::vk::recorder::Recorder;
 use crate::tt::TtStatsSnapshot;
 use crate::work_counters::{ChunkWork, WorkCounters};
-use ash::vk;
 
 impl VulkanBackend {
     /// Starts the counters of a perft of `depth` whose plan has `items` items `launch_depth`
@@ -43,27 +41,21 @@ impl VulkanBackend {
             dispatches_before: self.pipelines.dispatches(),
             ..HostWork::default()
         };
-        self.context.submit_and_wait(|device, cb| {
-            // SAFETY: the buffer is live; the command buffer is recording.
-            unsafe { device.cmd_fill_buffer(cb, self.buffers.work.buffer, 0, vk::WHOLE_SIZE, 0) };
-            record_barrier(device, cb);
+        self.context.submit_and_wait(|recorder| {
+            recorder.fill_zero(&self.buffers.work);
+            recorder.barrier();
             for slot in 0..SLOTS {
-                self.record_work_readback(device, cb, slot);
+                self.record_work_readback(recorder, slot);
             }
         })?;
         Ok(())
     }
 
     /// Records the copy of the work counters to `slot`'s readback.
-    pub(super) fn record_work_readback(
-        &self,
-        device: &ash::Device,
-        cb: vk::CommandBuffer,
-        slot: usize,
-    ) {
+    pub(super) fn record_work_readback(&self, recorder: &Recorder, slot: usize) {
         let work = &self.buffers.work;
         let readback = &self.buffers.slots[slot].work_readback;
-        record_copy(device, cb, work, readback, work.size, 0);
+        recorder.copy(work, 0, readback, 0, work.size);
     }
 
     /// A chunk of items `remaining` plies deep ended in `slot` with `control` (overflowed or

@@ -1,6 +1,6 @@
 //! Vulkan instance creation and the list of devices with what vkperft needs of them.
 
-use super::error::{vk_error, GpuError};
+use crate::gpu::error::{vk_error, GpuError};
 use ash::vk;
 use std::ffi::CStr;
 
@@ -391,12 +391,9 @@ fn validation_layers(entry: &ash::Entry) -> Result<Vec<&'static CStr>, GpuError>
     {
         Ok(vec![VALIDATION_LAYER])
     } else {
-        Err(GpuError::Vulkan {
-            call: "vkCreateInstance",
-            result: format!(
-                "{VALIDATION_ENV} is set but {} is not installed (Debian: vulkan-validationlayers)",
-                VALIDATION_LAYER.to_string_lossy()
-            ),
+        Err(GpuError::NoValidationLayer {
+            variable: VALIDATION_ENV,
+            layer: VALIDATION_LAYER.to_string_lossy().into_owned(),
         })
     }
 }

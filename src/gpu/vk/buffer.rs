@@ -1,7 +1,7 @@
 //! Storage buffers with memory from `gpu-allocator`, freed on drop.
 
-use super::context::DeviceShared;
-use super::error::{vk_error, GpuError};
+use super::shared::DeviceShared;
+use crate::gpu::error::{vk_error, GpuError};
 use ash::vk;
 use gpu_allocator::vulkan::{Allocation, AllocationCreateDesc, AllocationScheme};
 use gpu_allocator::MemoryLocation;
@@ -136,28 +136,4 @@ impl Drop for GpuBuffer {
                 .free(allocation);
         }
     }
-}
-
-/// Records a copy of the first `bytes` bytes of `source` into `target` from `target_offset` on.
-/// Panics if either range lies outside its buffer, which the copy would otherwise overrun.
-pub fn record_copy(
-    device: &ash::Device,
-    command_buffer: vk::CommandBuffer,
-    source: &GpuBuffer,
-    target: &GpuBuffer,
-    bytes: u64,
-    target_offset: u64,
-) {
-    assert!(
-        bytes <= source.size && target_offset + bytes <= target.size,
-        "a copy of {bytes} bytes to offset {target_offset} does not fit ({} -> {} bytes)",
-        source.size,
-        target.size
-    );
-    let region = [vk::BufferCopy::default()
-        .dst_offset(target_offset)
-        .size(bytes)];
-    // SAFETY: both buffers are live (borrowed) and hold the ranges (checked above); the caller
-    // passes a command buffer that is recording.
-    unsafe { device.cmd_copy_buffer(command_buffer, source.buffer, target.buffer, &region) };
 }

@@ -4,14 +4,17 @@
 //! transposition table; a backend uses one of them for all its stages, with the slider attacks
 //! that suit its device (a specialization constant).
 
-use super::context::{DeviceShared, Purpose};
-use super::error::{vk_error, GpuError};
-use super::layouts::{Control, StepConstants};
-use super::shader_layout::{
+use super::buffer::GpuBuffer;
+use super::context::Context;
+use super::recorder::Recorder;
+use super::shared::{DeviceShared, Purpose};
+use crate::gpu::error::{vk_error, GpuError};
+use crate::gpu::layouts::{Control, StepConstants};
+use crate::gpu::shader_layout::{
     BINDING_CHUNK_ARRAYS, BINDING_CONTROL, BINDING_COUNT, BINDING_TABLES, BINDING_TT_PARAMS,
     BINDING_TT_STATS, BINDING_WORK, BINDING_ZOBRIST, SPEC_SLIDER_ATTACKS, WORKGROUP_SIZE,
 };
-use super::slider_attacks::SliderAttacks;
+use crate::gpu::slider_attacks::SliderAttacks;
 use ash::vk;
 use std::cell::Cell;
 use std::io::Cursor;
@@ -42,7 +45,7 @@ pub enum Stage {
     NextLevel,
     ProbeSelfTest,
     /// The probe self-test with the table's exact entries read in a loop, the form that
-    /// lavapipe 22.3 miscompiles (`glsl/common/tt.glsl`): not among [`Stage::ALL`], built only
+    /// lavapipe 22.3 miscompiles (`glsl/common/tt_probe.glsl`): not among [`Stage::ALL`], built only
     /// for the test that shows the self-test catches it ([`Pipelines::add_stage`]).
     ProbeSelfTestLooped,
 }
@@ -127,19 +130,19 @@ impl Stage {
 }
 
 /// The buffers bound to the descriptor set, by binding.
-pub struct Bindings {
-    pub tables: vk::Buffer,
+pub struct Bindings<'a> {
+    pub tables: &'a GpuBuffer,
     /// The `ChunkArrays` block: the addresses of the level arrays' segments.
-    pub chunk_arrays: vk::Buffer,
-    pub control: vk::Buffer,
-    pub tt_params: vk::Buffer,
-    pub zobrist: vk::Buffer,
-    pub tt_stats: vk::Buffer,
-    pub work: vk::Buffer,
+    pub chunk_arrays: &'a GpuBuffer,
+    pub control: &'a GpuBuffer,
+    pub tt_params: &'a GpuBuffer,
+    pub zobrist: &'a GpuBuffer,
+    pub tt_stats: &'a GpuBuffer,
+    pub work: &'a GpuBuffer,
 }
 
 pub struct Pipelines {
-    shared: Arc<DeviceShared>,
+    pub(super) shared: Arc<DeviceShared>,
     /// Workgroups one dispatch may have (the device's `maxComputeWorkGroupCount[0]`, or less).
     max_workgroups: u32,
     /// Dispatches recorded so far.
@@ -147,13 +150,13 @@ pub struct Pipelines {
     /// The most workgroups of a dispatch sized on the host since [`Pipelines::reset_widest`].
     widest_dispatch: Cell<u32>,
     set_layout: vk::DescriptorSetLayout,
-    pub layout: vk::PipelineLayout,
+    layout: vk::PipelineLayout,
     pool: vk::DescriptorPool,
-    pub set: vk::DescriptorSet,
+    set: vk::DescriptorSet,
     /// What every pipeline is built with (for [`Pipelines::add_stage`]).
     with_tt: bool,
     sliders: SliderAttacks,
-    flags: vk::PipelineCreateFlags,
+    pub(super) flags: vk::PipelineCreateFlags,
     pipelines: Vec<(Stage, vk::Pipeline)>,
 }
 
@@ -288,9 +291,9 @@ impl Pipelines {
         let device = &self.shared.device;
         let code =
             ash::util::read_spv(&mut Cursor::new(stage.spirv(self.with_tt))).map_err(|err| {
-                GpuError::Vulkan {
-                    call: "read_spv",
-                    result: err.to_string(),
+                GpuError::BadShader {
+                    stage: stage.name(),
+                    reason: err.to_string(),
                 }
             })?;
         // Stages without the move generator do not declare the constant and ignore it.
@@ -337,8 +340,10 @@ impl Pipelines {
             .unwrap_or_else(|| panic!("the pipeline of {stage:?} was never built"))
     }
 
-    /// Points the descriptor set at `bindings` (no submission may be using it).
-    pub fn bind(&self, bindings: &Bindings) {
+    /// Points the descriptor set at `bindings`, once no submission of `context` (the context
+    /// of this device that records the pipelines' dispatches) can still be using it.
+    pub fn bind(&self, context: &Context, bindings: &Bindings) -> Result<(), GpuError> {
+        context.wait_all()?;
         let buffers = [
             (BINDING_TABLES, bindings.tables),
             (BINDING_CHUNK_ARRAYS, bindings.chunk_arrays),
@@ -352,7 +357,7 @@ impl Pipelines {
             .iter()
             .map(|&(_, buffer)| {
                 [vk::DescriptorBufferInfo::default()
-                    .buffer(buffer)
+                    .buffer(buffer.buffer)
                     .offset(0)
                     .range(vk::WHOLE_SIZE)]
             })
@@ -368,9 +373,11 @@ impl Pipelines {
                     .buffer_info(info)
             })
             .collect();
-        // SAFETY: the set is not used by any pending submission (callers wait for every slot
-        // first), and the buffers are live.
+        // SAFETY: no pending submission uses the set (every slot was waited for above), and
+        // the buffers are live (borrowed); their owners keep them until the set points
+        // elsewhere or the device is idle.
         unsafe { self.shared.device.update_descriptor_sets(&writes, &[]) };
+        Ok(())
     }
 
     /// Records a dispatch of `stage` over `invocations` threads with `step` as push constants,
@@ -378,29 +385,19 @@ impl Pipelines {
     /// advanced to its first thread.
     pub fn record_dispatch(
         &self,
-        command_buffer: vk::CommandBuffer,
+        recorder: &Recorder,
         stage: Stage,
         step: &StepConstants,
         invocations: u32,
     ) {
-        self.record_bind(command_buffer, stage);
-        let device = &self.shared.device;
+        self.record_bind(recorder, stage);
         for (first_invocation, groups) in dispatch_parts(invocations, self.max_workgroups) {
             let part = StepConstants {
                 first_invocation: step.first_invocation + first_invocation,
                 ..*step
             };
-            // SAFETY: as above.
-            unsafe {
-                device.cmd_push_constants(
-                    command_buffer,
-                    self.layout,
-                    vk::ShaderStageFlags::COMPUTE,
-                    0,
-                    bytemuck::bytes_of(&part),
-                );
-                device.cmd_dispatch(command_buffer, groups, 1, 1);
-            }
+            recorder.push_constants(self.layout, bytemuck::bytes_of(&part));
+            recorder.dispatch(groups);
             self.dispatches.set(self.dispatches.get() + 1);
             self.widest_dispatch
                 .set(self.widest_dispatch.get().max(groups));
@@ -411,55 +408,24 @@ impl Pipelines {
     /// that level's entry in `control` (the `Control` block) when the dispatch runs.
     pub fn record_indirect_dispatch(
         &self,
-        command_buffer: vk::CommandBuffer,
+        recorder: &Recorder,
         stage: Stage,
         step: &StepConstants,
-        control: vk::Buffer,
+        control: &GpuBuffer,
     ) {
-        self.record_bind(command_buffer, stage);
+        self.record_bind(recorder, stage);
         let step = StepConstants {
             first_invocation: 0,
             ..*step
         };
-        let device = &self.shared.device;
-        // SAFETY: the command buffer is recording; the layout and the control buffer are live,
-        // and the offset is that of a VkDispatchIndirectCommand in it.
-        unsafe {
-            device.cmd_push_constants(
-                command_buffer,
-                self.layout,
-                vk::ShaderStageFlags::COMPUTE,
-                0,
-                bytemuck::bytes_of(&step),
-            );
-            device.cmd_dispatch_indirect(
-                command_buffer,
-                control,
-                Control::groups_offset(step.level),
-            );
-        }
+        recorder.push_constants(self.layout, bytemuck::bytes_of(&step));
+        recorder.dispatch_indirect(control, Control::groups_offset(step.level));
         self.dispatches.set(self.dispatches.get() + 1);
     }
 
     /// Binds `stage`'s pipeline and the descriptor set.
-    fn record_bind(&self, command_buffer: vk::CommandBuffer, stage: Stage) {
-        let device = &self.shared.device;
-        // SAFETY: the command buffer is recording; the pipeline, layout and set are live.
-        unsafe {
-            device.cmd_bind_pipeline(
-                command_buffer,
-                vk::PipelineBindPoint::COMPUTE,
-                self.pipeline(stage),
-            );
-            device.cmd_bind_descriptor_sets(
-                command_buffer,
-                vk::PipelineBindPoint::COMPUTE,
-                self.layout,
-                0,
-                &[self.set],
-                &[],
-            );
-        }
+    fn record_bind(&self, recorder: &Recorder, stage: Stage) {
+        recorder.bind_compute(self.pipeline(stage), self.layout, self.set);
     }
 
     /// Dispatches recorded since the pipelines were created.

@@ -1,151 +1,26 @@
-//! The logical device: queue, memory allocator, command buffers and fences, and the one way
+//! A device ready for compute work: its queue, command buffers and fences, and the one way
 //! work is submitted (record, submit, wait with a timeout), timed on the device where it can
 //! be. Two submissions may be pending at once, each in a slot of its own.
 //!
-//! Destruction order is explicit: buffers hold an `Arc<DeviceShared>` and are freed first; when
-//! the last reference goes, the allocator is dropped, then the command pool and fences, then the
-//! device, then the instance.
+//! Destruction order is explicit: the context destroys its command pool, fences and queries
+//! once the device is idle, then drops its reference to the device (`shared.rs`), which goes
+//! with the last one, after every buffer and pipeline that holds one.
 
 use super::device::{choose_device, compute_queue_family, DeviceInfo, Instance};
-use super::error::{vk_error, GpuError};
+use super::recorder::Recorder;
+use super::shared::{DeviceShared, Purpose};
+use crate::gpu::error::{vk_error, GpuError};
 use ash::vk;
-use gpu_allocator::vulkan::{Allocator, AllocatorCreateDesc};
 use std::cell::Cell;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// How long one submission may run before it counts as hung.
 pub const FENCE_TIMEOUT: Duration = Duration::from_secs(60);
 
-pub struct DeviceShared {
-    /// `None` only on a device opened for [`Purpose::PipelineStatistics`].
-    allocator: Option<Mutex<Allocator>>,
-    pub device: ash::Device,
-    pub info: DeviceInfo,
-    pub purpose: Purpose,
-    instance: Instance,
-}
-
-/// What a logical device is opened for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Purpose {
-    /// Searches: memory, queue submissions.
-    Compute,
-    /// Only to create pipelines and read the driver's statistics of them
-    /// (`VK_KHR_pipeline_executable_properties`, which the device must have): no allocator, so
-    /// that a device without memory (RADV's null device) opens too.
-    PipelineStatistics,
-}
-
-impl DeviceShared {
-    /// Opens `physical` with one queue of `family` and, where the device has them, the
-    /// features of the table's shader build.
-    pub fn open(
-        instance: Instance,
-        physical: vk::PhysicalDevice,
-        info: DeviceInfo,
-        family: u32,
-        purpose: Purpose,
-    ) -> Result<Arc<DeviceShared>, GpuError> {
-        let priorities = [1.0f32];
-        let queue_info = [vk::DeviceQueueCreateInfo::default()
-            .queue_family_index(family)
-            .queue_priorities(&priorities)];
-        // Every stage reaches the chunk's arrays by device address; the TT build of the
-        // shaders also needs 64-bit buffer atomics and the Vulkan memory model at device scope.
-        // Enable them wherever the device has them.
-        let with_tt = info.tt_missing.is_empty();
-        let mut vulkan12 = vk::PhysicalDeviceVulkan12Features::default()
-            .shader_buffer_int64_atomics(with_tt)
-            .buffer_device_address(info.buffer_device_address)
-            .vulkan_memory_model(with_tt)
-            .vulkan_memory_model_device_scope(with_tt);
-        let statistics = purpose == Purpose::PipelineStatistics;
-        let mut executable_info =
-            vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default()
-                .pipeline_executable_info(true);
-        let mut features = vk::PhysicalDeviceFeatures2::default()
-            .features(vk::PhysicalDeviceFeatures::default().shader_int64(true));
-        if info.buffer_device_address {
-            features = features.push_next(&mut vulkan12);
-        }
-        if statistics {
-            features = features.push_next(&mut executable_info);
-        }
-        // A portability implementation (MoltenVK) must be told that its subset is accepted.
-        let mut extension_names = Vec::new();
-        if instance.device_has_extension(physical, ash::khr::portability_subset::NAME)? {
-            extension_names.push(ash::khr::portability_subset::NAME.as_ptr());
-        }
-        if statistics {
-            extension_names.push(ash::khr::pipeline_executable_properties::NAME.as_ptr());
-        }
-        let device_info = vk::DeviceCreateInfo::default()
-            .queue_create_infos(&queue_info)
-            .enabled_extension_names(&extension_names)
-            .push_next(&mut features);
-        // SAFETY: `physical` belongs to `instance`; the create info outlives the call.
-        let device = unsafe {
-            instance
-                .instance
-                .create_device(physical, &device_info, None)
-        }
-        .map_err(vk_error("vkCreateDevice"))?;
-        let allocator = if statistics {
-            None
-        } else {
-            let created = Allocator::new(&AllocatorCreateDesc {
-                instance: instance.instance.clone(),
-                device: device.clone(),
-                physical_device: physical,
-                debug_settings: Default::default(),
-                buffer_device_address: info.buffer_device_address,
-                allocation_sizes: Default::default(),
-            });
-            match created {
-                Ok(allocator) => Some(Mutex::new(allocator)),
-                Err(err) => {
-                    // SAFETY: nothing else was created from the device yet.
-                    unsafe { device.destroy_device(None) };
-                    return Err(GpuError::OutOfMemory(err.to_string()));
-                }
-            }
-        };
-        Ok(Arc::new(DeviceShared {
-            allocator,
-            device,
-            info,
-            purpose,
-            instance,
-        }))
-    }
-
-    pub fn instance(&self) -> &ash::Instance {
-        &self.instance.instance
-    }
-
-    pub fn allocator(&self) -> &Mutex<Allocator> {
-        self.allocator
-            .as_ref()
-            .expect("only a device opened for Purpose::Compute allocates memory")
-    }
-}
-
-impl Drop for DeviceShared {
-    fn drop(&mut self) {
-        // The allocator frees its memory blocks, which needs the device.
-        self.allocator = None;
-        // SAFETY: every buffer, pipeline and pool of this device has been destroyed (they hold
-        // an Arc of this struct or are owned by the Context, which drops them first).
-        unsafe { self.device.destroy_device(None) };
-        // `instance` is dropped after this, destroying the instance last.
-        let _ = &self.instance;
-    }
-}
-
 /// Submissions that may be on the device at once: a chunk runs while the host records the
 /// next one (the scheduler's slots).
-pub use super::scheduler::SLOTS;
+pub use crate::gpu::scheduler::SLOTS;
 
 /// A device ready for compute work.
 pub struct Context {
@@ -278,10 +153,7 @@ impl Context {
     /// Records commands with `record`, submits them and waits for them to finish (in slot 0,
     /// after any submission still pending there). Returns how long they ran on the device, as
     /// [`Context::wait`] does.
-    pub fn submit_and_wait(
-        &self,
-        record: impl FnOnce(&ash::Device, vk::CommandBuffer),
-    ) -> Result<Duration, GpuError> {
+    pub fn submit_and_wait(&self, record: impl FnOnce(&Recorder)) -> Result<Duration, GpuError> {
         self.submit(0, record)?;
         self.wait(0)
     }
@@ -290,11 +162,7 @@ impl Context {
     /// still pending there) without waiting for them. Submissions run in the order they were
     /// made, each after the one before has finished: every command buffer starts with a
     /// barrier on all earlier work of the queue.
-    pub fn submit(
-        &self,
-        slot: usize,
-        record: impl FnOnce(&ash::Device, vk::CommandBuffer),
-    ) -> Result<(), GpuError> {
+    pub fn submit(&self, slot: usize, record: impl FnOnce(&Recorder)) -> Result<(), GpuError> {
         if self.slots[slot].pending.get() {
             self.wait(slot)?;
         }
@@ -315,36 +183,21 @@ impl Context {
                 .begin_command_buffer(command_buffer, &begin)
                 .map_err(vk_error("vkBeginCommandBuffer"))?;
         }
+        let recorder = Recorder::new(device, command_buffer);
         // Earlier submissions are ordered before this one's commands, and their writes made
         // visible to them (a fence wait, or none when they are still running, orders nothing).
-        record_barrier(device, command_buffer);
+        recorder.barrier();
         if let Some(timer) = &self.timer {
-            let first = 2 * slot as u32;
-            // SAFETY: the command buffer is recording; the pool holds two queries per slot.
             // The start is latched once every earlier command of the queue has finished, so a
             // submission queued behind another is not charged for the other's time.
-            unsafe {
-                device.cmd_reset_query_pool(command_buffer, timer.pool, first, 2);
-                device.cmd_write_timestamp(
-                    command_buffer,
-                    vk::PipelineStageFlags::BOTTOM_OF_PIPE,
-                    timer.pool,
-                    first,
-                );
-            }
+            let first = 2 * slot as u32;
+            recorder.reset_queries(timer.pool, first, 2);
+            recorder.write_timestamp(timer.pool, first);
         }
-        record(device, command_buffer);
-        record_host_read_barrier(device, command_buffer);
+        record(&recorder);
+        recorder.host_read_barrier();
         if let Some(timer) = &self.timer {
-            // SAFETY: as above.
-            unsafe {
-                device.cmd_write_timestamp(
-                    command_buffer,
-                    vk::PipelineStageFlags::BOTTOM_OF_PIPE,
-                    timer.pool,
-                    2 * slot as u32 + 1,
-                );
-            }
+            recorder.write_timestamp(timer.pool, 2 * slot as u32 + 1);
         }
         let command_buffers = [command_buffer];
         let submit = [vk::SubmitInfo::default().command_buffers(&command_buffers)];
@@ -361,6 +214,14 @@ impl Context {
         }
         self.slots[slot].pending.set(true);
         self.slots[slot].submitted.set(Some(Instant::now()));
+        Ok(())
+    }
+
+    /// Waits for the submissions of every slot to finish.
+    pub fn wait_all(&self) -> Result<(), GpuError> {
+        for slot in 0..SLOTS {
+            self.wait(slot)?;
+        }
         Ok(())
     }
 
@@ -418,28 +279,6 @@ impl Context {
     }
 }
 
-/// Makes every shader and transfer write of the submission available to the host before its
-/// fence signals, so mapped reads after the wait see them (host-visible memory here is always
-/// host-coherent: gpu-allocator asks for it). Host writes need no barrier: a queue submission
-/// makes the host writes before it visible to the device.
-fn record_host_read_barrier(device: &ash::Device, command_buffer: vk::CommandBuffer) {
-    let barrier = [vk::MemoryBarrier::default()
-        .src_access_mask(vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::TRANSFER_WRITE)
-        .dst_access_mask(vk::AccessFlags::HOST_READ)];
-    // SAFETY: the command buffer is recording.
-    unsafe {
-        device.cmd_pipeline_barrier(
-            command_buffer,
-            vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER,
-            vk::PipelineStageFlags::HOST,
-            vk::DependencyFlags::empty(),
-            &barrier,
-            &[],
-            &[],
-        );
-    }
-}
-
 impl Drop for Context {
     fn drop(&mut self) {
         let device = &self.shared.device;
@@ -455,34 +294,5 @@ impl Drop for Context {
             }
             device.destroy_command_pool(self.command_pool, None);
         }
-    }
-}
-
-/// Orders earlier commands (of this and earlier submissions of the queue) before later ones and
-/// makes their writes visible to later shader reads, transfers and indirect dispatches.
-pub fn record_barrier(device: &ash::Device, command_buffer: vk::CommandBuffer) {
-    let barrier = [vk::MemoryBarrier::default()
-        .src_access_mask(vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::TRANSFER_WRITE)
-        .dst_access_mask(
-            vk::AccessFlags::SHADER_READ
-                | vk::AccessFlags::SHADER_WRITE
-                | vk::AccessFlags::TRANSFER_READ
-                | vk::AccessFlags::TRANSFER_WRITE
-                | vk::AccessFlags::INDIRECT_COMMAND_READ,
-        )];
-    let stages = vk::PipelineStageFlags::COMPUTE_SHADER
-        | vk::PipelineStageFlags::TRANSFER
-        | vk::PipelineStageFlags::DRAW_INDIRECT;
-    // SAFETY: the command buffer is recording.
-    unsafe {
-        device.cmd_pipeline_barrier(
-            command_buffer,
-            stages,
-            stages,
-            vk::DependencyFlags::empty(),
-            &barrier,
-            &[],
-            &[],
-        );
     }
 }
