@@ -26,6 +26,7 @@ mod work_args;
 mod work_merge;
 mod work_slurm;
 mod work_unique;
+mod work_verify;
 
 use clap::{CommandFactory, Parser};
 use commands::{Cli, Commands};

@@ -13,10 +13,11 @@ use super::work_args::{
 use super::work_merge::{inconsistent_plan, merge_report, MergeOptions};
 use super::work_slurm;
 use super::work_unique;
+use super::work_verify::{certificate_findings, miss_chances, sample_seed_of};
 use anyhow::anyhow;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::Instant;
 use vkperft::chess::{MoveStat, Position};
 use vkperft::count::thousands;
 use vkperft::engine::event::{nodes_per_second, PerftResult};
@@ -24,10 +25,9 @@ use vkperft::engine::{mib_to_bytes, JobSpec, Progress};
 use vkperft::tt::DEFAULT_VERIFIER_BITS;
 use vkperft::unique::UniqueError;
 use vkperft::work::{
-    check_certificate, compare, fresh_seed, is_unique_certificate, is_unique_plan, miss_chance,
-    read_journals, rederive, run_units, sample_units, split, CertificateClaims, Method, PlanFolder,
-    Rederivation, Requirement, SplitRequest, Status, TableStats, Trust, UniquePlan, UnitOutcome,
-    WorkError,
+    check_certificate, compare, fresh_seed, is_unique_certificate, is_unique_plan, read_journals,
+    rederive, run_units, sample_units, split, CertificateClaims, Method, PlanFolder, Rederivation,
+    Requirement, SplitRequest, Status, TableStats, Trust, UniquePlan, UnitOutcome, WorkError,
 };
 
 impl From<WorkError> for CliError {
@@ -417,51 +417,5 @@ fn run_verify_certificate(args: &VerifyCertificateArgs) -> CliResult {
             Requirement::Exact => "--sample 100 with --tt verified (or off, certify) recomputes every unit exactly",
             _ => "a larger --sample recomputes more units with a seed of this check's own",
         }
-    )))
-}
-
-/// The seed of a check's sample: `--seed`, or one drawn from the clock and the process.
-pub(super) fn sample_seed_of(args: &VerifyCertificateArgs) -> u64 {
-    args.seed.unwrap_or_else(|| {
-        let nanos = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |t| t.as_nanos());
-        (nanos as u64) ^ u64::from(std::process::id()).rotate_left(32)
-    })
-}
-
-/// The chance that a sample of `sampled` of `units` units misses 1, 10 and 100 forged ones.
-pub(super) fn miss_chances(units: u64, sampled: u64) -> String {
-    let misses: Vec<String> = [1, 10, 100]
-        .iter()
-        .filter(|&&forged| forged <= units)
-        .map(|&forged| {
-            format!(
-                "{forged} forged: {:.3e}",
-                miss_chance(units, sampled, forged)
-            )
-        })
-        .collect();
-    misses.join(", ")
-}
-
-/// Notes the journal files newer than a certificate (`unlisted`, what became of them in
-/// `fate`) and fails with the claims that do not hold, if any.
-pub(super) fn certificate_findings(
-    unlisted: &[String],
-    fate: &str,
-    failures: &[String],
-) -> CliResult {
-    for file in unlisted {
-        output::write_stderr(&format!(
-            "note: journal/{file} is newer than the certificate and {fate}\n"
-        ));
-    }
-    if failures.is_empty() {
-        return Ok(());
-    }
-    Err(CliError::Mismatch(anyhow!(
-        "the certificate does not hold:\n  {}",
-        failures.join("\n  ")
     )))
 }

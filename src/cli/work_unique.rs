@@ -6,11 +6,11 @@ use super::interrupt;
 use super::output;
 use super::perft::Runner;
 use super::unique::budget;
-use super::work::{certificate_findings, miss_chances, sample_seed_of};
 use super::work_args::{
     SplitArgs, StatusArgs, VerifyCertificateArgs, WorkRunArgs, DEFAULT_UNIQUE_MB,
 };
 use super::work_merge::{report_ignored_lines, unit_list, write_aside, MergeOptions};
+use super::work_verify::{certificate_findings, miss_chances, sample_seed_of};
 use anyhow::anyhow;
 use serde_json::json;
 use std::time::Instant;
