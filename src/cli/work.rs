@@ -13,7 +13,7 @@ use super::work_args::{
 use super::work_merge::{inconsistent_plan, merge_report, MergeOptions};
 use super::work_slurm;
 use super::work_unique;
-use super::work_verify::{certificate_findings, miss_chances, sample_seed_of};
+use super::work_verify::{certificate_findings, miss_chances, recount_spec, sample_seed_of};
 use anyhow::anyhow;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -330,14 +330,9 @@ fn run_verify_certificate(args: &VerifyCertificateArgs) -> CliResult {
             .map_err(|e| CliError::input(anyhow!("unit {id}: {e}")))?;
         let journaled_stats = check.stats[id as usize];
         let spec = JobSpec {
-            backend: args.backend.0,
-            device: args.device,
-            threads: args.threads.map(|n| n as usize),
-            tt_mode: args.tt.0,
-            tt_mb: args.tt_mb,
             zobrist_seed,
             move_stats: journaled_stats.is_some(),
-            ..JobSpec::new(position, unit.depth)
+            ..recount_spec(args, position, unit.depth)
         };
         // One table for the whole sample, as `work run` keeps one for its units.
         let result = runner.run_observed(&spec, true, &mut |_| {})?;

@@ -10,13 +10,13 @@ use super::work_args::{
     SplitArgs, StatusArgs, VerifyCertificateArgs, WorkRunArgs, DEFAULT_UNIQUE_MB,
 };
 use super::work_merge::{report_ignored_lines, unit_list, write_aside, MergeOptions};
-use super::work_verify::{certificate_findings, miss_chances, sample_seed_of};
+use super::work_verify::{certificate_findings, miss_chances, recount_spec, sample_seed_of};
 use anyhow::anyhow;
 use serde_json::json;
 use std::time::Instant;
 use vkperft::chess::Position;
 use vkperft::count::thousands;
-use vkperft::engine::{BackendChoice, JobSpec};
+use vkperft::engine::BackendChoice;
 use vkperft::unique::available_threads;
 use vkperft::work::{
     check_unique_certificate, count_unit, merge_unique, read_unique_journals, run_unique_units,
@@ -224,14 +224,7 @@ pub fn verify_certificate(args: &VerifyCertificateArgs) -> CliResult {
 
     let root = Position::from_fen(&plan.manifest.fen)
         .map_err(|e| CliError::input(anyhow!("the plan's position: {e}")))?;
-    let spec = JobSpec {
-        backend: args.backend.0,
-        device: args.device,
-        threads: args.threads.map(|n| n as usize),
-        tt_mode: args.tt.0,
-        tt_mb: args.tt_mb,
-        ..JobSpec::new(root, depth)
-    };
+    let spec = recount_spec(args, root, depth);
     let perft = Runner::new().run_observed(&spec, false, &mut |_| {})?;
     if perft.counts.nodes.to_string() != claims.paths {
         return Err(CliError::Mismatch(anyhow!(

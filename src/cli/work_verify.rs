@@ -6,6 +6,8 @@ use super::output;
 use super::work_args::VerifyCertificateArgs;
 use anyhow::anyhow;
 use std::time::{SystemTime, UNIX_EPOCH};
+use vkperft::chess::Position;
+use vkperft::engine::JobSpec;
 use vkperft::work::miss_chance;
 
 /// The seed of a check's sample: `--seed`, or one drawn from the clock and the process.
@@ -48,4 +50,17 @@ pub fn certificate_findings(unlisted: &[String], fate: &str, failures: &[String]
         "the certificate does not hold:\n  {}",
         failures.join("\n  ")
     )))
+}
+
+/// The job of a check's recount of `position` to `depth`, on the backend, threads and table
+/// its arguments ask for.
+pub fn recount_spec(args: &VerifyCertificateArgs, position: Position, depth: u32) -> JobSpec {
+    JobSpec {
+        backend: args.backend.0,
+        device: args.device,
+        threads: args.threads.map(|n| n as usize),
+        tt_mode: args.tt.0,
+        tt_mb: args.tt_mb,
+        ..JobSpec::new(position, depth)
+    }
 }
