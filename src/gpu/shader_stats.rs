@@ -6,7 +6,7 @@
 
 use super::error::GpuError;
 use super::slider_attacks::SliderAttacks;
-use super::vk::device::{compute_queue_family, DeviceInfo, Instance};
+use super::vk::device::{required_compute_queue, DeviceInfo, Instance};
 pub use super::vk::executable_stats::{ExecutableStats, StatValue};
 use super::vk::pipelines::{Pipelines, Stage};
 use super::vk::shared::{DeviceShared, Purpose};
@@ -91,13 +91,7 @@ pub fn shader_stats(requested: Option<usize>) -> Result<ShaderStats, GpuError> {
             });
         }
     }
-    let family = compute_queue_family(&instance.instance, physical).ok_or_else(|| {
-        GpuError::DeviceUnsuitable {
-            index,
-            name: info.name.clone(),
-            reason: "no compute queue".into(),
-        }
-    })?;
+    let family = required_compute_queue(&instance.instance, physical, index, &info)?;
     let with_tt = info.tt_missing.is_empty();
     let shared = DeviceShared::open(
         instance,

@@ -6,7 +6,7 @@
 //! once the device is idle, then drops its reference to the device (`shared.rs`), which goes
 //! with the last one, after every buffer and pipeline that holds one.
 
-use super::device::{choose_device, compute_queue_family, DeviceInfo, Instance};
+use super::device::{choose_device, required_compute_queue, DeviceInfo, Instance};
 use super::recorder::Recorder;
 use super::shared::{DeviceShared, Purpose};
 use crate::gpu::error::{vk_error, GpuError};
@@ -75,13 +75,7 @@ impl Context {
                     .get_physical_device_queue_family_properties(physical),
             )
         };
-        let family = compute_queue_family(&instance.instance, physical).ok_or_else(|| {
-            GpuError::DeviceUnsuitable {
-                index,
-                name: info.name.clone(),
-                reason: "no compute queue".into(),
-            }
-        })?;
+        let family = required_compute_queue(&instance.instance, physical, index, &info)?;
         let shared = DeviceShared::open(instance, physical, info, family, Purpose::Compute)?;
         let device = &shared.device;
         // SAFETY: family index was validated above; queue 0 exists in it.

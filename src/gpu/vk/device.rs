@@ -416,6 +416,21 @@ pub fn compute_queue_family(instance: &ash::Instance, physical: vk::PhysicalDevi
         .map(|index| index as u32)
 }
 
+/// The compute queue family of device `index` (`info`) that a run needs: a device without one
+/// is unsuitable.
+pub fn required_compute_queue(
+    instance: &ash::Instance,
+    physical: vk::PhysicalDevice,
+    index: usize,
+    info: &DeviceInfo,
+) -> Result<u32, GpuError> {
+    compute_queue_family(instance, physical).ok_or_else(|| GpuError::DeviceUnsuitable {
+        index,
+        name: info.name.clone(),
+        reason: "no compute queue".into(),
+    })
+}
+
 /// Every Vulkan device with its capabilities.
 pub fn list_devices() -> Result<Vec<DeviceInfo>, GpuError> {
     Ok(Instance::new()?.described_devices()?.1)
