@@ -18,7 +18,7 @@ use crate::backend::RunError;
 use crate::chess::MoveStats;
 use crate::count::Counts;
 use crate::gpu::chunk_arrays::ChunkArray;
-use crate::gpu::chunk_shape::ChunkShape;
+use crate::gpu::chunk_shape::{ChunkShape, ChunkStep, StageOp};
 use crate::gpu::error::GpuError;
 use crate::gpu::layouts::{Control, GpuBoard, GpuU128, Level, StepConstants};
 use crate::gpu::shader_layout::{DEDUP_SLOTS_PER_POSITION, MAX_LEVELS, STAT_COLUMNS};
@@ -32,9 +32,15 @@ impl VulkanBackend {
         ChunkShape::new(remaining, self.tt.table.is_some()).counting_stats(self.layout.move_stats)
     }
 
-    /// The build of `stage` this run dispatches: the node count's, or in a statistics run the
-    /// one that carries the statistics.
-    fn build(&self, stage: Stage) -> Stage {
+    /// The pipeline of a program step this run dispatches: the node count's build, or in a
+    /// statistics run the one that carries the statistics.
+    fn stage(&self, op: StageOp) -> Stage {
+        let stage = match op {
+            StageOp::Dedup | StageOp::ResolveDuplicates => return Stage::Dedup,
+            StageOp::Expand => Stage::Expand,
+            StageOp::Leaf => Stage::Leaf,
+            StageOp::Upsweep => Stage::Upsweep,
+        };
         match self.layout.move_stats {
             true => stage.with_move_stats(),
             false => stage,
@@ -66,12 +72,7 @@ impl VulkanBackend {
             &mut self.buffers.slots[slot].upload,
             bytemuck::cast_slice(boards),
         )?;
-        let shape = self.shape(remaining);
-        let (expand, leaf, upsweep) = (
-            self.build(Stage::Expand),
-            self.build(Stage::Leaf),
-            self.build(Stage::Upsweep),
-        );
+        let program = self.shape(remaining).program();
         let count = boards.len() as u32;
         let control = &self.buffers.control;
         self.context.submit(slot, |recorder| {
@@ -81,25 +82,23 @@ impl VulkanBackend {
                 pipelines.record_indirect_dispatch(recorder, stage, step, control);
                 recorder.barrier();
             };
-            let dedup = |level| {
-                if shape.deduplicated(level) {
-                    indirect(Stage::Dedup, &shape.dedup(level, true));
-                    indirect(Stage::Dedup, &shape.dedup(level, false));
+            for chunk_step in program {
+                let (op, step) = (chunk_step.op, &chunk_step.step);
+                match op {
+                    StageOp::Dedup => {
+                        indirect(Stage::Dedup, &chunk_step.clear());
+                        indirect(Stage::Dedup, step);
+                    }
+                    StageOp::Expand => {
+                        indirect(self.stage(op), step);
+                        let next = chunk_step.next_level();
+                        pipelines.record_dispatch(recorder, Stage::NextLevel, &next, 1);
+                        recorder.barrier();
+                    }
+                    StageOp::Leaf | StageOp::ResolveDuplicates | StageOp::Upsweep => {
+                        indirect(self.stage(op), step);
+                    }
                 }
-            };
-            for level in 0..shape.leaf_level() {
-                dedup(level);
-                indirect(expand, &shape.expand(level));
-                pipelines.record_dispatch(recorder, Stage::NextLevel, &shape.step(level, 0), 1);
-                recorder.barrier();
-            }
-            dedup(shape.leaf_level());
-            indirect(leaf, &shape.leaf());
-            if let Some(resolve) = shape.resolved_duplicates() {
-                indirect(Stage::Dedup, &resolve);
-            }
-            for level in (0..shape.leaf_level()).rev() {
-                indirect(upsweep, &shape.upsweep(level));
             }
             self.record_chunk_end(recorder, slot, count);
         })?;
@@ -121,85 +120,69 @@ impl VulkanBackend {
             &mut self.buffers.slots[SLOT].upload,
             bytemuck::cast_slice(boards),
         )?;
-        let shape = self.shape(remaining);
         // Recorded at the start of the chunk's first submission.
         let mut start = Some(count);
-        let mut level_count = count;
-        for level in 0..shape.leaf_level() {
-            if shape.deduplicated(level) {
-                self.dedup_level(&shape, level, level_count, &mut start, control)?;
-            }
-            let step = shape.expand(level);
-            let fits = self.submit_level(
-                self.build(Stage::Expand),
-                &step,
-                level_count,
-                control,
-                |backend, recorder| {
-                    if let Some(items) = start.take() {
-                        backend.record_chunk_start(recorder, SLOT, items, backend.capacity);
-                    }
-                },
-                |backend, recorder, last_part| {
-                    recorder.barrier();
-                    if last_part {
-                        let next = shape.step(level, 0);
-                        backend
-                            .pipelines
-                            .record_dispatch(recorder, Stage::NextLevel, &next, 1);
-                        recorder.barrier();
-                    }
-                    backend.record_control_readback(recorder, SLOT);
-                },
-                // A part that overflowed ends the level: the chunk is redone smaller.
-                |backend| Ok(backend.read_control(SLOT)?.overflow == 0),
-            )?;
-            if !fits {
-                let control = self.read_control(SLOT)?;
-                self.count_chunk_work(SLOT, &control, remaining, level + 1);
-                return Ok(None);
-            }
-            level_count = self.read_control(SLOT)?.levels[level as usize + 1].count;
-        }
-        let leaf_level = shape.leaf_level();
-        if shape.deduplicated(leaf_level) {
-            self.dedup_level(&shape, leaf_level, level_count, &mut start, control)?;
-        }
-        self.submit_level(
-            self.build(Stage::Leaf),
-            &shape.leaf(),
-            level_count,
-            control,
-            |backend, recorder| {
-                if let Some(items) = start.take() {
+        let chunk_start = |start: &mut Option<u32>| {
+            let items = start.take();
+            move |backend: &Self, recorder: &Recorder| {
+                if let Some(items) = items {
                     backend.record_chunk_start(recorder, SLOT, items, backend.capacity);
                 }
-            },
-            no_commands,
-            |_| Ok(true),
-        )?;
-        if let Some(resolve) = shape.resolved_duplicates() {
-            self.submit_level(
-                Stage::Dedup,
-                &resolve,
-                level_count,
-                control,
-                |_, _| {},
-                no_commands,
-                |_| Ok(true),
-            )?;
-        }
-        let level_counts = self.read_control(SLOT)?.levels;
-        for level in (0..leaf_level).rev() {
-            self.submit_level(
-                self.build(Stage::Upsweep),
-                &shape.upsweep(level),
-                level_counts[level as usize].count,
-                control,
-                |_, _| {},
-                no_commands,
-                |_| Ok(true),
-            )?;
+            }
+        };
+        // The levels' sizes as the host knows them: the items, then each level as its expand
+        // left it.
+        let mut level_sizes = [0; MAX_LEVELS as usize];
+        level_sizes[0] = count;
+        for chunk_step in self.shape(remaining).program() {
+            let (op, step) = (chunk_step.op, chunk_step.step);
+            let level = step.level as usize;
+            let positions = level_sizes[level];
+            match op {
+                StageOp::Dedup => self.dedup_level(chunk_step, positions, &mut start, control)?,
+                StageOp::Expand => {
+                    let fits = self.submit_level(
+                        self.stage(op),
+                        &step,
+                        positions,
+                        control,
+                        chunk_start(&mut start),
+                        |backend, recorder, last_part| {
+                            recorder.barrier();
+                            if last_part {
+                                let next = chunk_step.next_level();
+                                backend.pipelines.record_dispatch(
+                                    recorder,
+                                    Stage::NextLevel,
+                                    &next,
+                                    1,
+                                );
+                                recorder.barrier();
+                            }
+                            backend.record_control_readback(recorder, SLOT);
+                        },
+                        // A part that overflowed ends the level: the chunk is redone smaller.
+                        |backend| Ok(backend.read_control(SLOT)?.overflow == 0),
+                    )?;
+                    let written = self.read_control(SLOT)?;
+                    if !fits {
+                        self.count_chunk_work(SLOT, &written, remaining, step.level + 1);
+                        return Ok(None);
+                    }
+                    level_sizes[level + 1] = written.levels[level + 1].count;
+                }
+                StageOp::Leaf | StageOp::ResolveDuplicates | StageOp::Upsweep => {
+                    self.submit_level(
+                        self.stage(op),
+                        &step,
+                        positions,
+                        control,
+                        chunk_start(&mut start),
+                        no_commands,
+                        |_| Ok(true),
+                    )?;
+                }
+            }
         }
         self.context.submit_and_wait(|recorder| {
             self.record_chunk_end(recorder, SLOT, count);
@@ -369,13 +352,12 @@ impl VulkanBackend {
         }
     }
 
-    /// Deduplicates `level` (`positions` positions): the dedup set is cleared, then each
-    /// position marks itself if an equal one claimed its slot before it (the chunk's start goes
-    /// first if still due).
+    /// Deduplicates the level of `dedup` (`positions` positions): the dedup set is cleared,
+    /// then each position marks itself if an equal one claimed its slot before it (the chunk's
+    /// start goes first if still due).
     fn dedup_level(
         &mut self,
-        shape: &ChunkShape,
-        level: u32,
+        dedup: ChunkStep,
         positions: u32,
         start: &mut Option<u32>,
         control: &RunControl<'_>,
@@ -395,7 +377,7 @@ impl VulkanBackend {
         };
         self.submit_level(
             Stage::Dedup,
-            &shape.dedup(level, false),
+            &dedup.step,
             positions,
             control,
             clear_set,

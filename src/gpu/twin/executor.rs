@@ -7,8 +7,9 @@
 use crate::backend::plan::{Plan, Tally, WorkItem};
 use crate::backend::run_control::RunControl;
 use crate::backend::RunError;
+use crate::chess::Zobrist;
 use crate::count::Counts;
-use crate::gpu::chunk_shape::ChunkShape;
+use crate::gpu::chunk_shape::{ChunkShape, StageOp};
 use crate::gpu::layouts::{
     inner_positions, Control, GpuU128, Level, PositionLayout, StepConstants,
 };
@@ -17,6 +18,7 @@ use crate::gpu::options::Submissions;
 use crate::gpu::scheduler::{ChunkRun, Executor, ScheduleStats, SLOTS};
 use crate::gpu::shader_layout::WORKGROUP_SIZE;
 use crate::gpu::twin::buffers::{board_of, TwinBuffers};
+use crate::gpu::twin::dedup::dedup;
 use crate::gpu::twin::expand::expand;
 use crate::gpu::twin::leaf::leaf;
 use crate::gpu::twin::next_level::next_level;
@@ -56,6 +58,8 @@ pub struct TwinExecutor {
     /// Simulated device time per position of a chunk.
     time_per_position: Duration,
     buffers: TwinBuffers,
+    /// The keys of the dedup stage's hashes.
+    zobrist: Zobrist,
     /// Each slot's chunk, run when submitted, until it is finished.
     slots: [Option<ChunkRun>; SLOTS],
     /// The run's counters beside the stages' own (in `buffers.work`).
@@ -78,6 +82,7 @@ impl TwinExecutor {
             part_positions: part_positions.div_ceil(WORKGROUP_SIZE).max(1) * WORKGROUP_SIZE,
             time_per_position: Duration::ZERO,
             buffers: TwinBuffers::new(capacity, inner_capacity),
+            zobrist: Zobrist::default(),
             slots: [None, None],
             chunk_work: ChunkWork::default(),
             items: 0,
@@ -91,6 +96,11 @@ impl TwinExecutor {
     pub fn with_time_per_position(mut self, time: Duration) -> TwinExecutor {
         self.time_per_position = time;
         self
+    }
+
+    /// The stages of a chunk of items `remaining` plies deep.
+    fn shape(&self, remaining: u32) -> ChunkShape {
+        ChunkShape::new(remaining, false)
     }
 
     fn layout() -> PositionLayout {
@@ -242,25 +252,37 @@ impl Executor for TwinExecutor {
         items: &[WorkItem],
         capacity: u32,
     ) -> Result<(), RunError> {
-        let shape = ChunkShape::new(items[0].remaining, false);
+        let program = self.shape(items[0].remaining).program();
         self.start_chunk(items, capacity);
-        let buffers = &mut self.buffers;
+        let (buffers, zobrist) = (&mut self.buffers, &self.zobrist);
         let mut dispatches = 0;
-        for level in 0..shape.leaf_level() {
-            let invocations = buffers.indirect_invocations(level);
-            expand(buffers, &shape.expand(level), invocations);
-            next_level(buffers, &shape.step(level, 0));
-            dispatches += 2;
-        }
-        let invocations = buffers.indirect_invocations(shape.leaf_level());
-        leaf(buffers, &shape.leaf(), invocations);
-        for level in (0..shape.leaf_level()).rev() {
-            let invocations = buffers.indirect_invocations(level);
-            upsweep(buffers, &shape.upsweep(level), invocations);
-            dispatches += 1;
+        for chunk_step in program {
+            let (op, step) = (chunk_step.op, &chunk_step.step);
+            let invocations = buffers.indirect_invocations(step.level);
+            match op {
+                StageOp::Dedup => {
+                    dedup(buffers, zobrist, &chunk_step.clear(), invocations);
+                    dedup(buffers, zobrist, step, invocations);
+                    dispatches += 2;
+                }
+                StageOp::Expand => {
+                    expand(buffers, step, invocations);
+                    next_level(buffers, &chunk_step.next_level());
+                    dispatches += 2;
+                }
+                StageOp::Leaf => leaf(buffers, step, invocations),
+                StageOp::ResolveDuplicates => dedup(buffers, zobrist, step, invocations),
+                StageOp::Upsweep => upsweep(buffers, step, invocations),
+            }
+            if matches!(
+                op,
+                StageOp::Leaf | StageOp::ResolveDuplicates | StageOp::Upsweep
+            ) {
+                dispatches += 1;
+            }
         }
         self.chunk_work.submissions += 1;
-        self.chunk_work.dispatches += dispatches + 1;
+        self.chunk_work.dispatches += dispatches;
         let run = self.end_chunk(items, items[0].remaining - 1, Some(slot));
         self.slots[slot] = Some(run);
         Ok(())
@@ -278,30 +300,48 @@ impl Executor for TwinExecutor {
         items: &[WorkItem],
         control: &RunControl<'_>,
     ) -> Result<ChunkRun, RunError> {
-        let shape = ChunkShape::new(items[0].remaining, false);
+        let program = self.shape(items[0].remaining).program();
         self.start_chunk(items, self.capacity);
-        let mut level_count = items.len() as u32;
-        for level in 0..shape.leaf_level() {
-            let step = shape.expand(level);
-            let fits = self.in_parts(level_count, control, |buffers, first, part| {
-                expand(buffers, &from(step, first), part);
-            })?;
-            if !fits {
-                return Ok(self.end_chunk(items, level + 1, None));
+        let zobrist = self.zobrist.clone();
+        for chunk_step in program {
+            let (op, step) = (chunk_step.op, chunk_step.step);
+            let positions = self.buffers.control.levels[step.level as usize].count;
+            match op {
+                // An empty level is not deduplicated, as on the device.
+                StageOp::Dedup if positions == 0 => {}
+                StageOp::Dedup => {
+                    // The set is cleared in the first part's submission, as on the device.
+                    let clear = chunk_step.clear();
+                    dedup(&mut self.buffers, &zobrist, &clear, positions);
+                    self.in_parts(positions, control, |buffers, first, part| {
+                        dedup(buffers, &zobrist, &from(step, first), part);
+                    })?;
+                }
+                StageOp::Expand => {
+                    let fits = self.in_parts(positions, control, |buffers, first, part| {
+                        expand(buffers, &from(step, first), part);
+                    })?;
+                    if !fits {
+                        return Ok(self.end_chunk(items, step.level + 1, None));
+                    }
+                    next_level(&mut self.buffers, &chunk_step.next_level());
+                }
+                StageOp::Leaf => {
+                    self.in_parts(positions, control, |buffers, first, part| {
+                        leaf(buffers, &from(step, first), part);
+                    })?;
+                }
+                StageOp::ResolveDuplicates => {
+                    self.in_parts(positions, control, |buffers, first, part| {
+                        dedup(buffers, &zobrist, &from(step, first), part);
+                    })?;
+                }
+                StageOp::Upsweep => {
+                    self.in_parts(positions, control, |buffers, first, part| {
+                        upsweep(buffers, &from(step, first), part);
+                    })?;
+                }
             }
-            next_level(&mut self.buffers, &shape.step(level, 0));
-            level_count = self.buffers.control.levels[level as usize + 1].count;
-        }
-        let step = shape.leaf();
-        self.in_parts(level_count, control, |buffers, first, part| {
-            leaf(buffers, &from(step, first), part);
-        })?;
-        for level in (0..shape.leaf_level()).rev() {
-            let step = shape.upsweep(level);
-            let positions = self.buffers.control.levels[level as usize].count;
-            self.in_parts(positions, control, |buffers, first, part| {
-                upsweep(buffers, &from(step, first), part);
-            })?;
         }
         self.chunk_work.host_waits += 1;
         Ok(self.end_chunk(items, items[0].remaining - 1, None))
