@@ -153,7 +153,7 @@ impl Backends {
                 // Why the GPU cannot take this job's table, if it cannot.
                 let refusal = self.vulkan(&options, cancel).map(|gpu| match job.tt.mode {
                     TtMode::Off => None,
-                    _ => gpu.table_refusal(),
+                    _ => gpu.runner().table_refusal(),
                 });
                 match refusal {
                     Ok(Some(reason)) => {
@@ -163,7 +163,7 @@ impl Backends {
                         let Some((_, gpu)) = &self.vulkan else {
                             unreachable!("opened just above");
                         };
-                        let note = format!("auto: using Vulkan on {}", gpu.device_name());
+                        let note = format!("auto: using Vulkan on {}", gpu.runner().device_name());
                         return Ok((BackendKind::Vulkan, Some(note)));
                     }
                     Err(RunError::Cancelled) => return Err(RunError::Cancelled),

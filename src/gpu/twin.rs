@@ -21,9 +21,11 @@ pub mod executor;
 pub mod expand;
 pub mod leaf;
 pub mod next_level;
+pub mod table;
 #[cfg(test)]
 mod tests;
 pub mod upsweep;
 
 pub use buffers::TwinBuffers;
 pub use executor::TwinExecutor;
+pub use table::TwinTable;

@@ -138,7 +138,7 @@ fn a_tiny_memory_budget_splits_chunks_and_items_with_the_same_answer() {
         ..GpuOptions::default()
     })
     .expect("a small budget opens");
-    assert!(tiny.capacity() < 2_500);
+    assert!(tiny.runner().capacity() < 2_500);
     let start = Position::startpos();
     let divide = gpu_divide(&mut tiny, &start, 6);
     assert_eq!(divide.values().sum::<u128>(), 119_060_324);
@@ -414,6 +414,7 @@ fn shader_layouts_match_the_rust_twins() {
         stats: segments(0x5000_0000),
     };
     let seen = gpu
+        .runner_mut()
         .probe_layouts(board, range, control, step, tt_head, &addresses)
         .expect("the probe runs");
     let expected: Vec<u64> = board

@@ -40,9 +40,9 @@ const TABLE_MODES: [TtMode; 3] = [TtMode::Fast, TtMode::Verified, TtMode::Certif
 fn backend() -> MutexGuard<'static, VulkanBackend> {
     let backend = common::shared_vulkan_backend();
     assert!(
-        backend.supports_tt(),
+        backend.runner().supports_tt(),
         "the test device runs no GPU table: {:?}",
-        backend.device_info().tt_missing
+        backend.runner().device_info().tt_missing
     );
     backend
 }
@@ -69,7 +69,7 @@ fn gpu_run(
     let divide = gpu
         .divide(pos, depth, control)
         .unwrap_or_else(|err| panic!("{config:?} on {}: {err:?}", pos.to_fen()));
-    let stats = gpu.tt_snapshot().expect("statistics read back");
+    let stats = gpu.runner().tt_snapshot().expect("statistics read back");
     (divide, stats)
 }
 

@@ -73,6 +73,7 @@ fn on_device(
     input: &TwinBuffers,
 ) -> TwinBuffers {
     device()
+        .runner_mut()
         .run_stage(stage, step, invocations, input, &zobrist())
         .expect("the stage runs")
 }
@@ -105,7 +106,7 @@ fn expand_writes_the_children_its_twin_writes() {
         let step = step(0, 3, flags);
         let gpu = on_device(Stage::Expand, &step, 64, &input);
         let mut twin = input.clone();
-        expand::expand(&mut twin, &step, 64);
+        expand::expand(&mut twin, None, &step, 64);
         assert_eq!(gpu.control, twin.control, "flags {flags}");
         let compact = flags != 0;
         assert_eq!(
@@ -128,7 +129,7 @@ fn expand_and_next_level_flag_an_overflow_as_their_twins_do() {
     let expand_step = step(0, 4, 0);
     let gpu = on_device(Stage::Expand, &expand_step, 64, &input);
     let mut twin = input.clone();
-    expand::expand(&mut twin, &expand_step, 64);
+    expand::expand(&mut twin, None, &expand_step, 64);
     assert_eq!(twin.control.overflow, 1);
     assert_eq!(gpu.control, twin.control);
     assert_eq!(gpu.work, twin.work);
@@ -140,7 +141,7 @@ fn expand_and_next_level_flag_an_overflow_as_their_twins_do() {
 #[test]
 fn next_level_records_the_appended_level_as_its_twin_does() {
     let mut input = level_of(&FENS, 1 << 12);
-    expand::expand(&mut input, &step(0, 3, 0), 64);
+    expand::expand(&mut input, None, &step(0, 3, 0), 64);
     let next = step(0, 3, 0);
     let gpu = on_device(Stage::NextLevel, &next, 1, &input);
     next_level::next_level(&mut input, &next);
@@ -154,20 +155,20 @@ fn the_leaf_counts_items_and_leaf_entries_as_its_twin_does() {
         let leaf_step = step(0, remaining, 0);
         let gpu = on_device(Stage::Leaf, &leaf_step, 64, &input);
         let mut twin = input.clone();
-        leaf::leaf(&mut twin, &leaf_step, 64);
+        leaf::leaf(&mut twin, None, &leaf_step, 64);
         assert_eq!(gpu.counts[..4], twin.counts[..4], "remaining {remaining}");
         assert_eq!(gpu.work, twin.work, "remaining {remaining}");
     }
     // A compact leaf level: the entries of the positions' children, counted into them.
     let mut input = level_of(&FENS, 1 << 12);
-    expand::expand(&mut input, &step(0, 3, COMPACT_LEAF), 64);
+    expand::expand(&mut input, None, &step(0, 3, COMPACT_LEAF), 64);
     next_level::next_level(&mut input, &step(0, 3, 0));
     input.work = Default::default();
     let leaf_step = step(1, 2, COMPACT_LEAF);
     let invocations = input.control.levels[1].count;
     let gpu = on_device(Stage::Leaf, &leaf_step, invocations, &input);
     let mut twin = input.clone();
-    leaf::leaf(&mut twin, &leaf_step, invocations);
+    leaf::leaf(&mut twin, None, &leaf_step, invocations);
     assert_eq!(gpu.counts[..4], twin.counts[..4]);
     assert_eq!(gpu.children, twin.children);
     assert_eq!(gpu.work, twin.work);
@@ -176,14 +177,14 @@ fn the_leaf_counts_items_and_leaf_entries_as_its_twin_does() {
 #[test]
 fn upsweep_sums_children_as_its_twin_does() {
     let mut input = level_of(&FENS, 1 << 12);
-    expand::expand(&mut input, &step(0, 3, 0), 64);
+    expand::expand(&mut input, None, &step(0, 3, 0), 64);
     next_level::next_level(&mut input, &step(0, 3, 0));
     let children = input.control.levels[1].count;
-    leaf::leaf(&mut input, &step(1, 2, 0), children);
+    leaf::leaf(&mut input, None, &step(1, 2, 0), children);
     let sweep = step(0, 3, 0);
     let gpu = on_device(Stage::Upsweep, &sweep, 64, &input);
     let mut twin = input.clone();
-    upsweep::upsweep(&mut twin, &sweep, 64);
+    upsweep::upsweep(&mut twin, None, &sweep, 64);
     assert_eq!(gpu.counts[..4], twin.counts[..4]);
     // The start position's perft(3), summed from its children's counts.
     assert_eq!(u128::from(twin.counts[0]), 8_902);
@@ -202,7 +203,7 @@ fn three_plies(compact: bool) -> TwinBuffers {
             0
         };
         let count = buffers.control.levels[level as usize].count;
-        expand::expand(&mut buffers, &step(level, 5 - level, flags), count);
+        expand::expand(&mut buffers, None, &step(level, 5 - level, flags), count);
         next_level::next_level(&mut buffers, &step(level, 5 - level, 0));
     }
     // Hashed: the leaf entries' parents, or the positions themselves.
@@ -276,7 +277,7 @@ fn dedup_marks_the_transpositions_its_twin_marks() {
         assert_eq!(count, 8_902);
         let gpu = on_device(Stage::Dedup, &insert, count, &input);
         let mut twin = input.clone();
-        dedup::dedup(&mut twin, &zobrist(), &insert, count);
+        dedup::dedup(&mut twin, &zobrist(), false, &insert, count);
         assert_eq!(twin.work.duplicates, 8_902 - 5_362, "compact {compact}");
         assert_eq!(gpu.work, twin.work, "compact {compact}");
         for buffers in [&gpu, &twin] {
@@ -287,7 +288,7 @@ fn dedup_marks_the_transpositions_its_twin_marks() {
         // Clearing empties the level's slots as the twin does.
         let clear = step(3, 2, flags | DEDUP_CLEAR);
         let gpu = on_device(Stage::Dedup, &clear, count, &twin);
-        dedup::dedup(&mut twin, &zobrist(), &clear, count);
+        dedup::dedup(&mut twin, &zobrist(), false, &clear, count);
         assert_eq!(gpu.dedup_set, twin.dedup_set, "compact {compact}");
         assert!(twin.dedup_set.iter().all(|&slot| slot == 0));
     }
@@ -301,12 +302,18 @@ fn dedup_resolves_duplicate_leaf_entries_as_its_twin_does() {
     let mut input = three_plies(true);
     let count = input.control.levels[3].count;
     let zobrist = zobrist();
-    dedup::dedup(&mut input, &zobrist, &step(3, 2, COMPACT_LEAF), count);
-    leaf::leaf(&mut input, &step(3, 2, COMPACT_LEAF), count);
+    dedup::dedup(
+        &mut input,
+        &zobrist,
+        false,
+        &step(3, 2, COMPACT_LEAF),
+        count,
+    );
+    leaf::leaf(&mut input, None, &step(3, 2, COMPACT_LEAF), count);
     let resolve = step(3, 2, COMPACT_LEAF | DEDUP_RESOLVE);
     let gpu = on_device(Stage::Dedup, &resolve, count, &input);
     let mut twin = input.clone();
-    dedup::dedup(&mut twin, &zobrist, &resolve, count);
+    dedup::dedup(&mut twin, &zobrist, false, &resolve, count);
     assert_eq!(gpu.counts, twin.counts);
     let parents = twin.control.levels[2];
     let leaves: u128 = (parents.offset..parents.offset + parents.count)
@@ -334,7 +341,7 @@ fn the_scheduler_decides_and_counts_alike_on_the_device_and_its_twin() {
             .divide(&pos, depth, &silent_control())
             .expect("the device runs");
         let mut scheduler = Scheduler::new(Submissions::Whole);
-        let mut twin = TwinExecutor::new(gpu.capacity(), 256);
+        let mut twin = TwinExecutor::new(gpu.runner().capacity(), 256);
         let on_twin = scheduler
             .divide(&mut twin, &pos, depth, &silent_control())
             .expect("the twin runs");

@@ -1,17 +1,16 @@
-//! The buffers of the search: one chunk's levels, the table's parameters, keys and
-//! statistics, and helpers for their host-visible memory.
+//! The buffers of one chunk's levels (the table's are [`super::table::TableState`]'s), and
+//! helpers for host-visible memory.
 
+use super::table::TT_STAT_BYTES;
 use crate::gpu::chunk_arrays::{ChunkArrays, SegmentLayout};
 use crate::gpu::error::GpuError;
 #[cfg(doc)]
 use crate::gpu::layouts::inner_positions;
-use crate::gpu::layouts::{Control, GpuBoard, GpuU128, PositionLayout, TT_PARAMS_BYTES};
-use crate::gpu::shader_layout::{STAT_COLUMNS, WORK_WORDS, ZOBRIST_KEYS};
-use crate::gpu::tt_table::GpuTable;
+use crate::gpu::layouts::{Control, GpuBoard, GpuU128, PositionLayout};
+use crate::gpu::shader_layout::{STAT_COLUMNS, WORK_WORDS};
 use crate::gpu::vk::buffer::GpuBuffer;
 use crate::gpu::vk::context::SLOTS;
 use crate::gpu::vk::shared::DeviceShared;
-use crate::tt::shader_shared::{COUNTERS_PER_DEPTH, MAX_TABLE_DEPTH};
 use gpu_allocator::MemoryLocation;
 use std::sync::Arc;
 
@@ -126,47 +125,6 @@ impl SlotBuffers {
 
 /// Bytes of the work counters buffer.
 pub const WORK_BYTES: u64 = WORK_WORDS as u64 * size_of::<u32>() as u64;
-
-/// Bytes of the statistics buffer: its counters are 64-bit words.
-const TT_STAT_BYTES: u64 =
-    ((MAX_TABLE_DEPTH as usize + 1) * COUNTERS_PER_DEPTH as usize * size_of::<u64>()) as u64;
-
-/// The transposition table's parameters, keys and statistics (bound whether a table is in use
-/// or not), and the table itself when the current run has one. The statistics are copied back
-/// into a slot's `stats_readback`.
-pub struct TtBuffers {
-    pub params: GpuBuffer,
-    pub zobrist: GpuBuffer,
-    pub stats: GpuBuffer,
-    pub table: Option<GpuTable>,
-}
-
-impl TtBuffers {
-    pub fn new(shared: &Arc<DeviceShared>) -> Result<TtBuffers, GpuError> {
-        let zobrist_bytes = (ZOBRIST_KEYS as usize * size_of::<GpuU128>()) as u64;
-        Ok(TtBuffers {
-            params: GpuBuffer::new(
-                shared,
-                "TT parameters",
-                TT_PARAMS_BYTES as u64,
-                MemoryLocation::GpuOnly,
-            )?,
-            zobrist: GpuBuffer::new(
-                shared,
-                "Zobrist keys",
-                zobrist_bytes,
-                MemoryLocation::GpuOnly,
-            )?,
-            stats: GpuBuffer::new(
-                shared,
-                "TT statistics",
-                TT_STAT_BYTES,
-                MemoryLocation::GpuOnly,
-            )?,
-            table: None,
-        })
-    }
-}
 
 /// Copies `bytes` to the start of a host-visible buffer.
 pub fn write_mapped(buffer: &mut GpuBuffer, bytes: &[u8]) -> Result<(), GpuError> {

@@ -12,7 +12,7 @@
 //!   and chunks of single items too deep for one submission).
 
 use super::buffers::{mapped_bytes, read_mapped, write_mapped};
-use super::VulkanBackend;
+use super::runner::DeviceRunner;
 use crate::backend::run_control::RunControl;
 use crate::backend::RunError;
 use crate::chess::MoveStats;
@@ -24,12 +24,12 @@ use crate::gpu::layouts::{Control, GpuBoard, GpuU128, Level, StepConstants};
 use crate::gpu::shader_layout::{DEDUP_SLOTS_PER_POSITION, MAX_LEVELS, STAT_COLUMNS};
 use crate::gpu::vk::pipelines::Stage;
 use crate::gpu::vk::recorder::Recorder;
-use crate::tt::TtMode;
 use std::sync::atomic::Ordering;
 
-impl VulkanBackend {
+impl DeviceRunner {
     fn shape(&self, remaining: u32) -> ChunkShape {
-        ChunkShape::new(remaining, self.tt.table.is_some()).counting_stats(self.layout.move_stats)
+        ChunkShape::new(remaining, self.table.current.is_some())
+            .counting_stats(self.layout.move_stats)
     }
 
     /// The pipeline of a program step this run dispatches: the node count's build, or in a
@@ -45,13 +45,6 @@ impl VulkanBackend {
             true => stage.with_move_stats(),
             false => stage,
         }
-    }
-
-    fn certifies(&self) -> bool {
-        self.tt
-            .table
-            .as_ref()
-            .is_some_and(|table| table.config().mode == TtMode::Certify)
     }
 
     /// Submits the chunk of `boards`, all `remaining` (>= 1) plies deep, whole in `slot`, its
@@ -102,7 +95,7 @@ impl VulkanBackend {
             }
             self.record_chunk_end(recorder, slot, count);
         })?;
-        self.executed.submissions += 1;
+        self.host_work.submissions += 1;
         Ok(())
     }
 
@@ -203,11 +196,11 @@ impl VulkanBackend {
         if control.overflow != 0 {
             return Ok(None);
         }
-        if self.tt.table.is_some() {
+        if self.table.current.is_some() {
             self.count_chunk_stats(slot)?;
         }
         let exact = self.read_back(slot, count, 0)?;
-        let fast = if self.certifies() {
+        let fast = if self.table.certifies() {
             self.read_back(slot, count, count)?
         } else {
             exact.clone()
@@ -224,7 +217,7 @@ impl VulkanBackend {
         if self.layout.move_stats {
             let columns = STAT_COLUMNS * count;
             let stats = self.read_back(slot, columns, 2 * count)?;
-            let fast_stats = if self.certifies() {
+            let fast_stats = if self.table.certifies() {
                 self.read_back(slot, columns, 2 * count + columns)?
             } else {
                 stats.clone()
@@ -254,10 +247,10 @@ impl VulkanBackend {
             slot,
             u64::from(count) * size_of::<GpuBoard>() as u64,
         );
-        if self.tt.table.is_some() {
+        if self.table.current.is_some() {
             // The barrier after the upload orders this after the last chunk's copy of the
             // statistics.
-            recorder.fill_zero(&self.tt.stats);
+            recorder.fill_zero(&self.table.stats);
         }
         // Levels are position indices from the chunk's first position on.
         let first = self.first_position();
@@ -282,18 +275,18 @@ impl VulkanBackend {
     /// [`readback_values`]: super::buffers::readback_values
     fn record_chunk_end(&self, recorder: &Recorder, slot: usize, count: u32) {
         self.record_readback(recorder, slot, ChunkArray::Counts, count, 0);
-        if self.certifies() {
+        if self.table.certifies() {
             self.record_readback(recorder, slot, ChunkArray::FastCounts, count, count);
         }
         if self.layout.move_stats {
             let columns = STAT_COLUMNS * count;
             self.record_readback(recorder, slot, ChunkArray::Stats, columns, 2 * count);
-            if self.certifies() {
+            if self.table.certifies() {
                 let at = 2 * count + columns;
                 self.record_readback(recorder, slot, ChunkArray::FastStats, columns, at);
             }
         }
-        if self.tt.table.is_some() {
+        if self.table.current.is_some() {
             self.record_stats_readback(recorder, slot);
         }
         self.record_work_readback(recorder, slot);
@@ -469,7 +462,7 @@ const _: () = assert!(
 );
 
 /// Records nothing: for a level with no commands after its dispatches.
-fn no_commands(_: &VulkanBackend, _: &Recorder, _: bool) {}
+fn no_commands(_: &DeviceRunner, _: &Recorder, _: bool) {}
 
 /// A statistics run's item statistics as read back, in `STAT_*` order.
 fn move_stats_of(values: &[GpuU128]) -> MoveStats {

@@ -4,7 +4,7 @@
 //! with its CPU twin, `gpu/twin/`).
 
 use super::buffers::{mapped_bytes, write_mapped};
-use super::VulkanBackend;
+use super::runner::DeviceRunner;
 use crate::chess::{Hash128, Zobrist};
 use crate::gpu::chunk_arrays::ChunkArray;
 use crate::gpu::error::GpuError;
@@ -21,7 +21,7 @@ use crate::gpu::vk::pipelines::Stage;
 use crate::tt::{BucketRef, TranspositionTable};
 use gpu_allocator::MemoryLocation;
 
-impl VulkanBackend {
+impl DeviceRunner {
     /// Runs the layout probe on the given values and returns what the shader saw, in the
     /// order of `glsl/layout_probe.comp`, each value v as the 128-bit (v, !v).
     pub fn probe_layouts(
@@ -40,7 +40,7 @@ impl VulkanBackend {
         let first = u64::from(self.first_position());
         self.upload_array(ChunkArray::Children, first, bytemuck::bytes_of(&range))?;
         self.upload(&self.buffers.control, bytemuck::bytes_of(&control_block))?;
-        self.upload(&self.tt.params, &tt_params_bytes(&tt_head, segments))?;
+        self.upload(&self.table.params, &tt_params_bytes(&tt_head, segments))?;
         const PROBED_VALUES: u32 = 32;
         let probed = self.context.submit_and_wait(|recorder| {
             self.record_upload(recorder, 0, size_of::<GpuBoard>() as u64);
@@ -163,7 +163,7 @@ impl VulkanBackend {
         let bytes = size_of::<TtParamsHead>();
         self.context.submit_and_wait(|recorder| {
             let readback = &self.buffers.slots[0].readback;
-            recorder.copy(&self.tt.params, 0, readback, 0, bytes as u64);
+            recorder.copy(&self.table.params, 0, readback, 0, bytes as u64);
         })?;
         let words = self.read_back(0, bytes.div_ceil(size_of::<GpuU128>()) as u32, 0)?;
         Ok(bytemuck::pod_read_unaligned(
@@ -180,7 +180,7 @@ impl VulkanBackend {
             operation: "load a table",
             reason,
         };
-        let Some(gpu_table) = &self.tt.table else {
+        let Some(gpu_table) = &self.table.current else {
             return Err(refused("no table is prepared"));
         };
         let config = gpu_table.config();
@@ -232,13 +232,17 @@ impl VulkanBackend {
                 reason: "the chunk's first position is not 0",
             });
         }
-        let arrays: [(ChunkArray, &[u8]); 5] = [
+        let arrays: [(ChunkArray, &[u8]); 6] = [
             (ChunkArray::Boards, bytemuck::cast_slice(&buffers.boards)),
             (
                 ChunkArray::Children,
                 bytemuck::cast_slice(&buffers.children),
             ),
             (ChunkArray::Counts, bytemuck::cast_slice(&buffers.counts)),
+            (
+                ChunkArray::FastCounts,
+                bytemuck::cast_slice(&buffers.fast_counts),
+            ),
             (ChunkArray::Hashes, bytemuck::cast_slice(&buffers.hashes)),
             (ChunkArray::Dedup, bytemuck::cast_slice(&buffers.dedup_set)),
         ];
@@ -256,7 +260,7 @@ impl VulkanBackend {
             self.pipelines
                 .record_dispatch(recorder, stage, step, invocations);
         })?;
-        let [boards, children, counts, hashes, dedup_set] =
+        let [boards, children, counts, fast_counts, hashes, dedup_set] =
             arrays.map(|(array, bytes)| self.download_array(array, 0, bytes.len()));
         let control = self.download(&device_buffers.control, size_of::<Control>())?;
         let work = self.download(&device_buffers.work, device_buffers.work.size as usize)?;
@@ -279,6 +283,7 @@ impl VulkanBackend {
             boards: bytemuck::pod_collect_to_vec(&boards?),
             children: bytemuck::pod_collect_to_vec(&children?),
             counts: bytemuck::pod_collect_to_vec(&counts?),
+            fast_counts: bytemuck::pod_collect_to_vec(&fast_counts?),
             hashes: bytemuck::pod_collect_to_vec(&hashes?),
             dedup_set: bytemuck::pod_collect_to_vec(&dedup_set?),
             control: bytemuck::pod_read_unaligned(&control),

@@ -3,16 +3,18 @@
 //! work counters of what ran.
 
 use super::buffers::ITEMS_SHARE;
-use super::{boards_of, VulkanBackend};
+use super::runner::DeviceRunner;
 use crate::backend::plan::{Plan, Tally, WorkItem};
 use crate::backend::run_control::RunControl;
 use crate::backend::RunError;
+use crate::chess::NybbleBoard;
+use crate::gpu::layouts::GpuBoard;
 use crate::gpu::options::Submissions;
 use crate::gpu::scheduler::{ChunkRun, Executor, ScheduleStats};
 use crate::gpu::vk::context::SLOTS;
 use std::time::Duration;
 
-impl Executor for VulkanBackend {
+impl Executor for DeviceRunner {
     fn capacity(&self) -> u32 {
         self.capacity
     }
@@ -52,7 +54,7 @@ impl Executor for VulkanBackend {
 
     fn finish_whole(&mut self, slot: usize, items: &[WorkItem]) -> Result<ChunkRun, RunError> {
         let took = self.context.wait(slot)?;
-        self.executed.longest_submission = self.executed.longest_submission.max(took);
+        self.host_work.longest_submission = self.host_work.longest_submission.max(took);
         let counts = self.chunk_counts(slot, items.len() as u32, items[0].remaining)?;
         Ok(ChunkRun {
             counts,
@@ -66,11 +68,11 @@ impl Executor for VulkanBackend {
         items: &[WorkItem],
         control: &RunControl<'_>,
     ) -> Result<ChunkRun, RunError> {
-        self.chunk_device_time = Duration::ZERO;
+        self.host_work.chunk_device_time = Duration::ZERO;
         let counts = self.run_chunk_in_parts(&boards_of(items), items[0].remaining, control)?;
         Ok(ChunkRun {
             counts,
-            took: self.chunk_device_time,
+            took: self.host_work.chunk_device_time,
             positions: self.host_work.last_chunk_positions,
         })
     }
@@ -97,4 +99,12 @@ impl Executor for VulkanBackend {
         (control.on_progress)(sample);
         Ok(())
     }
+}
+
+/// The boards of `items`, as the GPU reads them.
+fn boards_of(items: &[WorkItem]) -> Vec<GpuBoard> {
+    items
+        .iter()
+        .map(|item| NybbleBoard::from_position(&item.position).into())
+        .collect()
 }

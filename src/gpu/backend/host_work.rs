@@ -1,6 +1,7 @@
 //! What the host counts of a run beside the device's work counters (`work.rs` reads both).
 
 use crate::work_counters::ChunkWork;
+use std::time::Duration;
 
 /// What the host counts of a run, beside the device's counters.
 #[derive(Clone, Debug, Default)]
@@ -17,4 +18,9 @@ pub(super) struct HostWork {
     pub slot: usize,
     /// Positions in every level of the last chunk counted, its items included.
     pub last_chunk_positions: u64,
+    /// Submissions of search stages, and the longest of them on the device.
+    pub submissions: u64,
+    pub longest_submission: Duration,
+    /// Device time of the submissions of the chunk in parts being run.
+    pub chunk_device_time: Duration,
 }

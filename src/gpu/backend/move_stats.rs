@@ -24,18 +24,20 @@ impl VulkanBackend {
         control: &RunControl<'_>,
     ) -> Result<RunOutcome, RunError> {
         debug_assert!(
-            self.tt
+            self.runner
                 .table
+                .current
                 .as_ref()
                 .is_none_or(|table| table.config().move_stats),
             "a statistics run's table is prepared with statistics slots"
         );
-        self.use_layout(PositionLayout {
+        let runner = &mut self.runner;
+        runner.use_layout(PositionLayout {
             move_stats: true,
-            ..self.layout
+            ..runner.layout
         })?;
         for stage in [Stage::ExpandStats, Stage::LeafStats, Stage::UpsweepStats] {
-            self.pipelines.add_stage(stage)?;
+            runner.pipelines.add_stage(stage)?;
         }
         let (position, depth) = (request.position, request.depth);
         let with_stats = |m: Move, counts: &mut Counts| {

@@ -11,7 +11,7 @@
 
 use super::buffers::{mapped_bytes, write_mapped};
 use super::diagnostics::table_words;
-use super::VulkanBackend;
+use super::runner::DeviceRunner;
 use crate::chess::movegen::legal_moves;
 use crate::chess::{Hash128, NybbleBoard, Position};
 use crate::gpu::chunk_arrays::ChunkArray;
@@ -412,7 +412,7 @@ fn differences(expected: &Expected, answers: &[Probe], counters: &TtCounters) ->
     found
 }
 
-impl VulkanBackend {
+impl DeviceRunner {
     /// Runs the probe self-test with `probe` (see the module docs); `TableProbeMismatch` names
     /// what differed. Nothing to test on a device without the GPU table.
     pub fn probe_self_test(&mut self, probe: SelfTestProbe) -> Result<(), GpuError> {
@@ -469,11 +469,11 @@ impl VulkanBackend {
             self.upload(segment, bytemuck::cast_slice(words))?;
         }
         self.upload(
-            &self.tt.params,
+            &self.table.params,
             &tt_params_bytes(&table.head(), &table.addresses()),
         )?;
-        let zeros = vec![0u8; self.tt.stats.size as usize];
-        self.upload(&self.tt.stats, &zeros)?;
+        let zeros = vec![0u8; self.table.stats.size as usize];
+        self.upload(&self.table.stats, &zeros)?;
         let count = expected.requests.len() as u32;
         let boards: Vec<GpuBoard> = expected
             .requests
@@ -508,7 +508,7 @@ impl VulkanBackend {
             self.record_readback(recorder, 0, ChunkArray::FastCounts, count, count);
             self.record_stats_readback(recorder, 0);
         })?;
-        self.upload(&self.tt.stats, &zeros)?;
+        self.upload(&self.table.stats, &zeros)?;
         let exact = self.read_back(0, count, 0)?;
         let fast = self.read_back(0, count, count)?;
         let mode = expected.config.mode;

@@ -1,54 +1,99 @@
-//! The transposition table of the GPU backend: set up per run, its parameters and keys
-//! uploaded, its statistics read back.
+//! The transposition table of the GPU backend: its state ([`TableState`]: buffers, split,
+//! statistics words, trust), set up per run, its parameters and keys uploaded, its statistics
+//! read back.
 
 use super::buffers::{mapped_bytes, write_mapped};
-use super::VulkanBackend;
+use super::runner::DeviceRunner;
 use crate::backend::plan::Plan;
 use crate::chess::zobrist::MAX_DEPTH_KEYS;
 use crate::chess::Zobrist;
 use crate::gpu::error::GpuError;
+use crate::gpu::layouts::TT_PARAMS_BYTES;
 use crate::gpu::layouts::{
     tt_params_bytes, GpuU128, PositionLayout, SegmentAddresses, TtParamsHead,
 };
 use crate::gpu::shader_layout::ZOBRIST_DEPTH_KEYS;
+use crate::gpu::shader_layout::ZOBRIST_KEYS;
 use crate::gpu::tt_table::GpuTable;
 use crate::gpu::vk::buffer::GpuBuffer;
 use crate::gpu::vk::recorder::Recorder;
+use crate::gpu::vk::shared::DeviceShared;
+use crate::tt::shader_shared::{COUNTERS_PER_DEPTH, MAX_TABLE_DEPTH};
 use crate::tt::split::{compact_lines, DistinctEstimate};
+use crate::tt::TableSplit;
 use crate::tt::{TtConfig, TtMode, TtStatsSnapshot};
 use gpu_allocator::MemoryLocation;
+use std::sync::Arc;
 
 // The shaders' key buffer holds every depth key the CPU has.
 const _: () = assert!(ZOBRIST_DEPTH_KEYS as usize == MAX_DEPTH_KEYS);
 
-impl VulkanBackend {
-    /// Sets up the table of the next runs: none for `off`, else a cleared table of `config`
-    /// (reallocated only when the configuration changed) with the keys of `zobrist`, and
-    /// zeroed statistics. On any error the shaders are left pointing at no table, never at
-    /// the freed memory of the old one.
-    pub fn prepare_table(&mut self, config: &TtConfig, zobrist: &Zobrist) -> Result<(), GpuError> {
-        let prepared = self.try_prepare_table(config, zobrist);
-        if let Err(error) = &prepared {
-            self.healthy &= !error.is_device_failure();
-        }
-        if prepared.is_err() {
-            self.tt.table = None;
-            if let Err(error) = self.upload_no_table() {
-                self.healthy = false;
-                return Err(error);
-            }
-        }
-        prepared
+/// Bytes of the statistics buffer: its counters are 64-bit words.
+pub(super) const TT_STAT_BYTES: u64 =
+    ((MAX_TABLE_DEPTH as usize + 1) * COUNTERS_PER_DEPTH as usize * size_of::<u64>()) as u64;
+
+/// The GPU table's state: the parameters, keys and statistics buffers (bound whether a table
+/// is in use or not), the table of the current runs, how a fast table is split, the
+/// statistics summed over the chunks that counted, and whether the device's probe is trusted.
+pub struct TableState {
+    pub params: GpuBuffer,
+    pub zobrist: GpuBuffer,
+    /// The statistics words (`glsl/common/tt_stats.glsl`), copied back into a slot's
+    /// `stats_readback` after each chunk.
+    pub stats: GpuBuffer,
+    /// The table the runs use; `None` for `--tt off`.
+    pub current: Option<GpuTable>,
+    /// How a fresh fast table shares its lines between depth 2 and the deeper depths.
+    pub split: TableSplit,
+    /// The statistics words summed over the chunks that counted: each chunk starts them at
+    /// zero on the device, and they are added here after it unless it overflowed (its
+    /// results, and so its probes, are thrown away).
+    pub counts: Vec<u64>,
+    /// Why the table cannot be trusted on this device (its probe disagreed with the CPU's at
+    /// the opening): table modes are refused with it, `--tt off` still runs.
+    pub distrust: Option<GpuError>,
+}
+
+impl TableState {
+    /// No table yet, its fast tables to be split as `split` says.
+    pub fn new(shared: &Arc<DeviceShared>, split: TableSplit) -> Result<TableState, GpuError> {
+        let zobrist_bytes = (ZOBRIST_KEYS as usize * size_of::<GpuU128>()) as u64;
+        let buffer = |name, bytes| GpuBuffer::new(shared, name, bytes, MemoryLocation::GpuOnly);
+        Ok(TableState {
+            params: buffer("TT parameters", TT_PARAMS_BYTES as u64)?,
+            zobrist: buffer("Zobrist keys", zobrist_bytes)?,
+            stats: buffer("TT statistics", TT_STAT_BYTES)?,
+            current: None,
+            split,
+            counts: Vec::new(),
+            distrust: None,
+        })
     }
 
-    fn try_prepare_table(&mut self, config: &TtConfig, zobrist: &Zobrist) -> Result<(), GpuError> {
+    /// Whether the current runs certify: their fast counts are read back beside the exact.
+    pub fn certifies(&self) -> bool {
+        self.current
+            .as_ref()
+            .is_some_and(|table| table.config().mode == TtMode::Certify)
+    }
+}
+
+impl DeviceRunner {
+    /// Sets up the table of the next runs: none for `off`, else a cleared table of `config`
+    /// (reallocated only when the configuration changed) with the keys of `zobrist`, and
+    /// zeroed statistics. After an error, [`Self::drop_table`] leaves the shaders pointing at
+    /// no table, never at the freed memory of the old one.
+    pub(super) fn prepare_table(
+        &mut self,
+        config: &TtConfig,
+        zobrist: &Zobrist,
+    ) -> Result<(), GpuError> {
         if config.mode == TtMode::Off {
-            self.tt.table = None;
-            self.upload_no_table()?;
+            self.drop_table()?;
             self.use_layout(PositionLayout::for_config(config))?;
             return Ok(());
         }
-        if let Some(distrust) = &self.table_distrust {
+        if let Some(distrust) = &self.table.distrust {
             return Err(distrust.clone());
         }
         let info = self.context.info();
@@ -60,16 +105,14 @@ impl VulkanBackend {
             });
         }
         self.use_layout(PositionLayout::for_config(config))?;
-        let info = self.context.info();
         let reusable = self
-            .tt
             .table
+            .current
             .as_ref()
             .is_some_and(|table| table.config() == config);
         if !reusable {
-            // Point the shaders away from the old table before its memory is freed.
-            self.upload_no_table()?;
-            self.tt.table = None;
+            self.drop_table()?;
+            let info = self.context.info();
             let needed = config.table_bytes()?;
             let search_bytes = self.layout.chunk_bytes(u64::from(self.capacity));
             let available = info.memory_bytes().saturating_sub(search_bytes) as usize;
@@ -81,32 +124,39 @@ impl VulkanBackend {
                 });
             }
             let max_segment_bytes = u64::from(info.max_storage_buffer_range);
-            self.tt.table = Some(GpuTable::new(
+            self.table.current = Some(GpuTable::new(
                 &self.context.shared,
                 config,
                 max_segment_bytes,
             )?);
         }
-        let Some(table) = &self.tt.table else {
+        let Some(table) = &self.table.current else {
             unreachable!("created just above");
         };
         self.upload_zobrist(zobrist)?;
         self.start_table(table)?;
-        if let Some(table) = &mut self.tt.table {
+        if let Some(table) = &mut self.table.current {
             table.open_share();
         }
-        self.tt_counts = vec![0; (self.tt.stats.size / size_of::<u64>() as u64) as usize];
+        self.table.counts = vec![0; (self.table.stats.size / size_of::<u64>() as u64) as usize];
+        Ok(())
+    }
+
+    /// No table: the shaders point at none before its memory is freed.
+    pub(super) fn drop_table(&mut self) -> Result<(), GpuError> {
+        self.upload_no_table()?;
+        self.table.current = None;
         Ok(())
     }
 
     /// Points the shaders at `table` as it is shaped now, and clears it and the statistics.
     fn start_table(&self, table: &GpuTable) -> Result<(), GpuError> {
         self.upload(
-            &self.tt.params,
+            &self.table.params,
             &tt_params_bytes(&table.head(), &table.addresses()),
         )?;
         self.context.submit_and_wait(|recorder| {
-            for buffer in table.buffers().chain([&self.tt.stats]) {
+            for buffer in table.buffers().chain([&self.table.stats]) {
                 recorder.fill_zero(buffer);
             }
             recorder.barrier();
@@ -119,7 +169,7 @@ impl VulkanBackend {
     /// table is fresh from [`Self::prepare_table`]: a table kept from an earlier job keeps its
     /// share and its entries. A new share starts from an empty table and zeroed statistics.
     pub(super) fn split_table(&mut self, plan: &Plan) -> Result<(), GpuError> {
-        let Some(table) = &mut self.tt.table else {
+        let Some(table) = &mut self.table.current else {
             return Ok(());
         };
         if !table.share_open() {
@@ -130,17 +180,17 @@ impl VulkanBackend {
             items: plan.items.len() as f64,
             growth: plan.growth,
         });
-        let lines = compact_lines(self.table_split, table.lines(), estimate.as_ref());
+        let lines = compact_lines(self.table.split, table.lines(), estimate.as_ref());
         let before = table.compact_lines();
         table.set_compact_lines(lines);
         if table.compact_lines() == before {
             return Ok(());
         }
-        let Some(table) = &self.tt.table else {
+        let Some(table) = &self.table.current else {
             unreachable!("split just above");
         };
         self.start_table(table)?;
-        self.tt_counts.fill(0);
+        self.table.counts.fill(0);
         Ok(())
     }
 
@@ -148,17 +198,17 @@ impl VulkanBackend {
     /// table.
     pub fn tt_snapshot(&self) -> Result<Option<TtStatsSnapshot>, GpuError> {
         Ok(self
-            .tt
             .table
+            .current
             .as_ref()
-            .map(|table| table.snapshot(&self.tt_counts)))
+            .map(|table| table.snapshot(&self.table.counts)))
     }
 
     /// Adds the statistics of the chunk that ended in `slot` (and did not overflow).
     pub(super) fn count_chunk_stats(&mut self, slot: usize) -> Result<(), GpuError> {
         let readback = &self.buffers.slots[slot].stats_readback;
         let words: Vec<u64> = bytemuck::pod_collect_to_vec(mapped_bytes(readback)?);
-        for (sum, word) in self.tt_counts.iter_mut().zip(words) {
+        for (sum, word) in self.table.counts.iter_mut().zip(words) {
             *sum = sum.wrapping_add(word);
         }
         Ok(())
@@ -166,12 +216,12 @@ impl VulkanBackend {
 
     /// Segments per table array of the current table (0 without one).
     pub fn tt_segments(&self) -> usize {
-        self.tt.table.as_ref().map_or(0, GpuTable::segments)
+        self.table.current.as_ref().map_or(0, GpuTable::segments)
     }
 
     /// Records the copy of the table's statistics to `slot`'s readback.
     pub(super) fn record_stats_readback(&self, recorder: &Recorder, slot: usize) {
-        let stats = &self.tt.stats;
+        let stats = &self.table.stats;
         let readback = &self.buffers.slots[slot].stats_readback;
         recorder.copy(stats, 0, readback, 0, stats.size);
     }
@@ -179,13 +229,13 @@ impl VulkanBackend {
     /// Points the shaders at no table (mode off).
     pub(super) fn upload_no_table(&self) -> Result<(), GpuError> {
         let no_table = tt_params_bytes(&TtParamsHead::default(), &SegmentAddresses::default());
-        self.upload(&self.tt.params, &no_table)
+        self.upload(&self.table.params, &no_table)
     }
 
     /// Uploads the keys of `zobrist`, as (low, high) words.
     pub(super) fn upload_zobrist(&self, zobrist: &Zobrist) -> Result<(), GpuError> {
         let keys: Vec<GpuU128> = zobrist.key_table().into_iter().map(GpuU128::from).collect();
-        self.upload(&self.tt.zobrist, bytemuck::cast_slice(&keys))
+        self.upload(&self.table.zobrist, bytemuck::cast_slice(&keys))
     }
 
     /// Copies `bytes` to the start of the device-local `target` through a staging buffer.

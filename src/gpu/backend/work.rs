@@ -4,7 +4,7 @@
 
 use super::buffers::mapped_bytes;
 use super::host_work::HostWork;
-use super::VulkanBackend;
+use super::runner::DeviceRunner;
 use crate::gpu::error::GpuError;
 use crate::gpu::layouts::Control;
 use crate::gpu::level_work::count_written_levels;
@@ -15,7 +15,7 @@ use crate::gpu::vk::recorder::Recorder;
 use crate::tt::TtStatsSnapshot;
 use crate::work_counters::{ChunkWork, WorkCounters};
 
-impl VulkanBackend {
+impl DeviceRunner {
     /// Starts the counters of a perft of `depth` whose plan has `items` items `launch_depth`
     /// plies deep, its chunks `paced` or not: the device's cleared, and every slot's readback
     /// with them.
@@ -73,21 +73,8 @@ impl VulkanBackend {
             count_written_levels(&mut work.chunks, self.layout, control, remaining, levels);
     }
 
-    /// The counters of the last run (or of the one running, the device's as of its newest
-    /// finished chunk).
-    pub fn work_counters(&self) -> Result<WorkCounters, GpuError> {
-        self.work_counters_with(self.tt_snapshot()?.as_ref())
-    }
-
-    /// As [`Self::work_counters`], with the table's statistics already read back.
-    pub(super) fn work_counters_with(
-        &self,
-        tt: Option<&TtStatsSnapshot>,
-    ) -> Result<WorkCounters, GpuError> {
-        self.work_counters_during(tt, &self.schedule_stats())
-    }
-
-    /// As [`Self::work_counters_with`], while the scheduler that made `stats` runs.
+    /// The counters of the run (as of its newest finished chunk, while it runs), with the
+    /// table's statistics `tt` already read back and the scheduler's `stats`.
     pub(super) fn work_counters_during(
         &self,
         tt: Option<&TtStatsSnapshot>,
@@ -108,7 +95,7 @@ impl VulkanBackend {
             launch_depth: host.launch_depth,
             chunks: Some(ChunkWork {
                 duplicates: counter(WORK_DUPLICATES),
-                submissions: self.executed.submissions,
+                submissions: self.host_work.submissions,
                 dispatches: self.pipelines.dispatches() - host.dispatches_before,
                 host_waits: self.context.host_waits() - host.waits_before,
                 overflows: stats.overflows,

@@ -6,7 +6,10 @@ use crate::chess::movegen::legal_moves;
 use crate::chess::moves::Move;
 use crate::chess::{NybbleBoard, Position};
 use crate::gpu::layouts::{ChildRange, Control, GpuBoard, GpuU128, LeafEntry, StepConstants};
-use crate::gpu::shader_layout::{DEDUP_SLOTS_PER_POSITION, WORKGROUP_SIZE, WORK_DEPTHS};
+use crate::gpu::shader_layout::{
+    CHILD_FLAG_DUPLICATE, CHILD_FLAG_FAST_FINAL, DEDUP_INPUT, DEDUP_SLOTS_PER_POSITION,
+    WORKGROUP_SIZE, WORK_DEPTHS,
+};
 use crate::work_counters::ByDepth;
 use std::ops::Range;
 
@@ -31,14 +34,15 @@ impl StageWork {
     }
 }
 
-/// One chunk's buffers: `boards`, `counts` and TT `hashes` for the levels before the compact
-/// leaf level, `children` and the dedup set for every level, the `Control` block, and the work
-/// counters.
+/// One chunk's buffers: `boards`, `counts`, certify's `fast_counts` and TT `hashes` for the
+/// levels before the compact leaf level, `children` and the dedup set for every level, the
+/// `Control` block, and the work counters.
 #[derive(Clone, Debug)]
 pub struct TwinBuffers {
     pub boards: Vec<GpuBoard>,
     pub children: Vec<ChildRange>,
     pub counts: Vec<GpuU128>,
+    pub fast_counts: Vec<GpuU128>,
     pub hashes: Vec<GpuU128>,
     pub dedup_set: Vec<u32>,
     pub control: Control,
@@ -52,6 +56,7 @@ impl TwinBuffers {
             boards: vec![GpuBoard::default(); inner_capacity as usize],
             children: vec![ChildRange::default(); capacity as usize],
             counts: vec![GpuU128::default(); inner_capacity as usize],
+            fast_counts: vec![GpuU128::default(); inner_capacity as usize],
             hashes: vec![GpuU128::default(); inner_capacity as usize],
             dedup_set: vec![0; (capacity * DEDUP_SLOTS_PER_POSITION) as usize],
             control: Control::default(),
@@ -78,6 +83,23 @@ impl TwinBuffers {
         x.saturating_mul(y)
             .saturating_mul(z)
             .saturating_mul(WORKGROUP_SIZE)
+    }
+
+    /// Whether the position at `index` of a level read with `step` is a duplicate, its counts
+    /// its first occurrence's (`is_duplicate`).
+    pub fn is_duplicate(&self, step: &StepConstants, index: u32) -> bool {
+        step.flags & DEDUP_INPUT != 0
+            && self.children[index as usize].count & CHILD_FLAG_DUPLICATE != 0
+    }
+
+    /// Adds a leaf entry's counts into its parent's low words: `exact`, and in certify `fast`
+    /// unless the parent's fast count is final (`leaf_entry_add_to_parent`).
+    pub fn add_to_parent(&mut self, parent: u32, exact: u32, fast: u32, certify: bool) {
+        add_low_word(&mut self.counts[parent as usize], exact);
+        let fast_final = self.children[parent as usize].count & CHILD_FLAG_FAST_FINAL != 0;
+        if certify && !fast_final {
+            add_low_word(&mut self.fast_counts[parent as usize], fast);
+        }
     }
 
     /// The position at `index` of a level with boards.

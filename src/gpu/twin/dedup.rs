@@ -10,11 +10,18 @@ use crate::gpu::shader_layout::{
     CHILD_FLAG_DUPLICATE, COMPACT_LEAF, DEDUP_CLEAR, DEDUP_MAX_PROBES, DEDUP_RESOLVE,
     DEDUP_SLOTS_PER_POSITION, LEAF_ENTRY_DUPLICATE,
 };
-use crate::gpu::twin::buffers::{add_low_word, board_of, TwinBuffers};
+use crate::gpu::twin::buffers::{board_of, TwinBuffers};
 
 /// Runs dedup over `invocations` invocations of `step`'s level; `zobrist` gives the hashes of
-/// a compact leaf level's positions (the device makes them from their parents' hashes).
-pub fn dedup(buffers: &mut TwinBuffers, zobrist: &Zobrist, step: &StepConstants, invocations: u32) {
+/// a compact leaf level's positions (the device makes them from their parents' hashes), and
+/// `certify` resolves fast counts beside counts.
+pub fn dedup(
+    buffers: &mut TwinBuffers,
+    zobrist: &Zobrist,
+    certify: bool,
+    step: &StepConstants,
+    invocations: u32,
+) {
     let offset = buffers.control.levels[step.level as usize].offset;
     for index in buffers.dispatch_range(step, invocations) {
         let i = index - offset;
@@ -22,7 +29,7 @@ pub fn dedup(buffers: &mut TwinBuffers, zobrist: &Zobrist, step: &StepConstants,
             let slots = i * DEDUP_SLOTS_PER_POSITION..(i + 1) * DEDUP_SLOTS_PER_POSITION;
             buffers.dedup_set[slots.start as usize..slots.end as usize].fill(0);
         } else if step.flags & DEDUP_RESOLVE != 0 {
-            resolve_duplicate(buffers, index, offset);
+            resolve_duplicate(buffers, index, offset, certify);
         } else {
             insert(buffers, zobrist, step, index, offset);
         }
@@ -90,12 +97,12 @@ fn insert(
     // A crowded neighbourhood: searched on its own, which is only slower.
 }
 
-fn resolve_duplicate(buffers: &mut TwinBuffers, index: u32, offset: u32) {
+fn resolve_duplicate(buffers: &mut TwinBuffers, index: u32, offset: u32, certify: bool) {
     let entry = buffers.leaf_entry(index);
     if entry.play & LEAF_ENTRY_DUPLICATE == 0 {
         return;
     }
     // The first occurrence's entry holds (fast count, count) since the leaf.
     let counted = buffers.leaf_entry(offset + (entry.play & !LEAF_ENTRY_DUPLICATE));
-    add_low_word(&mut buffers.counts[entry.parent as usize], counted.play);
+    buffers.add_to_parent(entry.parent, counted.play, counted.parent, certify);
 }

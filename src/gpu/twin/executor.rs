@@ -7,12 +7,9 @@
 use crate::backend::plan::{Plan, Tally, WorkItem};
 use crate::backend::run_control::RunControl;
 use crate::backend::RunError;
-use crate::chess::Zobrist;
 use crate::count::Counts;
 use crate::gpu::chunk_shape::{ChunkShape, StageOp};
-use crate::gpu::layouts::{
-    inner_positions, Control, GpuU128, Level, PositionLayout, StepConstants,
-};
+use crate::gpu::layouts::{inner_positions, Control, Level, PositionLayout, StepConstants};
 use crate::gpu::level_work::count_written_levels;
 use crate::gpu::options::Submissions;
 use crate::gpu::scheduler::{ChunkRun, Executor, ScheduleStats, SLOTS};
@@ -22,6 +19,7 @@ use crate::gpu::twin::dedup::dedup;
 use crate::gpu::twin::expand::expand;
 use crate::gpu::twin::leaf::leaf;
 use crate::gpu::twin::next_level::next_level;
+use crate::gpu::twin::table::TwinTable;
 use crate::gpu::twin::upsweep::upsweep;
 use crate::work_counters::{ChunkWork, WorkCounters};
 use std::sync::atomic::Ordering;
@@ -49,7 +47,7 @@ pub struct ChunkRecord {
 }
 
 /// Runs chunks on the CPU with the twin stages, without a table.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct TwinExecutor {
     capacity: u32,
     inner_capacity: u32,
@@ -58,8 +56,8 @@ pub struct TwinExecutor {
     /// Simulated device time per position of a chunk.
     time_per_position: Duration,
     buffers: TwinBuffers,
-    /// The keys of the dedup stage's hashes.
-    zobrist: Zobrist,
+    /// The run's table, if it has one.
+    table: Option<TwinTable>,
     /// Each slot's chunk, run when submitted, until it is finished.
     slots: [Option<ChunkRun>; SLOTS],
     /// The run's counters beside the stages' own (in `buffers.work`).
@@ -82,7 +80,7 @@ impl TwinExecutor {
             part_positions: part_positions.div_ceil(WORKGROUP_SIZE).max(1) * WORKGROUP_SIZE,
             time_per_position: Duration::ZERO,
             buffers: TwinBuffers::new(capacity, inner_capacity),
-            zobrist: Zobrist::default(),
+            table: None,
             slots: [None, None],
             chunk_work: ChunkWork::default(),
             items: 0,
@@ -90,6 +88,18 @@ impl TwinExecutor {
             counted_the_root: false,
             chunks: Vec::new(),
         }
+    }
+
+    /// Chunks run with `table`: probed and stored as the device's stages do, their levels
+    /// deduplicated.
+    pub fn with_table(mut self, table: TwinTable) -> TwinExecutor {
+        self.table = Some(table);
+        self
+    }
+
+    /// The run's table, if it has one.
+    pub fn table(&self) -> Option<&TwinTable> {
+        self.table.as_ref()
     }
 
     /// Chunks take `time` of simulated device time per position of their levels.
@@ -100,18 +110,23 @@ impl TwinExecutor {
 
     /// The stages of a chunk of items `remaining` plies deep.
     fn shape(&self, remaining: u32) -> ChunkShape {
-        ChunkShape::new(remaining, false)
+        ChunkShape::new(remaining, self.table.is_some())
     }
 
-    fn layout() -> PositionLayout {
-        PositionLayout::PLAIN
+    /// What the chunk buffers keep per position, as the device's for the run's table.
+    fn layout(&self) -> PositionLayout {
+        PositionLayout {
+            table: self.table.is_some(),
+            fast_counts: self.table.as_ref().is_some_and(TwinTable::certifies),
+            move_stats: false,
+        }
     }
 
     /// The work counters of the last run, as the Vulkan backend reports them (submissions and
     /// dispatches counted as the twin ran its stages).
     pub fn work_counters(&self) -> WorkCounters {
         let work = &self.buffers.work;
-        WorkCounters {
+        let mut counters = WorkCounters {
             leaf_count_ops: u128::from(work.leaf_count_ops) + u128::from(self.counted_the_root),
             positions_expanded: work.expanded.clone(),
             items: self.items,
@@ -121,7 +136,10 @@ impl TwinExecutor {
                 ..self.chunk_work.clone()
             }),
             ..WorkCounters::default()
-        }
+        };
+        let tt = self.table.as_ref().map(TwinTable::snapshot);
+        counters.set_table_counts(tt.as_ref());
+        counters
     }
 
     /// The chunk's items as its level 0, and a fresh `Control` head, its levels holding at
@@ -148,13 +166,9 @@ impl TwinExecutor {
     fn end_chunk(&mut self, items: &[WorkItem], levels: u32, slot: Option<usize>) -> ChunkRun {
         let remaining = items[0].remaining;
         let control = self.buffers.control;
-        let positions = count_written_levels(
-            &mut self.chunk_work,
-            Self::layout(),
-            &control,
-            remaining,
-            levels,
-        );
+        let layout = self.layout();
+        let positions =
+            count_written_levels(&mut self.chunk_work, layout, &control, remaining, levels);
         let fit = control.overflow == 0;
         if !fit {
             self.chunk_work.overflows += 1;
@@ -168,10 +182,22 @@ impl TwinExecutor {
             capacity: control.capacity,
             positions,
         });
+        let certify = self.table.as_ref().is_some_and(TwinTable::certifies);
+        let buffers = &self.buffers;
         let counts = fit.then(|| {
-            self.buffers.counts[..items.len()]
-                .iter()
-                .map(|&count: &GpuU128| Counts::exact(u128::from(count)))
+            (0..items.len())
+                .map(|i| {
+                    let nodes = u128::from(buffers.counts[i]);
+                    let fast = if certify {
+                        buffers.fast_counts[i]
+                    } else {
+                        buffers.counts[i]
+                    };
+                    Counts {
+                        fast_nodes: fast.into(),
+                        ..Counts::exact(nodes)
+                    }
+                })
                 .collect()
         });
         ChunkRun {
@@ -189,7 +215,7 @@ impl TwinExecutor {
         &mut self,
         positions: u32,
         control: &RunControl<'_>,
-        mut run: impl FnMut(&mut TwinBuffers, u32, u32),
+        mut run: impl FnMut(&mut TwinBuffers, Option<&TwinTable>, u32, u32),
     ) -> Result<bool, RunError> {
         let mut start = 0;
         loop {
@@ -197,7 +223,7 @@ impl TwinExecutor {
                 return Err(RunError::Cancelled);
             }
             let part = self.part_positions.min(positions - start);
-            run(&mut self.buffers, start, part);
+            run(&mut self.buffers, self.table.as_ref(), start, part);
             self.chunk_work.submissions += 1;
             self.chunk_work.dispatches += 1;
             self.chunk_work.host_waits += 1;
@@ -230,7 +256,7 @@ impl Executor for TwinExecutor {
         self.buffers.work = Default::default();
         self.chunk_work = ChunkWork {
             chunk_positions: u64::from(self.capacity),
-            chunk_bytes: Self::layout().chunk_bytes(u64::from(self.capacity)),
+            chunk_bytes: self.layout().chunk_bytes(u64::from(self.capacity)),
             paced: submissions == Submissions::Paced,
             ..ChunkWork::default()
         };
@@ -254,25 +280,25 @@ impl Executor for TwinExecutor {
     ) -> Result<(), RunError> {
         let program = self.shape(items[0].remaining).program();
         self.start_chunk(items, capacity);
-        let (buffers, zobrist) = (&mut self.buffers, &self.zobrist);
+        let (buffers, table) = (&mut self.buffers, self.table.as_ref());
         let mut dispatches = 0;
         for chunk_step in program {
             let (op, step) = (chunk_step.op, &chunk_step.step);
             let invocations = buffers.indirect_invocations(step.level);
             match op {
                 StageOp::Dedup => {
-                    dedup(buffers, zobrist, &chunk_step.clear(), invocations);
-                    dedup(buffers, zobrist, step, invocations);
+                    dedup_stage(buffers, table, &chunk_step.clear(), invocations);
+                    dedup_stage(buffers, table, step, invocations);
                     dispatches += 2;
                 }
                 StageOp::Expand => {
-                    expand(buffers, step, invocations);
+                    expand(buffers, table, step, invocations);
                     next_level(buffers, &chunk_step.next_level());
                     dispatches += 2;
                 }
-                StageOp::Leaf => leaf(buffers, step, invocations),
-                StageOp::ResolveDuplicates => dedup(buffers, zobrist, step, invocations),
-                StageOp::Upsweep => upsweep(buffers, step, invocations),
+                StageOp::Leaf => leaf(buffers, table, step, invocations),
+                StageOp::ResolveDuplicates => dedup_stage(buffers, table, step, invocations),
+                StageOp::Upsweep => upsweep(buffers, table, step, invocations),
             }
             if matches!(
                 op,
@@ -302,7 +328,6 @@ impl Executor for TwinExecutor {
     ) -> Result<ChunkRun, RunError> {
         let program = self.shape(items[0].remaining).program();
         self.start_chunk(items, self.capacity);
-        let zobrist = self.zobrist.clone();
         for chunk_step in program {
             let (op, step) = (chunk_step.op, chunk_step.step);
             let positions = self.buffers.control.levels[step.level as usize].count;
@@ -312,33 +337,34 @@ impl Executor for TwinExecutor {
                 StageOp::Dedup => {
                     // The set is cleared in the first part's submission, as on the device.
                     let clear = chunk_step.clear();
-                    dedup(&mut self.buffers, &zobrist, &clear, positions);
-                    self.in_parts(positions, control, |buffers, first, part| {
-                        dedup(buffers, &zobrist, &from(step, first), part);
+                    dedup_stage(&mut self.buffers, self.table.as_ref(), &clear, positions);
+                    self.in_parts(positions, control, |buffers, table, first, part| {
+                        dedup_stage(buffers, table, &from(step, first), part);
                     })?;
                 }
                 StageOp::Expand => {
-                    let fits = self.in_parts(positions, control, |buffers, first, part| {
-                        expand(buffers, &from(step, first), part);
-                    })?;
+                    let fits =
+                        self.in_parts(positions, control, |buffers, table, first, part| {
+                            expand(buffers, table, &from(step, first), part);
+                        })?;
                     if !fits {
                         return Ok(self.end_chunk(items, step.level + 1, None));
                     }
                     next_level(&mut self.buffers, &chunk_step.next_level());
                 }
                 StageOp::Leaf => {
-                    self.in_parts(positions, control, |buffers, first, part| {
-                        leaf(buffers, &from(step, first), part);
+                    self.in_parts(positions, control, |buffers, table, first, part| {
+                        leaf(buffers, table, &from(step, first), part);
                     })?;
                 }
                 StageOp::ResolveDuplicates => {
-                    self.in_parts(positions, control, |buffers, first, part| {
-                        dedup(buffers, &zobrist, &from(step, first), part);
+                    self.in_parts(positions, control, |buffers, table, first, part| {
+                        dedup_stage(buffers, table, &from(step, first), part);
                     })?;
                 }
                 StageOp::Upsweep => {
-                    self.in_parts(positions, control, |buffers, first, part| {
-                        upsweep(buffers, &from(step, first), part);
+                    self.in_parts(positions, control, |buffers, table, first, part| {
+                        upsweep(buffers, table, &from(step, first), part);
                     })?;
                 }
             }
@@ -365,6 +391,24 @@ impl Executor for TwinExecutor {
         sample.work = Some(self.work_counters());
         (control.on_progress)(sample);
         Ok(())
+    }
+}
+
+/// Dedup with the table's keys; a chunk without a table has no dedup steps.
+fn dedup_stage(
+    buffers: &mut TwinBuffers,
+    table: Option<&TwinTable>,
+    step: &StepConstants,
+    invocations: u32,
+) {
+    if let Some(table) = table {
+        dedup(
+            buffers,
+            table.zobrist(),
+            table.certifies(),
+            step,
+            invocations,
+        );
     }
 }
 

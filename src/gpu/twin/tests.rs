@@ -5,6 +5,7 @@ use crate::backend::run_control::RunControl;
 use crate::backend::RunError;
 use crate::chess::movegen::legal_moves;
 use crate::chess::specialized::perft;
+use crate::chess::Zobrist;
 use crate::chess::{Move, Position};
 use crate::count::Counts;
 use crate::gpu::layouts::{inner_positions, Level, StepConstants};
@@ -14,6 +15,8 @@ use crate::gpu::twin::buffers::{board_of, TwinBuffers};
 use crate::gpu::twin::executor::{ChunkRecord, TwinExecutor};
 use crate::gpu::twin::expand::expand;
 use crate::gpu::twin::next_level::next_level;
+use crate::gpu::twin::table::TwinTable;
+use crate::tt::{TranspositionTable, TtConfig, TtMode};
 use std::collections::HashSet;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -80,6 +83,58 @@ fn the_twin_counts_every_root_move_exactly_however_chunks_go() {
                 let mut twin = TwinExecutor::new(capacity, 256);
                 let counted = divide(&mut scheduler, &mut twin, &pos, depth);
                 assert_eq!(counted, expected, "{submissions:?} {capacity}");
+            }
+        }
+    }
+}
+
+/// A twin executor whose chunks probe and store a table of `mode` (a few thousand entries, so
+/// that entries are replaced) with the keys of seed 7.
+fn twin_with_table(mode: TtMode, submissions: Submissions) -> (Scheduler, TwinExecutor) {
+    let table = TranspositionTable::new(&TtConfig::new(mode, 1 << 16)).expect("a small table");
+    let twin = TwinExecutor::new(1 << 14, 256).with_table(TwinTable::new(table, Zobrist::new(7)));
+    (Scheduler::new(submissions), twin)
+}
+
+/// With a table in every mode, whole and in parts, the twin runs the stage program with its
+/// dedup steps, probes and stores: every root move exact, and a second run of the same
+/// position answered from the table (more hits, fewer count-ops). In certify the fast
+/// counts are the exact ones (no false hits with 64 verifier bits).
+#[test]
+fn the_twin_with_a_table_counts_every_root_move_exactly_in_every_mode() {
+    for mode in [TtMode::Fast, TtMode::Verified, TtMode::Certify] {
+        for submissions in [Submissions::Whole, Submissions::Paced] {
+            for (pos, depth) in [(position(KIWIPETE), 4), (position(ENDGAME), 5)] {
+                let (mut scheduler, mut twin) = twin_with_table(mode, submissions);
+                let expected = reference(&pos, depth);
+                let context = format!("{mode:?} {submissions:?} {depth}");
+                let first = run(
+                    &mut scheduler,
+                    &mut twin,
+                    &pos,
+                    depth,
+                    &AtomicBool::new(false),
+                )
+                .expect("the twin runs");
+                let nodes = |run: &[(Move, Counts)]| -> Vec<(Move, u128)> {
+                    run.iter().map(|(m, counts)| (*m, counts.nodes)).collect()
+                };
+                assert_eq!(nodes(&first), expected, "{context}");
+                for (_, counts) in &first {
+                    assert_eq!(counts.fast_nodes, counts.nodes, "{context}");
+                }
+                let work = twin.work_counters();
+                let table = |twin: &TwinExecutor| twin.table().expect("a table").snapshot().total;
+                let tt = table(&twin);
+                assert!(tt.stores > 0 && tt.probes > 0, "{context}");
+                assert!(work.chunks.expect("chunk work").duplicates > 0, "{context}");
+                let again = divide(&mut scheduler, &mut twin, &pos, depth);
+                assert_eq!(again, expected, "{context}");
+                assert!(table(&twin).hits > tt.hits, "{context}");
+                assert!(
+                    twin.work_counters().leaf_count_ops < work.leaf_count_ops,
+                    "{context}"
+                );
             }
         }
     }
@@ -223,7 +278,7 @@ fn expanded(positions: &[Position], capacity: u32) -> TwinBuffers {
         remaining: 3,
         ..StepConstants::default()
     };
-    expand(&mut buffers, &step, positions.len() as u32);
+    expand(&mut buffers, None, &step, positions.len() as u32);
     next_level(&mut buffers, &step);
     buffers
 }
@@ -283,7 +338,7 @@ fn dedup_marks_each_later_occurrence_of_a_position_once() {
         remaining: 3,
         ..StepConstants::default()
     };
-    crate::gpu::twin::dedup::dedup(&mut buffers, &zobrist, &step, 64);
+    crate::gpu::twin::dedup::dedup(&mut buffers, &zobrist, false, &step, 64);
     let firsts: Vec<(u32, u32)> = buffers.children[..5]
         .iter()
         .map(|range| (range.first, range.count))

@@ -15,6 +15,7 @@ fn gpu_hashes_equal_the_cpu_zobrist_hashes() {
     for (seed, depth) in [(1, 2), (0x766b, 7), (u64::MAX, 63), (42, 64)] {
         let zobrist = Zobrist::new(seed);
         let hashes = gpu
+            .runner_mut()
             .key_hashes(&zobrist, &boards, depth)
             .expect("the key probe runs");
         for (pos, hash) in positions.iter().zip(hashes) {
@@ -50,6 +51,7 @@ fn incremental_child_hashes_equal_the_cpu_zobrist_hashes() {
         for depth in [2, 5] {
             let board = NybbleBoard::from_position(pos).into();
             let children = gpu
+                .runner_mut()
                 .child_hashes(&zobrist, board, depth)
                 .expect("the expand runs");
             let mut expected: Vec<GpuBoard> = legal_moves(pos)

@@ -16,7 +16,7 @@ fn chunk_capacity_follows_what_the_table_mode_keeps() {
         ..GpuOptions::default()
     })
     .expect("the device opens");
-    assert_eq!(u64::from(gpu.capacity()), budget / 20);
+    assert_eq!(u64::from(gpu.runner().capacity()), budget / 20);
     let pos = position("kiwipete");
     let depth = 4;
     let expected = cpu_divide(&pos, depth);
@@ -36,7 +36,7 @@ fn chunk_capacity_follows_what_the_table_mode_keeps() {
             &Zobrist::default(),
             &common::silent_control(),
         );
-        assert_eq!(u64::from(gpu.capacity()), budget / bytes, "{mode}");
+        assert_eq!(u64::from(gpu.runner().capacity()), budget / bytes, "{mode}");
         assert_eq!(nodes_by_move(&divide), nodes_by_move(&expected), "{mode}");
         assert_eq!(stats.is_some(), mode != TtMode::Off, "{mode}");
     }

@@ -93,7 +93,7 @@ fn a_tiny_memory_budget_with_a_table() {
                 &config(mode, 4 * MIB, DEFAULT_VERIFIER_BITS),
                 &expected,
             );
-            assert!(tiny.capacity() < 2_000, "{mode}");
+            assert!(tiny.runner().capacity() < 2_000, "{mode}");
             if overflows {
                 let schedule = tiny.schedule_stats();
                 assert!(schedule.overflows > 0, "{mode}: {schedule:?}");

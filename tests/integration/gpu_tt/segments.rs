@@ -37,11 +37,11 @@ fn chunk_arrays_in_tiny_segments_match_the_cpu_per_root_move() {
     })
     .expect("the device opens");
     // Without a table: 512 segments of children, 512 of boards for a quarter of them.
-    assert_eq!(gpu.capacity(), 16_384);
+    assert_eq!(gpu.runner().capacity(), 16_384);
     every_mode_matches_the_cpu(&mut gpu, &position("kiwipete"), 4);
     // certify, the last mode, keeps every array of a node count (the statistics arrays one
     // segment each).
-    assert_eq!(gpu.chunk_segments(), 3 * 512 + 3 * 256 + 2);
+    assert_eq!(gpu.runner().chunk_segments(), 3 * 512 + 3 * 256 + 2);
 }
 
 /// A chunk's first position at 2^30 + 2^28 - 1000: the children's and dedup slots' bytes
@@ -56,12 +56,12 @@ fn chunk_byte_offsets_past_4_gib_match_the_cpu_per_root_move() {
         ..GpuOptions::default()
     })
     .expect("the device opens");
-    assert_eq!(gpu.first_position(), first);
+    assert_eq!(gpu.runner().first_position(), first);
     for array in ChunkArray::ALL {
         let first_byte = u64::from(first) * array.element_bytes();
         assert!(first_byte > 4 * GIB, "{array:?} at {first_byte}");
     }
-    assert!(u64::from(first) + u64::from(gpu.capacity()) <= MAX_POSITION_INDEX);
+    assert!(u64::from(first) + u64::from(gpu.runner().capacity()) <= MAX_POSITION_INDEX);
     every_mode_matches_the_cpu(&mut gpu, &position("kiwipete"), 4);
     every_mode_matches_the_cpu(&mut gpu, &Position::startpos(), 5);
 }

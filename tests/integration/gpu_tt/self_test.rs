@@ -8,9 +8,10 @@ use super::*;
 #[test]
 fn the_probe_self_test_passes_and_leaves_no_table() {
     let mut gpu = backend();
-    gpu.probe_self_test(SelfTestProbe::Shipped)
+    gpu.runner_mut()
+        .probe_self_test(SelfTestProbe::Shipped)
         .expect("the shipped probe agrees with the CPU");
-    let params = gpu.table_params_in_use().expect("read back");
+    let params = gpu.runner().table_params_in_use().expect("read back");
     assert_eq!(params.mode, 0, "the shaders still see a table: {params:?}");
     let pos = position("kiwipete");
     let expected = cpu_divide(&pos, 4);
@@ -30,8 +31,15 @@ fn the_probe_self_test_passes_and_leaves_no_table() {
 #[test]
 fn the_probe_self_test_catches_the_looped_exact_probe() {
     let mut gpu = backend();
-    let looped = gpu.probe_self_test(SelfTestProbe::LoopedExactWays);
-    if gpu.device_info().driver.starts_with("llvmpipe Mesa 22.3") {
+    let looped = gpu
+        .runner_mut()
+        .probe_self_test(SelfTestProbe::LoopedExactWays);
+    if gpu
+        .runner()
+        .device_info()
+        .driver
+        .starts_with("llvmpipe Mesa 22.3")
+    {
         let Err(GpuError::TableProbeMismatch { differences, .. }) = &looped else {
             panic!("the looped probe passed: {looped:?}");
         };
@@ -45,7 +53,8 @@ fn the_probe_self_test_catches_the_looped_exact_probe() {
         );
         assert!(!differences.contains("fast "), "{differences}");
     }
-    gpu.probe_self_test(SelfTestProbe::Shipped)
+    gpu.runner_mut()
+        .probe_self_test(SelfTestProbe::Shipped)
         .expect("the shipped probe still agrees with the CPU");
 }
 
@@ -58,10 +67,15 @@ fn a_device_whose_probe_disagrees_runs_without_a_table_only() {
         ..GpuOptions::default()
     })
     .expect("the device opens");
-    if !gpu.device_info().driver.starts_with("llvmpipe Mesa 22.3") {
+    if !gpu
+        .runner()
+        .device_info()
+        .driver
+        .starts_with("llvmpipe Mesa 22.3")
+    {
         return;
     }
-    assert!(!gpu.supports_tt());
+    assert!(!gpu.runner().supports_tt());
     for mode in TABLE_MODES {
         let refused = gpu.prepare_table(
             &config(mode, MIB, DEFAULT_VERIFIER_BITS),

@@ -63,7 +63,11 @@ fn a_kept_table_keeps_its_share_and_its_entries() {
     let control = common::silent_control();
     let again = gpu.divide(&kiwipete, 4, &control).expect("runs");
     assert_eq!(nodes_by_move(&again), nodes_by_move(&expected));
-    let kept = gpu.tt_snapshot().expect("read back").expect("a table");
+    let kept = gpu
+        .runner()
+        .tt_snapshot()
+        .expect("read back")
+        .expect("a table");
     assert_eq!(kept.compact_slots, first.compact_slots);
     assert_eq!(kept.total.misses, first.total.misses, "{kept:?}");
     assert!(kept.total.hits > first.total.hits, "{kept:?}");
@@ -73,7 +77,11 @@ fn a_kept_table_keeps_its_share_and_its_entries() {
         nodes_by_move(&divide),
         nodes_by_move(&cpu_divide(&other, 5))
     );
-    let kept = gpu.tt_snapshot().expect("read back").expect("a table");
+    let kept = gpu
+        .runner()
+        .tt_snapshot()
+        .expect("read back")
+        .expect("a table");
     assert_eq!(kept.compact_slots, first.compact_slots);
 }
 
@@ -89,9 +97,9 @@ fn tables_larger_than_one_storage_buffer() {
         let table = config(mode, 400 * MIB, DEFAULT_VERIFIER_BITS);
         let (_, stats) = exact_gpu_run(&mut gpu, &pos, depth, &table, &expected);
         assert!(
-            gpu.tt_segments() >= 3,
+            gpu.runner().tt_segments() >= 3,
             "{mode}: {} segments",
-            gpu.tt_segments()
+            gpu.runner().tt_segments()
         );
         assert!(stats.total.hits > 0, "{mode}: {stats:?}");
     }
@@ -136,21 +144,24 @@ fn a_failed_table_leaves_no_table_behind() {
         &config(TtMode::Fast, MIB, DEFAULT_VERIFIER_BITS),
         &expected,
     );
-    assert_ne!(gpu.table_params_in_use().expect("read back").mode, 0);
+    assert_ne!(
+        gpu.runner().table_params_in_use().expect("read back").mode,
+        0
+    );
     let beyond_the_device = config(TtMode::Verified, usize::MAX / 2, DEFAULT_VERIFIER_BITS);
     let failed = gpu.prepare_table(&beyond_the_device, &Zobrist::default());
     assert!(
         matches!(failed, Err(GpuError::TableTooLarge { .. })),
         "{failed:?}"
     );
-    let params = gpu.table_params_in_use().expect("read back");
+    let params = gpu.runner().table_params_in_use().expect("read back");
     assert_eq!(params.mode, 0, "the shaders still see a table: {params:?}");
     assert_eq!(params.buckets, 0, "{params:?}");
     let divide = gpu
         .divide(&pos, 4, &common::silent_control())
         .expect("runs without a table");
     assert_eq!(nodes_by_move(&divide), nodes_by_move(&expected));
-    assert!(gpu.tt_snapshot().expect("no statistics").is_none());
+    assert!(gpu.runner().tt_snapshot().expect("no statistics").is_none());
 }
 
 /// After a run with a table, `off` runs without one.
@@ -218,7 +229,9 @@ fn crafted_counts_carry_past_two_to_the_64_and_skip_the_payload() {
         table.store(key, &crafted, 3, count, count, &table.thread_stats());
         gpu.prepare_table(&table_config, &zobrist)
             .expect("the table fits");
-        gpu.load_table(&table).expect("the same configuration");
+        gpu.runner_mut()
+            .load_table(&table)
+            .expect("the same configuration");
         let on_gpu = gpu
             .divide(&root, depth, &common::silent_control())
             .expect("the run ends");
@@ -232,7 +245,11 @@ fn crafted_counts_carry_past_two_to_the_64_and_skip_the_payload() {
             meetings += extra / excess;
         }
         assert!(meetings > 0, "{mode}: the crafted entry was never met");
-        let stats = gpu.tt_snapshot().expect("read back").expect("a table");
+        let stats = gpu
+            .runner()
+            .tt_snapshot()
+            .expect("read back")
+            .expect("a table");
         match mode {
             TtMode::Verified => assert!(total_nodes(&on_gpu) > 1 << 64, "{mode}"),
             _ => assert!(stats.total.payload_skips > 0, "{mode}: {stats:?}"),
