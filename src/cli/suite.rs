@@ -1,6 +1,7 @@
 //! `vkperft suite`: perft suites (EPD, `.perft`, tab-separated) run against vkperft or the
-//! user's engine, each failure walked to the first wrong position; and `suite --generate`,
-//! which writes a suite of random positions with vkperft's counts.
+//! user's engine, each failure walked to the first wrong position, and with `--stats` the
+//! move-type statistics an EPD line gives compared with vkperft's; and `suite --generate`,
+//! which writes a suite of random positions with vkperft's counts (and statistics).
 
 use super::args::RunOptions;
 use super::error::{CliError, CliResult};
@@ -73,7 +74,8 @@ pub struct SuiteArgs {
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
     /// Write a suite of N distinct positions from seeded random games, with vkperft's exact
-    /// counts to --depth, as EPD to --out.
+    /// counts to --depth (and with --stats the Grand Chess Tree's statistics columns), as EPD to
+    /// --out.
     #[arg(long, value_name = "N", conflicts_with_all = ["files", "uci", "script", "json", "junit"])]
     pub generate: Option<usize>,
     /// The seed of the generated games (decimal or 0x-hex).
@@ -92,9 +94,10 @@ fn seed_arg(text: &str) -> Result<u64, String> {
 
 pub fn run(args: &SuiteArgs) -> CliResult {
     args.run.check()?;
-    if args.run.stats {
+    if args.run.stats && (args.uci.is_some() || args.script.is_some()) {
         return Err(CliError::input(anyhow!(
-            "--stats: a suite compares leaf counts only; run perft --stats on a position instead"
+            "--stats: only vkperft counts statistics; --uci and --script engines give divides \
+             only (drop --stats to check their counts)"
         )));
     }
     if let Some(depth) = args.depth {
@@ -124,6 +127,7 @@ fn generate(args: &SuiteArgs, count: usize) -> CliResult {
         depth,
         seed: args.seed,
         chess960: args.chess960,
+        stats: args.run.stats,
     };
     let started = Instant::now();
     let mut progress = SuiteProgress::new(count);
@@ -145,8 +149,13 @@ fn generate(args: &SuiteArgs, count: usize) -> CliResult {
     };
     std::fs::write(out, suite::epd_text(&positions))
         .map_err(|error| CliError::input(anyhow!("cannot write {}: {error}", out.display())))?;
+    let what = if args.run.stats {
+        "counts and statistics"
+    } else {
+        "counts"
+    };
     output::write_stdout(&format!(
-        "wrote {count} positions with counts to depth {depth} to {} (seed {})\n",
+        "wrote {count} positions with {what} to depth {depth} to {} (seed {})\n",
         out.display(),
         args.seed
     ))
@@ -316,6 +325,15 @@ fn summary_text(summary: &Summary) -> String {
     }
     if summary.skipped_lines > 0 {
         text.push_str(&format!("; {} bad lines skipped", summary.skipped_lines));
+    }
+    if summary.stats_compared > 0 {
+        text.push_str(&format!("; {} statistics compared", summary.stats_compared));
+    }
+    if summary.stats_not_compared > 0 {
+        text.push_str(&format!(
+            "; {} statistics not compared (--stats compares them)",
+            summary.stats_not_compared
+        ));
     }
     text.push('\n');
     text

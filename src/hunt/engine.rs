@@ -2,6 +2,7 @@
 
 use super::divide_output::EngineDivide;
 use super::error::HuntError;
+use crate::chess::MoveStats;
 
 /// A position as the engine is asked for it: a FEN and moves played from it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -26,4 +27,10 @@ pub trait EngineUnderTest {
     /// The engine's divide of `position` to `depth` plies.
     fn divide(&mut self, position: &PositionRequest, depth: u32)
         -> Result<EngineDivide, HuntError>;
+
+    /// The move-type statistics of the last divide's lines, from an engine that counts them
+    /// (vkperft itself, asked for them); none from an engine that gives divides only.
+    fn move_stats(&self) -> Option<MoveStats> {
+        None
+    }
 }

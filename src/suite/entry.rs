@@ -2,13 +2,16 @@
 //! the file publishes for it.
 
 use super::error::Location;
+use super::expected_stats::ExpectedStats;
+use crate::chess::MoveStat;
 
-/// One depth of a position and the node count the file gives for it (none: vkperft's count
-/// stands in).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// One depth of a position, the node count the file gives for it (none: vkperft's count
+/// stands in) and the move-type statistics it gives (an EPD line's `;D3.captures 34`).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DepthCount {
     pub depth: u32,
     pub nodes: Option<u128>,
+    pub stats: ExpectedStats,
 }
 
 /// A position of a suite file.
@@ -40,16 +43,31 @@ impl SuiteEntry {
         if self.depths.iter().any(|known| known.depth == depth) {
             return Err(depth);
         }
-        self.depths.push(DepthCount { depth, nodes });
+        self.depths.push(DepthCount {
+            depth,
+            nodes,
+            stats: ExpectedStats::default(),
+        });
         Ok(())
     }
 
-    /// The count the file gives at `depth`, if it gives that depth.
-    pub fn count_at(&self, depth: u32) -> Option<DepthCount> {
-        self.depths
-            .iter()
-            .copied()
+    /// Adds column `stat`'s value at `depth`, the depth without a count if the position has
+    /// none there yet (so add the counts first); `Err` if the column is given twice there.
+    pub fn add_stat(&mut self, depth: u32, stat: MoveStat, value: u128) -> Result<(), MoveStat> {
+        if self.count_at(depth).is_none() {
+            self.add(depth, None).expect("the depth is new");
+        }
+        let known = self
+            .depths
+            .iter_mut()
             .find(|known| known.depth == depth)
+            .expect("added above");
+        known.stats.add(stat, value)
+    }
+
+    /// The count the file gives at `depth`, if it gives that depth.
+    pub fn count_at(&self, depth: u32) -> Option<&DepthCount> {
+        self.depths.iter().find(|known| known.depth == depth)
     }
 }
 

@@ -3,10 +3,21 @@
 //! operations in EPD's own form (`FEN D1 20; D2 400;`), `D1=20`, digit separators in counts,
 //! an `id "name"` operation; other operations (`c0`, `bm`, ...) are skipped. A line without
 //! any depth is a position for `--depth`.
+//!
+//! vkperft's extension: `;D<depth>.<key> <value>` gives a move-type statistic of that depth,
+//! the key a column's JSON key as `perft --stats --json` prints it (`;D3.captures 34
+//! ;D3.total_checks 12`). A `D` operation with any other key is an error, not an operation to
+//! skip: a misspelt column would otherwise pass unchecked.
 
 use super::entry::{numbers, SuiteEntry};
 use super::error::{LineProblem, Location};
-use crate::chess::fen;
+use crate::chess::{fen, MoveStat};
+
+/// What a `D` operation gives: the node count of its depth, or one statistic of it.
+enum DepthValue {
+    Nodes,
+    Stat(MoveStat),
+}
 
 /// Reads one EPD line (not blank, not a comment).
 pub(super) fn read_line(text: &str, location: Location) -> Result<SuiteEntry, LineProblem> {
@@ -26,6 +37,7 @@ pub(super) fn read_line(text: &str, location: Location) -> Result<SuiteEntry, Li
     let operations = std::iter::once(first_operation.as_str()).chain(rest.split(';'));
     let mut id = None;
     let mut counts = Vec::new();
+    let mut stats = Vec::new();
     for operation in operations.map(str::trim).filter(|op| !op.is_empty()) {
         let (opcode, operand) = operation
             .split_once(|c: char| c.is_whitespace() || c == '=')
@@ -35,24 +47,48 @@ pub(super) fn read_line(text: &str, location: Location) -> Result<SuiteEntry, Li
             id = Some(operand.trim_matches('"').to_string());
             continue;
         }
-        let Some(depth_text) = opcode
+        let Some(depth_operation) = opcode
             .strip_prefix('D')
             .or_else(|| opcode.strip_prefix('d'))
-            .filter(|digits| !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
         else {
             continue;
         };
+        let (depth_text, key) = depth_operation
+            .split_once('.')
+            .map_or((depth_operation, None), |(depth, key)| (depth, Some(key)));
+        if depth_text.is_empty() || !depth_text.bytes().all(|b| b.is_ascii_digit()) {
+            continue;
+        }
         let depth = numbers::depth(depth_text)?;
+        let value = match key {
+            None => DepthValue::Nodes,
+            Some(key) => DepthValue::Stat(
+                MoveStat::from_key(key).ok_or_else(|| LineProblem::UnknownStat(key.to_string()))?,
+            ),
+        };
         if operand.is_empty() {
             return Err(LineProblem::MissingCount(operation.to_string()));
         }
-        counts.push((depth, numbers::count(operand)?));
+        let number = numbers::count(operand)?;
+        match value {
+            DepthValue::Nodes => counts.push((depth, number)),
+            DepthValue::Stat(stat) => stats.push((depth, stat, number)),
+        }
     }
     let mut entry = SuiteEntry::new(id, fen_text, location);
     for (depth, nodes) in counts {
         entry
             .add(depth, Some(nodes))
             .map_err(|depth| LineProblem::RepeatedDepth { depth })?;
+    }
+    // After the counts: a statistic may come before its depth's count on the line.
+    for (depth, stat, value) in stats {
+        entry
+            .add_stat(depth, stat, value)
+            .map_err(|stat| LineProblem::RepeatedStat {
+                depth,
+                key: stat.key(),
+            })?;
     }
     Ok(entry)
 }
@@ -75,7 +111,7 @@ mod tests {
         entry
             .depths
             .iter()
-            .map(|DepthCount { depth, nodes }| (*depth, nodes.expect("a count")))
+            .map(|DepthCount { depth, nodes, .. }| (*depth, nodes.expect("a count")))
             .collect()
     }
 
@@ -129,5 +165,62 @@ mod tests {
         for (line, problem) in cases {
             assert_eq!(read_line(&line, at(1)), Err(problem), "{line}");
         }
+    }
+
+    #[test]
+    fn statistics_are_read_per_depth_beside_the_counts() {
+        let startpos = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let line = format!(
+            "{startpos} ;D2 400 ;D3.captures 34 ;D3 8902 ;D3.total_checks=12 ;d3.checks 12 \
+             ;D4.direct_mates 8 ;D2.en_passant 0"
+        );
+        let entry = read_line(&line, at(1)).expect("read");
+        let stats = |depth: u32| -> Vec<(&str, u128)> {
+            let known = entry.count_at(depth).expect("the depth");
+            known.stats.iter().map(|(s, v)| (s.key(), v)).collect()
+        };
+        assert_eq!(entry.count_at(2).and_then(|c| c.nodes), Some(400));
+        assert_eq!(stats(2), [("en_passant", 0)]);
+        assert_eq!(entry.count_at(3).and_then(|c| c.nodes), Some(8902));
+        assert_eq!(
+            stats(3),
+            [("captures", 34), ("total_checks", 12), ("checks", 12)]
+        );
+        // Statistics without the depth's count: vkperft's count stands in, as for `--depth`.
+        assert_eq!(entry.count_at(4).map(|c| c.nodes), Some(None));
+        assert_eq!(stats(4), [("direct_mates", 8)]);
+        let plain = read_line(&format!("{startpos} ;D1 20"), at(1)).expect("read");
+        assert!(plain.depths.iter().all(|d| d.stats.is_empty()));
+    }
+
+    #[test]
+    fn bad_statistics_say_what_is_wrong() {
+        let startpos = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let cases = [
+            (";D3.capture 34", LineProblem::UnknownStat("capture".into())),
+            (";D3. 34", LineProblem::UnknownStat(String::new())),
+            (
+                ";D3.captures 34 ;D3.captures 34",
+                LineProblem::RepeatedStat {
+                    depth: 3,
+                    key: "captures",
+                },
+            ),
+            (";D3.captures 3x4", LineProblem::BadCount("3x4".into())),
+            (
+                ";D3.captures",
+                LineProblem::MissingCount("D3.captures".into()),
+            ),
+            (";D0.captures 1", LineProblem::BadDepth("0".into())),
+        ];
+        for (operations, problem) in cases {
+            let line = format!("{startpos} {operations}");
+            assert_eq!(read_line(&line, at(1)), Err(problem), "{line}");
+        }
+        let message = LineProblem::UnknownStat("capture".into()).to_string();
+        assert!(
+            message.contains("\"capture\"") && message.contains("total_checks"),
+            "{message}"
+        );
     }
 }

@@ -2,6 +2,7 @@
 //! suite format. Every error names the file and, for a line, its number.
 
 use crate::chess::fen::FenError;
+use crate::chess::MoveStat;
 use std::fmt;
 use std::path::PathBuf;
 use thiserror::Error;
@@ -30,8 +31,18 @@ pub enum LineProblem {
     BadCount(String),
     #[error("depth {depth} is given twice for this position")]
     RepeatedDepth { depth: u32 },
-    #[error("EPD operation {0:?} has no count (expected `D<depth> <nodes>`)")]
+    #[error(
+        "EPD operation {0:?} has no count (expected `D<depth> <nodes>`, or `D<depth>.<key> \
+         <value>` for a statistic)"
+    )]
     MissingCount(String),
+    #[error(
+        "{0:?} is no statistics column (expected a key of `perft --stats --json`: {keys})",
+        keys = stat_keys()
+    )]
+    UnknownStat(String),
+    #[error("statistic {key} is given twice at depth {depth} for this position")]
+    RepeatedStat { depth: u32, key: &'static str },
     #[error("`perft` before any `epd` line")]
     PerftWithoutPosition,
     #[error("`{0}` is not a line of a .perft file (expected `id`, `epd` or `perft`)")]
@@ -44,6 +55,11 @@ pub enum LineProblem {
     NoCountColumns,
     #[error("{found} fields where the header names {expected}")]
     HeaderMismatch { found: usize, expected: usize },
+}
+
+/// Every statistics column's key, for the error that names none of them.
+fn stat_keys() -> String {
+    MoveStat::ALL.map(MoveStat::key).join(", ")
 }
 
 /// A suite file that cannot be run.

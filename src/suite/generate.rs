@@ -2,12 +2,15 @@
 //! a depth, written as EPD. Positions are taken in turn for each feature the published suites
 //! make sure to cover (a legal castle, a legal en passant capture, a legal promotion, a side in
 //! check) and then any position; the games prefer such moves and captures, so that the
-//! features come up within a game. The same seed gives the same suite.
+//! features come up within a game. The same seed gives the same suite. Asked for statistics,
+//! each depth also gets the Grand Chess Tree's columns (and stalemates) as `;D3.captures 34`
+//! operations, counted by the CPU's reference statistics perft.
 
 use crate::chess::fen::position_key;
 use crate::chess::movegen::legal_moves;
 use crate::chess::rng::SplitMix64;
-use crate::chess::{CastlingNotation, Move, MoveKind, Position};
+use crate::chess::specialized;
+use crate::chess::{CastlingNotation, Convention, Move, MoveKind, MoveStats, Position};
 use crate::hunt;
 use crate::reference::chess960;
 use std::collections::HashSet;
@@ -29,6 +32,8 @@ pub struct GenerateSettings {
     pub seed: u64,
     /// Games from the 960 start positions, written in Shredder-FEN.
     pub chess960: bool,
+    /// Each depth's move-type statistics too (`--stats`).
+    pub stats: bool,
 }
 
 /// A position of a generated suite with its counts at depths 1 to the suite's depth.
@@ -36,6 +41,8 @@ pub struct GenerateSettings {
 pub struct GeneratedPosition {
     pub fen: String,
     pub counts: Vec<u128>,
+    /// The statistics at depths 1 to the suite's depth; empty unless asked for.
+    pub stats: Vec<MoveStats>,
 }
 
 /// The features taken in turn.
@@ -100,9 +107,18 @@ pub fn generate(
                     .sum()
             })
             .collect();
+        // One thread: the reference counter, quick at the depths a suite checks.
+        let stats = if settings.stats {
+            (1..=settings.depth)
+                .map(|depth| specialized::perft_stats(&found, depth).1)
+                .collect()
+        } else {
+            Vec::new()
+        };
         positions.push(GeneratedPosition {
             fen: found.to_fen(),
             counts,
+            stats,
         });
         if on_position(positions.len()).is_break() {
             return None;
@@ -186,13 +202,20 @@ fn weighted_choice(rng: &mut SplitMix64, position: &Position, moves: &[Move]) ->
     moves[moves.len() - 1]
 }
 
-/// The suite as EPD: `FEN ;D1 n ;D2 n ...`, one position per line.
+/// The suite as EPD: `FEN ;D1 n ;D2 n ...`, one position per line, each depth's statistics
+/// after its count (`;D1 n ;D1.captures c ...`).
 pub fn epd_text(positions: &[GeneratedPosition]) -> String {
     let mut text = String::new();
     for position in positions {
         text.push_str(&position.fen);
-        for (depth, nodes) in position.counts.iter().enumerate() {
-            let _ = write!(text, " ;D{} {nodes}", depth + 1);
+        for (index, nodes) in position.counts.iter().enumerate() {
+            let depth = index + 1;
+            let _ = write!(text, " ;D{depth} {nodes}");
+            if let Some(stats) = position.stats.get(index) {
+                for &stat in Convention::GrandChessTree.columns() {
+                    let _ = write!(text, " ;D{depth}.{} {}", stat.key(), stats.get(stat));
+                }
+            }
         }
         text.push('\n');
     }
@@ -209,6 +232,7 @@ mod tests {
             depth: 2,
             seed,
             chess960,
+            stats: false,
         }
     }
 
@@ -268,5 +292,29 @@ mod tests {
                 assert_eq!(p.counts[1], crate::chess::perft::perft(&position, 2));
             }
         }
+    }
+
+    #[test]
+    fn statistics_are_written_after_each_count_and_read_back() {
+        let settings = GenerateSettings {
+            count: 5,
+            stats: true,
+            ..settings(3, false)
+        };
+        let suite = generate(&settings, 1, &mut |_| ControlFlow::Continue(())).expect("run");
+        let text = epd_text(&suite);
+        let read = crate::suite::read::read_suite_text(&text, std::path::Path::new("g.epd"), false)
+            .expect("the written suite reads");
+        for (position, entry) in suite.iter().zip(&read.entries) {
+            let known = entry.count_at(2).expect("depth 2");
+            assert_eq!(known.nodes, Some(position.counts[1]));
+            let columns = Convention::GrandChessTree.columns();
+            assert_eq!(known.stats.len(), columns.len());
+            assert!(known
+                .stats
+                .iter()
+                .all(|(stat, value)| position.stats[1].get(stat) == value));
+        }
+        assert!(text.contains(" ;D1 ") && text.contains(" ;D2.total_checks "));
     }
 }

@@ -1,9 +1,10 @@
 //! `suite --junit FILE`: JUnit XML for CI dashboards, one `<testsuite>` per suite file and one
-//! `<testcase>` per position and depth; a failure is a `<failure>` with the walk's end, an
-//! engine error an `<error>`, a refused position `<skipped>`.
+//! `<testcase>` per position and depth; a failure is a `<failure>` (`wrong count`, or `wrong
+//! statistics` when only statistics differ) with the statistics compared and the walk's end,
+//! an engine error an `<error>`, a refused position `<skipped>`.
 
 use super::describe::{drill_text, headline};
-use super::outcome::{PositionResult, Summary, Verdict};
+use super::outcome::{Drill, PositionResult, Summary, Verdict};
 use std::fmt::Write;
 use std::path::PathBuf;
 
@@ -65,10 +66,14 @@ fn testcase(xml: &mut String, result: &PositionResult) {
     let body = escape(&format!("FEN: {}\n{}", task.fen, drill_text(result)));
     match &result.verdict {
         Verdict::Passed => xml.push_str("/>\n"),
-        Verdict::Failed(_) => {
+        Verdict::Failed(drill) => {
+            let kind = match drill {
+                Drill::CountAgrees => "wrong statistics",
+                _ => "wrong count",
+            };
             let _ = writeln!(
                 xml,
-                ">\n      <failure type=\"wrong count\" message=\"{headline}\">{body}</failure>\n    </testcase>"
+                ">\n      <failure type=\"{kind}\" message=\"{headline}\">{body}</failure>\n    </testcase>"
             );
         }
         Verdict::EngineError(_) => {

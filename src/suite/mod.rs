@@ -3,7 +3,8 @@
 //! to the first wrong position with the hunt's walk; and suites generated from seeded random
 //! games.
 //!
-//! - [`read`]: a file of any format, with [`epd`], [`perft_file`] and [`table`] for each;
+//! - [`read`]: a file of any format, with [`epd`], [`perft_file`] and [`table`] for each; the
+//!   move-type statistics an EPD line may give beside its counts, [`expected_stats`];
 //! - [`select`]: which depths run (`--depth`, `--max-nodes`);
 //! - [`run`]: the workers, their engines, deadlines and restarts;
 //! - [`outcome`], [`describe`], [`report_json`], [`junit`]: results and how they are written;
@@ -13,6 +14,7 @@ mod describe;
 mod entry;
 mod epd;
 mod error;
+mod expected_stats;
 mod generate;
 mod junit;
 mod outcome;
@@ -27,6 +29,7 @@ mod table;
 pub use describe::{drill_text, finding_text, headline};
 pub use entry::{DepthCount, SuiteEntry};
 pub use error::{LineProblem, Location, SuiteError};
+pub use expected_stats::{ExpectedStats, StatCheck};
 pub use generate::{epd_text, generate, GenerateSettings, GeneratedPosition};
 pub use junit::junit_xml;
 pub use outcome::{Drill, PositionResult, Summary, Verdict};

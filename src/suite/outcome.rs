@@ -1,5 +1,6 @@
 //! What a suite found: one result per position and depth, and the summary of the run.
 
+use super::expected_stats::StatCheck;
 use super::select::Task;
 use crate::hunt::{Finding, Step};
 
@@ -15,13 +16,16 @@ pub enum Drill {
     },
     /// The walk could not end (the engine failed on the way, or the query limit).
     Stopped(String),
+    /// The leaf count agrees and only statistics differ: the walk compares leaf counts, so
+    /// there is nothing to walk.
+    CountAgrees,
 }
 
 /// How one position at one depth went.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
     Passed,
-    /// The count differs from the expected one.
+    /// The count, or a statistic, differs from the expected one.
     Failed(Drill),
     /// The position cannot be run (illegal, or a depth vkperft does not take): the engine
     /// under test is not at fault.
@@ -40,6 +44,9 @@ pub struct PositionResult {
     pub expected_from_file: bool,
     /// The count of the engine under test.
     pub got: Option<u128>,
+    /// Each statistic the file gives at this depth, compared with vkperft's (none when no
+    /// statistics were counted: without `--stats`, or the engine gave no count).
+    pub stats: Vec<StatCheck>,
     /// The time of the engine's answer (not of the walk after a failure).
     pub seconds: f64,
     pub verdict: Verdict,
@@ -57,6 +64,11 @@ impl PositionResult {
             _ => None,
         }
     }
+
+    /// The statistics compared that differ.
+    pub fn wrong_stats(&self) -> impl Iterator<Item = &StatCheck> {
+        self.stats.iter().filter(|check| !check.agrees())
+    }
 }
 
 /// The counts of a run.
@@ -70,6 +82,11 @@ pub struct Summary {
     pub skipped_lines: usize,
     /// Depths of the files that were not run (over the node budget, or not `--depth`).
     pub depths_left_out: usize,
+    /// Statistics compared, one per column and check.
+    pub stats_compared: usize,
+    /// Statistics the files give for the checks that ran but that were not compared (no
+    /// statistics were counted: the run had no `--stats`).
+    pub stats_not_compared: usize,
     pub seconds: f64,
 }
 
@@ -87,6 +104,10 @@ impl Summary {
             ..Summary::default()
         };
         for result in results {
+            summary.stats_compared += result.stats.len();
+            if result.got.is_some() && result.stats.is_empty() {
+                summary.stats_not_compared += result.task.expected_stats.len();
+            }
             match result.verdict {
                 Verdict::Passed => summary.passed += 1,
                 Verdict::Failed(_) => summary.failed += 1,

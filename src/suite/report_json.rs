@@ -17,6 +17,8 @@ pub fn suite_json(summary: &Summary, skipped: &[SkippedLine], results: &[Positio
             "engine_errors": summary.engine_errors,
             "skipped_lines": summary.skipped_lines,
             "depths_left_out": summary.depths_left_out,
+            "stats_compared": summary.stats_compared,
+            "stats_not_compared": summary.stats_not_compared,
             "seconds": summary.seconds,
         },
         "skipped": skipped.iter().map(|bad| json!({
@@ -28,10 +30,12 @@ pub fn suite_json(summary: &Summary, skipped: &[SkippedLine], results: &[Positio
     })
 }
 
-/// `{id, file, line, fen, depth, expected, expected_from, got, passed, status, seconds,
-/// finding, error}`: `status` is `passed`, `failed`, `refused` or `engine_error`; `finding` is
-/// the failure's walk's end (null when there is none), `error` why a position was refused, why
-/// the engine failed, or why a walk stopped.
+/// `{id, file, line, fen, depth, expected, expected_from, got, stats, passed, status, seconds,
+/// finding, error}`: `stats` lists each statistic the file gives at the depth as compared,
+/// `{key, expected, got, agrees}` (empty when none was compared); `status` is `passed`,
+/// `failed`, `refused` or `engine_error`; `finding` is the failure's walk's end (null when
+/// there is none), `error` why a position was refused, why the engine failed, or why a walk
+/// stopped.
 pub fn result_json(result: &PositionResult) -> Value {
     let (status, error) = match &result.verdict {
         Verdict::Passed => ("passed", None),
@@ -49,6 +53,12 @@ pub fn result_json(result: &PositionResult) -> Value {
         "expected": result.expected.map(|n| n.to_string()),
         "expected_from": if result.expected_from_file { "file" } else { "vkperft" },
         "got": result.got.map(|n| n.to_string()),
+        "stats": result.stats.iter().map(|check| json!({
+            "key": check.stat.key(),
+            "expected": check.expected.to_string(),
+            "got": check.got.to_string(),
+            "agrees": check.agrees(),
+        })).collect::<Vec<_>>(),
         "passed": result.passed(),
         "status": status,
         "seconds": result.seconds,

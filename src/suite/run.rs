@@ -1,7 +1,10 @@
 //! The run of a suite: `jobs` workers take the positions in turn, each with an engine of its
 //! own that is restarted after it crashes, hangs past the deadline of a query or prints
 //! garbage; every failure is walked to the first wrong position with the hunt's walk. Results
-//! come back as they finish and are returned in file order.
+//! come back as they finish and are returned in file order. When vkperft counts the move-type
+//! statistics, each one a line gives at the depth is compared too: a check passes only if its
+//! count and all of them agree (a statistic that differs beside the right count is not walked:
+//! the walk compares leaf counts).
 
 use super::outcome::{Drill, PositionResult, Verdict};
 use super::select::Task;
@@ -29,6 +32,14 @@ pub enum Subject {
     Vkperft(JobSpec),
     /// The user's engine.
     Engine(EngineCommand),
+}
+
+impl Subject {
+    /// Whether its answers carry move-type statistics to compare with the file's: vkperft's
+    /// do when its settings ask for them (`--stats`); an engine gives divides only.
+    pub fn counts_stats(&self) -> bool {
+        matches!(self, Subject::Vkperft(spec) if spec.move_stats)
+    }
 }
 
 /// How the run goes.
@@ -202,6 +213,7 @@ impl Worker<'_> {
             expected: task.expected,
             expected_from_file: task.expected.is_some(),
             got: None,
+            stats: Vec::new(),
             seconds: 0.0,
             verdict: Verdict::Passed,
         };
@@ -243,7 +255,21 @@ impl Worker<'_> {
         };
         let got = divide.total();
         result.got = Some(got);
+        if self.subject.counts_stats() && !task.expected_stats.is_empty() {
+            let counted = self
+                .engine
+                .as_ref()
+                .and_then(|(engine, _)| engine.move_stats());
+            let Some(counted) = counted else {
+                result.verdict = Verdict::EngineError("no statistics were counted".into());
+                return Ok(result);
+            };
+            result.stats = task.expected_stats.compare(&counted);
+        }
         if got == expected {
+            if result.wrong_stats().next().is_some() {
+                result.verdict = Verdict::Failed(Drill::CountAgrees);
+            }
             return Ok(result);
         }
         if !self.settings.drill_down {

@@ -1,8 +1,9 @@
 //! Which depths of a suite run: one depth (`--depth D`), or every depth whose count is at most
 //! a node budget (`--max-nodes N`), as suites publish depths far beyond a quick check.
 
-use super::entry::SuiteEntry;
+use super::entry::{DepthCount, SuiteEntry};
 use super::error::Location;
+use super::expected_stats::ExpectedStats;
 use super::read::SuiteFile;
 use crate::backend::MAX_DEPTH;
 use crate::chess::movegen::legal_moves;
@@ -32,6 +33,8 @@ pub struct Task {
     pub depth: u32,
     /// The file's count, if it gives one.
     pub expected: Option<u128>,
+    /// The file's move-type statistics at this depth (compared when vkperft counts them).
+    pub expected_stats: ExpectedStats,
 }
 
 /// The tasks of a run, in file order, and how many depths were left out.
@@ -45,14 +48,18 @@ pub struct Selection {
 pub fn select(files: &[SuiteFile], choice: DepthChoice) -> Selection {
     let mut selection = Selection::default();
     for entry in files.iter().flat_map(|file| &file.entries) {
-        let depths: Vec<(u32, Option<u128>)> = match choice {
+        let depths: Vec<DepthCount> = match choice {
             DepthChoice::Only(depth) => {
                 let left_out = entry.depths.iter().filter(|c| c.depth != depth).count();
                 selection.depths_left_out += left_out;
-                vec![(depth, entry.count_at(depth).and_then(|c| c.nodes))]
+                vec![entry.count_at(depth).cloned().unwrap_or(DepthCount {
+                    depth,
+                    nodes: None,
+                    stats: ExpectedStats::default(),
+                })]
             }
             DepthChoice::MaxNodes(budget) => {
-                let kept: Vec<(u32, Option<u128>)> = entry
+                let kept: Vec<DepthCount> = entry
                     .depths
                     .iter()
                     .filter(|c| c.depth <= MAX_DEPTH)
@@ -61,21 +68,20 @@ pub fn select(files: &[SuiteFile], choice: DepthChoice) -> Selection {
                             .or_else(|| estimate(entry, c.depth))
                             .is_some_and(|n| n <= budget)
                     })
-                    .map(|c| (c.depth, c.nodes))
+                    .cloned()
                     .collect();
                 selection.depths_left_out += entry.depths.len() - kept.len();
                 kept
             }
         };
-        selection
-            .tasks
-            .extend(depths.into_iter().map(|(depth, expected)| Task {
-                id: entry.id.clone(),
-                fen: entry.fen.clone(),
-                location: entry.location.clone(),
-                depth,
-                expected,
-            }));
+        selection.tasks.extend(depths.into_iter().map(|known| Task {
+            id: entry.id.clone(),
+            fen: entry.fen.clone(),
+            location: entry.location.clone(),
+            depth: known.depth,
+            expected: known.nodes,
+            expected_stats: known.stats,
+        }));
     }
     selection
 }
@@ -119,18 +125,9 @@ mod tests {
     fn a_depth_without_a_count_is_estimated() {
         let text = "4k3/8/8/8/8/8/8/4K3 w - -\t1\t5\n";
         let mut files = [read_suite_text(text, &PathBuf::from("s.tsv"), false).expect("read")];
-        files[0].entries[0]
-            .depths
-            .push(crate::suite::entry::DepthCount {
-                depth: 2,
-                nodes: None,
-            });
-        files[0].entries[0]
-            .depths
-            .push(crate::suite::entry::DepthCount {
-                depth: 3,
-                nodes: None,
-            });
+        for depth in [2, 3] {
+            files[0].entries[0].add(depth, None).expect("a new depth");
+        }
         let tasks = select(&files, DepthChoice::MaxNodes(25)).tasks;
         assert_eq!(tasks.iter().map(|t| t.depth).collect::<Vec<_>>(), [1, 2]);
     }

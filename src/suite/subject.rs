@@ -2,7 +2,7 @@
 //! mode the user chose, so that a suite checks vkperft's counts, and a failure is walked
 //! against vkperft's exact CPU count as an engine's would be.
 
-use crate::chess::{uci, Position};
+use crate::chess::{uci, MoveStats, Position};
 use crate::engine::{BlockingEnd, Engine, JobSpec};
 use crate::hunt::{EngineDivide, EngineUnderTest, HuntError, PositionRequest};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -21,6 +21,8 @@ pub struct VkperftSubject {
     spec: JobSpec,
     /// Set when the suite stops: the job under way is cancelled.
     stop: Arc<AtomicBool>,
+    /// The last finished job's statistics, if the settings ask for them.
+    move_stats: Option<MoveStats>,
 }
 
 impl VkperftSubject {
@@ -29,6 +31,7 @@ impl VkperftSubject {
             engine: Engine::spawn(None),
             spec,
             stop,
+            move_stats: None,
         }
     }
 }
@@ -58,6 +61,10 @@ impl EngineUnderTest for VkperftSubject {
         job.keep_table = true;
         let stop = || self.stop.load(Ordering::SeqCst);
         let run = self.engine.run_blocking(job, POLL, &stop, &mut |_| {});
+        self.move_stats = match &run.end {
+            BlockingEnd::Finished(result) if result.move_stats => Some(result.counts.stats),
+            _ => None,
+        };
         match run.end {
             BlockingEnd::Finished(result) => Ok(EngineDivide {
                 moves: result
@@ -71,5 +78,9 @@ impl EngineUnderTest for VkperftSubject {
             BlockingEnd::Cancelled => Err(failed("the run was cancelled".into())),
             BlockingEnd::EngineStopped => Err(failed("the engine thread stopped".into())),
         }
+    }
+
+    fn move_stats(&self) -> Option<MoveStats> {
+        self.move_stats
     }
 }
