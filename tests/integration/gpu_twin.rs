@@ -11,11 +11,13 @@ use vkperft::gpu::layouts::{inner_positions, GpuU128, Level, StepConstants};
 use vkperft::gpu::pipelines::Stage;
 use vkperft::gpu::scheduler::Scheduler;
 use vkperft::gpu::shader_layout::{
-    CHILD_FLAG_DUPLICATE, COMPACT_LEAF, DEDUP_CLEAR, DEDUP_RESOLVE, LEAF_ENTRY_DUPLICATE,
+    CHILD_COUNT_MASK, CHILD_FLAG_DUPLICATE, CHILD_FLAG_RESOLVED, COMPACT_LEAF, DEDUP_CLEAR,
+    DEDUP_RESOLVE, LEAF_ENTRY_DUPLICATE,
 };
 use vkperft::gpu::twin::buffers::{board_of, position_of, TwinBuffers};
-use vkperft::gpu::twin::{dedup, expand, leaf, next_level, upsweep, TwinExecutor};
+use vkperft::gpu::twin::{dedup, expand, leaf, next_level, upsweep, TwinExecutor, TwinTable};
 use vkperft::gpu::{GpuOptions, ScheduleStats, Submissions, VulkanBackend};
+use vkperft::tt::{TranspositionTable, TtConfig, TtMode};
 
 /// A device of its own: no table of another test's run in its parameters.
 fn device() -> MutexGuard<'static, VulkanBackend> {
@@ -188,6 +190,110 @@ fn upsweep_sums_children_as_its_twin_does() {
     assert_eq!(gpu.counts[..4], twin.counts[..4]);
     // The start position's perft(3), summed from its children's counts.
     assert_eq!(u128::from(twin.counts[0]), 8_902);
+}
+
+/// The non-empty entries of a table's words (`twin::table::table_words`), fast entries two
+/// words each and exact entries eight, sorted: the device may fill a bucket's ways in
+/// another order when two stores meet in one bucket.
+fn entries((fast, exact): (Vec<u64>, Vec<u64>)) -> (Vec<Vec<u64>>, Vec<Vec<u64>>) {
+    let sorted = |words: Vec<u64>, size: usize| {
+        let mut entries: Vec<Vec<u64>> = words
+            .chunks(size)
+            .filter(|entry| entry.iter().any(|&word| word != 0))
+            .map(<[u64]>::to_vec)
+            .collect();
+        entries.sort();
+        entries
+    };
+    (sorted(fast, 2), sorted(exact, 8))
+}
+
+/// The table variants of the leaf, upsweep and expand against their twin (`TwinTable`, the
+/// CPU's table), in every mode, over the start position's second and third plies (the third
+/// as leaf entries, its transpositions marked by dedup): the twin's table seeded by a leaf over
+/// half of the third ply and loaded into the device's, then on both the leaf over the whole
+/// ply (hits and misses, stores), the duplicates resolved, upsweep of the second ply (stores)
+/// and expand of the second ply (every position a hit): counts, fast counts, children, flags
+/// and work equal, and both tables holding the same entries after each stage. The table is
+/// large enough that no store replaces another key's entry (asserted): then the order in which
+/// the device's invocations store and probe cannot change what they find.
+#[test]
+fn the_table_stages_probe_and_store_as_their_twin_does() {
+    let mut gpu = device();
+    let keys = zobrist();
+    for mode in [TtMode::Fast, TtMode::Verified, TtMode::Certify] {
+        let config = TtConfig::new(mode, 1 << 26);
+        gpu.prepare_table(&config, &keys).expect("the table fits");
+        let table = TranspositionTable::new(&config).expect("the table fits");
+        let table = TwinTable::new(table, zobrist());
+        let certify = table.certifies();
+        let mut input = three_plies(true);
+        let [second, third] = [2, 3].map(|level| input.control.levels[level]);
+        let leaves = step(3, 2, COMPACT_LEAF);
+        dedup::dedup(&mut input, &keys, certify, &leaves, third.count);
+        input.work = Default::default();
+        let mut seeded = input.clone();
+        leaf::leaf(&mut seeded, Some(&table), &leaves, third.count / 2);
+        gpu.runner_mut()
+            .load_table(table.table())
+            .expect("the same configuration");
+        let stages = [
+            (Stage::Leaf, leaves, third.count),
+            (
+                Stage::Dedup,
+                step(3, 2, COMPACT_LEAF | DEDUP_RESOLVE),
+                third.count,
+            ),
+            (Stage::Upsweep, step(2, 3, COMPACT_LEAF), second.count),
+            (Stage::Expand, step(2, 3, 0), second.count),
+        ];
+        for (stage, step, invocations) in stages {
+            let context = format!("{mode:?} {stage:?}");
+            let on_gpu = gpu
+                .runner_mut()
+                .run_stage(stage, &step, invocations, &input, &keys)
+                .expect("the stage runs");
+            let mut twin = input.clone();
+            let twin_table = Some(&table);
+            match stage {
+                Stage::Leaf => leaf::leaf(&mut twin, twin_table, &step, invocations),
+                Stage::Dedup => dedup::dedup(&mut twin, &keys, certify, &step, invocations),
+                Stage::Upsweep => upsweep::upsweep(&mut twin, twin_table, &step, invocations),
+                _ => expand::expand(&mut twin, twin_table, &step, invocations),
+            }
+            assert_eq!(on_gpu.counts, twin.counts, "{context}");
+            assert_eq!(on_gpu.fast_counts, twin.fast_counts, "{context}");
+            assert_eq!(on_gpu.control, twin.control, "{context}");
+            assert_eq!(on_gpu.work, twin.work, "{context}");
+            let flags = |buffers: &TwinBuffers| -> Vec<u32> {
+                (second.offset..second.offset + second.count)
+                    .map(|index| buffers.children[index as usize].count & !CHILD_COUNT_MASK)
+                    .collect()
+            };
+            assert_eq!(flags(&on_gpu), flags(&twin), "{context}");
+            let stored = gpu
+                .runner()
+                .stored_table_words()
+                .expect("the table reads back");
+            assert_eq!(entries(stored), entries(table.words()), "{context}");
+            input = twin;
+            input.work = Default::default();
+        }
+        // Upsweep stored every second-ply position: expand finds each in the table, with
+        // the start position's perft(5) below them.
+        let positions = second.offset..second.offset + second.count;
+        let resolved = positions
+            .clone()
+            .filter(|&index| input.children[index as usize].count & CHILD_FLAG_RESOLVED != 0);
+        assert_eq!(resolved.count() as u32, second.count, "{mode:?}");
+        let leaves: u128 = positions
+            .map(|index| u128::from(input.counts[index as usize]))
+            .sum();
+        assert_eq!(leaves, 4_865_609, "{mode:?}");
+        assert_eq!(table.snapshot().total.overwrites, 0, "{mode:?}");
+    }
+    gpu.prepare_table(&TtConfig::new(TtMode::Off, 0), &keys)
+        .expect("no table");
 }
 
 /// The start position's levels down to three plies (8,902 positions, 5,362 distinct) as the

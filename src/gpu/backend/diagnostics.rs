@@ -16,9 +16,10 @@ use crate::gpu::shader_layout::{
     DEDUP_OUTPUT, WORK_DEPTHS, WORK_DUPLICATES, WORK_EXPANDED, WORK_LEAF_COUNT_OPS,
 };
 use crate::gpu::twin::buffers::{StageWork, TwinBuffers};
+use crate::gpu::twin::table::table_words;
 use crate::gpu::vk::buffer::GpuBuffer;
 use crate::gpu::vk::pipelines::Stage;
-use crate::tt::{BucketRef, TranspositionTable};
+use crate::tt::{TranspositionTable, TtMode};
 use gpu_allocator::MemoryLocation;
 
 impl DeviceRunner {
@@ -210,6 +211,37 @@ impl DeviceRunner {
         Ok(())
     }
 
+    /// The prepared table's entries as the device holds them, in the words of [`table_words`]:
+    /// what the stages stored, to compare with their twin's table.
+    pub fn stored_table_words(&self) -> Result<(Vec<u64>, Vec<u64>), GpuError> {
+        let Some(gpu_table) = &self.table.current else {
+            return Err(GpuError::Misuse {
+                operation: "read the table",
+                reason: "no table is prepared",
+            });
+        };
+        let segments: Vec<&GpuBuffer> = gpu_table.buffers().collect();
+        let fast_segments = match gpu_table.config().mode {
+            TtMode::Verified => 0,
+            _ => gpu_table.segments(),
+        };
+        let exact_segments = match gpu_table.config().mode {
+            TtMode::Fast => 0,
+            _ => gpu_table.segments(),
+        };
+        let (fast_buffers, rest) = segments.split_at(fast_segments);
+        let exact_buffers = &rest[..exact_segments];
+        let words = |buffers: &[&GpuBuffer]| -> Result<Vec<u64>, GpuError> {
+            let mut words = Vec::new();
+            for segment in buffers {
+                let bytes = self.download(segment, segment.size as usize)?;
+                words.extend(bytemuck::pod_collect_to_vec::<u8, u64>(&bytes));
+            }
+            Ok(words)
+        };
+        Ok((words(fast_buffers)?, words(exact_buffers)?))
+    }
+
     /// Runs `stage` once without a table over `buffers` as they are, dispatched as
     /// `record_dispatch` does for `invocations` invocations (one for `NextLevel`), with the keys
     /// of `zobrist` (for the hashes dedup makes of leaf entries), and returns the buffers and the
@@ -346,28 +378,4 @@ impl DeviceRunner {
         })?;
         Ok(mapped_bytes(&readback)?.to_vec())
     }
-}
-
-/// The table's arrays as the GPU lays them out: the fast buckets' words and the exact entries'
-/// words (either may be empty).
-pub(super) fn table_words(table: &TranspositionTable) -> (Vec<u64>, Vec<u64>) {
-    let (mut fast, mut exact) = (Vec::new(), Vec::new());
-    for index in 0..table.buckets() {
-        let fast_bucket = match table.bucket(index) {
-            BucketRef::Fast(bucket) => Some(bucket),
-            BucketRef::Verified(bucket) => {
-                exact.extend(bucket.entries.iter().flat_map(|entry| entry.words()));
-                None
-            }
-            BucketRef::Certify { fast, shadows } => {
-                exact.extend(shadows.iter().flat_map(|entry| entry.words()));
-                Some(fast)
-            }
-        };
-        for entry in fast_bucket.into_iter().flat_map(|bucket| &bucket.entries) {
-            let contents = entry.load();
-            fast.extend([contents.verification, contents.data]);
-        }
-    }
-    (fast, exact)
 }

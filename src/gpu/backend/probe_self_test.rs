@@ -10,7 +10,6 @@
 //! returning wrong counts; `--tt off` still runs on it.
 
 use super::buffers::{mapped_bytes, write_mapped};
-use super::diagnostics::table_words;
 use super::runner::DeviceRunner;
 use crate::chess::movegen::legal_moves;
 use crate::chess::{Hash128, NybbleBoard, Position};
@@ -19,6 +18,7 @@ use crate::gpu::error::GpuError;
 use crate::gpu::layouts::{tt_params_bytes, GpuBoard, GpuU128, PositionLayout, StepConstants};
 use crate::gpu::options::SelfTestProbe;
 use crate::gpu::tt_table::GpuTable;
+use crate::gpu::twin::table::table_words;
 use crate::gpu::vk::buffer::GpuBuffer;
 use crate::gpu::vk::pipelines::Stage;
 use crate::tt::compact::{

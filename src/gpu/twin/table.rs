@@ -7,7 +7,8 @@
 
 use crate::chess::{Hash128, Position, Zobrist};
 use crate::tt::{
-    Probe, ThreadStats, TranspositionTable, TtMode, TtStatsSnapshot, MAX_TABLE_DEPTH, MIN_TT_DEPTH,
+    BucketRef, Probe, ThreadStats, TranspositionTable, TtMode, TtStatsSnapshot, MAX_TABLE_DEPTH,
+    MIN_TT_DEPTH,
 };
 
 /// A table and its keys, as the stages of one chunk see them.
@@ -67,6 +68,11 @@ impl TwinTable {
         &self.zobrist
     }
 
+    /// The table's arrays as the GPU lays them out ([`table_words`]).
+    pub fn words(&self) -> (Vec<u64>, Vec<u64>) {
+        table_words(&self.table)
+    }
+
     pub fn table(&self) -> &TranspositionTable {
         &self.table
     }
@@ -75,4 +81,28 @@ impl TwinTable {
     pub fn snapshot(&self) -> TtStatsSnapshot {
         self.table.snapshot()
     }
+}
+
+/// The table's arrays as the GPU lays them out: the fast buckets' words and the exact entries'
+/// words (either may be empty).
+pub fn table_words(table: &TranspositionTable) -> (Vec<u64>, Vec<u64>) {
+    let (mut fast, mut exact) = (Vec::new(), Vec::new());
+    for index in 0..table.buckets() {
+        let fast_bucket = match table.bucket(index) {
+            BucketRef::Fast(bucket) => Some(bucket),
+            BucketRef::Verified(bucket) => {
+                exact.extend(bucket.entries.iter().flat_map(|entry| entry.words()));
+                None
+            }
+            BucketRef::Certify { fast, shadows } => {
+                exact.extend(shadows.iter().flat_map(|entry| entry.words()));
+                Some(fast)
+            }
+        };
+        for entry in fast_bucket.into_iter().flat_map(|bucket| &bucket.entries) {
+            let contents = entry.load();
+            fast.extend([contents.verification, contents.data]);
+        }
+    }
+    (fast, exact)
 }
