@@ -8,6 +8,7 @@ use super::select::Task;
 use super::subject::VkperftSubject;
 use crate::backend::MAX_DEPTH;
 use crate::chess::{CastlingNotation, Position};
+use crate::cpu::exact_divide;
 use crate::engine::JobSpec;
 use crate::hunt::{
     self, EngineCommand, EngineProcess, EngineUnderTest, HuntError, PositionRequest,
@@ -213,7 +214,7 @@ impl Worker<'_> {
             }
         };
         let threads = self.exact_threads;
-        let exact = |position: &Position, depth: u32| hunt::exact_divide(position, depth, threads);
+        let exact = |position: &Position, depth: u32| exact_divide(position, depth, threads);
         let expected = *result
             .expected
             .get_or_insert_with(|| exact(&position, task.depth).iter().map(|(_, n)| n).sum());
