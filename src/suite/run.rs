@@ -9,7 +9,7 @@ use super::subject::VkperftSubject;
 use crate::backend::MAX_DEPTH;
 use crate::chess::{CastlingNotation, Position};
 use crate::cpu::exact_divide;
-use crate::engine::JobSpec;
+use crate::engine::{Engine, JobSpec};
 use crate::hunt::{
     self, EngineCommand, EngineProcess, EngineUnderTest, HuntError, PositionRequest,
 };
@@ -25,9 +25,10 @@ const POLL: Duration = Duration::from_millis(20);
 /// What the suite checks.
 #[derive(Clone, Debug)]
 pub enum Subject {
-    /// vkperft, with these job settings (backend, table mode, ...); one job at a time, each on
-    /// the threads the settings give.
-    Vkperft(JobSpec),
+    /// vkperft, with these job settings (backend, table mode, ...), on this engine (each
+    /// subject opened is another client of it); one job at a time, each on the threads the
+    /// settings give.
+    Vkperft { engine: Engine, spec: JobSpec },
     /// The user's engine.
     Engine(EngineCommand),
 }
@@ -68,7 +69,7 @@ pub fn run_suite(
     on_result: &mut dyn FnMut(usize, &PositionResult),
 ) -> Result<Vec<PositionResult>, RunError> {
     let workers = match subject {
-        Subject::Vkperft(_) => 1,
+        Subject::Vkperft { .. } => 1,
         Subject::Engine(_) => settings.jobs.clamp(1, tasks.len().max(1)),
     };
     let stop = Arc::new(AtomicBool::new(false));
@@ -181,9 +182,11 @@ impl Worker<'_> {
         }
         if self.engine.is_none() {
             let engine: Box<dyn EngineUnderTest + Send> = match self.subject {
-                Subject::Vkperft(spec) => {
-                    Box::new(VkperftSubject::new(spec.clone(), self.stop.clone()))
-                }
+                Subject::Vkperft { engine, spec } => Box::new(VkperftSubject::new(
+                    engine.clone(),
+                    spec.clone(),
+                    self.stop.clone(),
+                )),
                 Subject::Engine(command) => hunt::open_engine_in(
                     command,
                     self.settings.timeout,
