@@ -1,7 +1,8 @@
 //! The run of a suite: `jobs` workers take the positions in turn, each with an engine of its
 //! own that is restarted after it crashes, hangs past the deadline of a query or prints
-//! garbage; every failure is walked to the first wrong position with the hunt's walk. Results
-//! come back as they finish and are returned in file order.
+//! garbage (vkperft: one worker, a client of the engine the subject names); every failure is
+//! walked to the first wrong position with the hunt's walk. Results come back as they finish
+//! and are returned in file order.
 
 use super::outcome::{Drill, PositionResult, Verdict};
 use super::select::Task;
