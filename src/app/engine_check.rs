@@ -4,6 +4,7 @@
 //! the worker end on its own.
 
 use crate::chess::Position;
+use crate::cpu::exact_divide;
 use crate::hunt::{
     self, EngineCommand, EngineDivide, EngineProcess, Finding, PositionRequest, Step,
 };
@@ -72,7 +73,7 @@ impl EngineCheck {
         let process = self.process_for(&command);
         self.spawn(ctx, move |send| {
             let expected = exact_threads.map(|threads| {
-                hunt::exact_divide(&position, depth, threads)
+                exact_divide(&position, depth, threads)
                     .into_iter()
                     .map(|(mv, count)| (mv.to_string(), count))
                     .collect()
@@ -113,7 +114,7 @@ impl EngineCheck {
                 moves: Vec::new(),
             };
             let mut expected =
-                |position: &Position, depth: u32| hunt::exact_divide(position, depth, threads);
+                |position: &Position, depth: u32| exact_divide(position, depth, threads);
             let chess960 = root.notation().is_chess960();
             let walked = hunt::open_engine_in(&command, deadline, chess960, process).and_then(
                 |mut engine| {

@@ -1,7 +1,8 @@
 //! The app's handle on the engine thread: jobs go out as commands, events come back over a
-//! channel that the UI drains every frame; the engine's waker repaints the window.
+//! channel that the UI drains every frame; the engine's waker repaints the window. A suite run
+//! on vkperft is another client of the same engine (one device opened, one table sized).
 
-use crate::engine::thread::Waker;
+use crate::engine::Waker;
 use crate::engine::{BackendProvider, Engine, Event, Job, JobId};
 use crate::gpu::DeviceInfo;
 use std::sync::{Arc, Mutex};
@@ -37,8 +38,14 @@ impl EngineClient {
         }
     }
 
-    pub fn next_job_id(&mut self) -> JobId {
+    pub fn next_job_id(&self) -> JobId {
         self.engine.next_job_id()
+    }
+
+    /// Another client of the window's engine, for a suite: its jobs queue with the window's
+    /// and its events go to it alone.
+    pub fn another_client(&self) -> Engine {
+        self.engine.clone()
     }
 
     pub fn run(&self, job: Job) {

@@ -189,7 +189,9 @@ impl VkperftApp {
             .default_pos([screen.right() - 560.0, screen.top() + 60.0])
             .default_width(520.0)
             .show(&ctx, |ui| {
-                suite_action = suite_view::show(ui, &mut self.state.suite, engine_set);
+                let window_running = self.state.is_running();
+                suite_action =
+                    suite_view::show(ui, &mut self.state.suite, engine_set, window_running);
             });
         self.state.suite.open = open;
         match suite_action {
@@ -205,7 +207,8 @@ impl VkperftApp {
     /// run panel's engine.
     pub fn run_suite(&mut self, ctx: &egui::Context, against_engine: bool) {
         let state = &mut self.state;
-        if self.suite.is_busy() {
+        // A suite against vkperft would queue behind the run panel's run on the one engine.
+        if self.suite.is_busy() || (state.is_running() && !against_engine) {
             return;
         }
         let Some(tasks) = state.suite.tasks().map(<[crate::suite::Task]>::to_vec) else {
@@ -217,7 +220,10 @@ impl VkperftApp {
                 None => return,
             }
         } else {
-            crate::suite::Subject::Vkperft(state.spec(Position::startpos(), 1))
+            crate::suite::Subject::Vkperft {
+                engine: self.engine.another_client(),
+                spec: state.spec(Position::startpos(), 1),
+            }
         };
         let threads = state.settings.threads.max(1);
         let settings = crate::suite::RunSettings {
@@ -228,7 +234,7 @@ impl VkperftApp {
             chess960: false,
             threads,
         };
-        state.suite.started();
+        state.suite.started(!against_engine);
         self.suite.start(ctx, tasks, subject, settings);
     }
 
@@ -361,6 +367,7 @@ impl VkperftApp {
                                 running: state.running.is_some(),
                                 engine_busy: state.engine_check.busy,
                                 comparable,
+                                suite_running: state.suite.holds_engine(),
                             },
                         );
                     });
@@ -377,7 +384,9 @@ impl VkperftApp {
                             cursor_moved: std::mem::take(&mut state.divide_cursor_moved),
                             generation: state.results_generation,
                         },
-                        state.running.is_some() || state.engine_check.busy,
+                        state.running.is_some()
+                            || state.engine_check.busy
+                            || state.suite.holds_engine(),
                         &state.engine_check,
                     );
                 });
@@ -441,7 +450,10 @@ impl VkperftApp {
 
     /// Run: the editor's position at the chosen depth becomes the root of a new walk.
     pub fn run_from_editor(&mut self) {
-        if self.state.is_running() || self.state.run_blocker().is_some() {
+        if self.state.is_running()
+            || self.state.run_blocker().is_some()
+            || self.state.suite.holds_engine()
+        {
             return;
         }
         let Some(position) = self.state.editor.position().copied() else {
@@ -465,7 +477,7 @@ impl VkperftApp {
 
     /// Searches the shown level again with the table in `mode`.
     pub fn rerun(&mut self, mode: crate::tt::TtMode) {
-        if self.state.is_running() || self.check.is_busy() {
+        if self.state.is_running() || self.check.is_busy() || self.state.suite.holds_engine() {
             return;
         }
         let Some(level) = self.state.levels.last_mut() else {
@@ -632,7 +644,7 @@ impl VkperftApp {
     /// Makes `mv` from the shown level, puts it on the board and searches its subtree one ply
     /// shallower.
     pub fn descend(&mut self, mv: Move) {
-        if self.state.is_running() {
+        if self.state.is_running() || self.state.suite.holds_engine() {
             return;
         }
         let Some(level) = self.state.levels.last() else {

@@ -44,7 +44,12 @@ pub struct RunStatus<'a> {
     pub engine_busy: bool,
     /// A level with vkperft's divide is shown, which Compare can put beside the engine's.
     pub comparable: bool,
+    /// A suite against vkperft runs on the window's engine: Run waits until it ends.
+    pub suite_running: bool,
 }
+
+/// Why Run waits while a suite against vkperft runs.
+const SUITE_RUNNING: &str = "A suite runs against vkperft on this engine; Run waits until it ends";
 
 /// `devices`: the Vulkan devices, once the engine has listed them.
 pub fn show(
@@ -59,6 +64,7 @@ pub fn show(
         running,
         engine_busy,
         comparable,
+        suite_running,
     } = status;
     let mut action = None;
     let running = running || engine_busy;
@@ -66,11 +72,12 @@ pub fn show(
     ui.horizontal(|ui| {
         ui.heading("Run");
         ui.add_space(8.0);
+        let refusal = blocker.or(suite_running.then_some(SUITE_RUNNING));
         let run = ui.add_enabled(
-            blocker.is_none() && !running,
+            refusal.is_none() && !running,
             egui::Button::new(RichText::new("▶ Run").strong()).min_size([90.0, 28.0].into()),
         );
-        let run = match blocker {
+        let run = match refusal {
             Some(reason) => run.on_disabled_hover_text(reason),
             None => run.on_hover_text(format!("Run perft {} (Ctrl+Enter)", settings.depth)),
         };
@@ -120,6 +127,8 @@ pub fn show(
     });
     if let Some(reason) = blocker.filter(|_| !running) {
         ui.label(RichText::new(reason).color(ui.visuals().error_fg_color));
+    } else if suite_running && !running {
+        ui.weak(SUITE_RUNNING);
     }
     egui::ScrollArea::vertical()
         .id_salt("run-scroll")

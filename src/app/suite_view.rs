@@ -29,6 +29,8 @@ pub struct SuiteView {
     pub results: Vec<Option<PositionResult>>,
     /// A run is under way.
     pub running: bool,
+    /// The run is against vkperft: its jobs hold the window's engine, so the run panel waits.
+    pub on_vkperft: bool,
     /// How the last run ended, if not with every result.
     pub message: Option<String>,
 }
@@ -42,6 +44,7 @@ impl Default for SuiteView {
             loaded: None,
             results: Vec::new(),
             running: false,
+            on_vkperft: false,
             message: None,
         }
     }
@@ -87,17 +90,33 @@ impl SuiteView {
         }
     }
 
-    /// Clears the results for a new run.
-    pub fn started(&mut self) {
+    /// Clears the results for a new run, against vkperft or not.
+    pub fn started(&mut self, on_vkperft: bool) {
         let count = self.tasks().map_or(0, <[Task]>::len);
         self.results = vec![None; count];
         self.running = true;
+        self.on_vkperft = on_vkperft;
         self.message = None;
+    }
+
+    /// Whether a run against vkperft is under way: the window's engine runs its jobs.
+    pub fn holds_engine(&self) -> bool {
+        self.running && self.on_vkperft
     }
 }
 
-/// The window's contents; `engine_set` says whether the run panel names an engine.
-pub fn show(ui: &mut Ui, view: &mut SuiteView, engine_set: bool) -> Option<SuiteAction> {
+/// Why "Run against vkperft" waits while the window's own run is in flight.
+const WINDOW_RUNNING: &str = "The run panel's run is under way; the suite waits for it";
+
+/// The window's contents; `engine_set` says whether the run panel names an engine,
+/// `window_running` whether the run panel's run is in flight (on the engine a suite against
+/// vkperft would use).
+pub fn show(
+    ui: &mut Ui,
+    view: &mut SuiteView,
+    engine_set: bool,
+    window_running: bool,
+) -> Option<SuiteAction> {
     let mut action = None;
     ui.horizontal(|ui| {
         let label = ui.label("Suite file");
@@ -141,10 +160,16 @@ pub fn show(ui: &mut Ui, view: &mut SuiteView, engine_set: bool) -> Option<Suite
     ));
     ui.horizontal(|ui| {
         let idle = !view.running && !loaded.tasks.is_empty();
-        if ui
-            .add_enabled(idle, egui::Button::new("▶ Run against vkperft"))
-            .clicked()
-        {
+        let vkperft_button = ui.add_enabled(
+            idle && !window_running,
+            egui::Button::new("▶ Run against vkperft"),
+        );
+        let vkperft_button = if window_running {
+            vkperft_button.on_disabled_hover_text(WINDOW_RUNNING)
+        } else {
+            vkperft_button
+        };
+        if vkperft_button.clicked() {
             action = Some(SuiteAction::RunVkperft);
         }
         let engine_button = ui

@@ -10,6 +10,7 @@ use std::time::Duration;
 use vkperft::chess::fen::START_FEN;
 use vkperft::chess::{uci, Move, Position};
 use vkperft::count::thousands;
+use vkperft::cpu::exact_divide;
 use vkperft::hunt::{
     self, moves_text, Difference, EngineCommand, Finding, HuntError, PositionRequest, Step,
 };
@@ -63,8 +64,7 @@ pub fn run(args: &HuntArgs) -> CliResult {
     let chess960 = root.notation().is_chess960();
     let mut engine = hunt::open_engine(&command, timeout, chess960).map_err(engine_error)?;
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut expected =
-        |position: &Position, depth: u32| hunt::exact_divide(position, depth, threads);
+    let mut expected = |position: &Position, depth: u32| exact_divide(position, depth, threads);
     let json = args.json;
     let mut print_step = |step: &Step| {
         // A failed write (a closed pipe) shows again, as an error, with the report.

@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use vkperft::backend::MAX_DEPTH;
 use vkperft::chess::parse_seed;
-use vkperft::engine::all_cores;
+use vkperft::engine::{all_cores, Engine};
 use vkperft::hunt::EngineCommand;
 use vkperft::suite::{
     self, DepthChoice, GenerateSettings, PositionResult, RunError, RunSettings, Subject, SuiteFile,
@@ -179,7 +179,10 @@ fn run_files(args: &SuiteArgs) -> CliResult {
         (Some(uci), _) => Subject::Engine(EngineCommand::Uci(uci.clone())),
         (None, Some(script)) => Subject::Engine(EngineCommand::Script(script.clone())),
         // The position is a stand-in: each query sets its own.
-        (None, None) => Subject::Vkperft(args.run.spec(vkperft::chess::Position::startpos(), 1)),
+        (None, None) => Subject::Vkperft {
+            engine: Engine::spawn(None),
+            spec: args.run.spec(vkperft::chess::Position::startpos(), 1),
+        },
     };
     let settings = RunSettings {
         jobs: args.jobs.map_or_else(all_cores, |jobs| jobs as usize),

@@ -1,5 +1,5 @@
-//! A job run to its end on the caller's thread: what the command line and a suite's own runs
-//! do with the engine, where the window reads its events as they come.
+//! A job run to its end on the caller's thread: what the command line and a suite's runs do
+//! with the engine, where the window reads its events as they come.
 
 use super::event::{EngineError, Event, PerftResult};
 use super::job::Job;
@@ -26,9 +26,9 @@ pub struct BlockingRun {
 }
 
 impl Engine {
-    /// Runs `job` and waits for its end, handing each of its events to `on_event` (others'
-    /// events are dropped); `stop` is asked every `poll`, and once it says so the job is
-    /// cancelled.
+    /// Runs `job` and waits for its end, handing each of its events to `on_event` (events of
+    /// this client's other jobs are dropped); `stop` is asked every `poll`, and once it says so
+    /// the job is cancelled. Another client's jobs may run first.
     pub fn run_blocking(
         &self,
         job: Job,
@@ -96,7 +96,7 @@ mod tests {
     /// its result; a job whose `stop` is set at once is cancelled and says so.
     #[test]
     fn a_blocking_run_hands_over_its_events_and_ends_with_its_result() {
-        let mut engine = Engine::spawn(None);
+        let engine = Engine::spawn(None);
         let id = engine.next_job_id();
         let mut seen = Vec::new();
         let mut record = |event: &Event| {

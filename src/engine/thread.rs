@@ -1,215 +1,174 @@
-//! The engine thread and its channels.
-//!
-//! Commands go in (`Run`, `Cancel`, `ListDevices`, `Shutdown`); events come out. Jobs run one at
-//! a time, each on its own thread, so the engine thread stays free to take a `Cancel` at once;
-//! `Run` while a job is running queues the job. The device list is made off the engine thread
-//! too, and published once.
+//! The engine thread and its clients. A client ([`Engine`]) is a handle on the thread: the
+//! window, a suite's run and the command line each hold one. Clients of one engine share its
+//! thread, its backends (a Vulkan device is opened once, a table sized once) and its queue;
+//! each receives the events of its own jobs only, on a channel of its own, and can cancel only
+//! its own jobs. What the thread does with their messages: [`super::dispatch`].
 
 use super::backends::Backends;
+use super::dispatch::{engine_loop, Command, DeviceList, Message};
 use super::event::Event;
 use super::job::{Job, JobId};
 use super::provider::BackendProvider;
-use super::runner::run_job;
+use super::route::{ClientId, Route, Waker};
 use crate::gpu::DeviceInfo;
 use crossbeam_channel::{Receiver, Sender};
-use std::collections::VecDeque;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::thread::JoinHandle;
 
-#[derive(Debug)]
-pub enum Command {
-    Run(Box<Job>),
-    Cancel(JobId),
-    /// List the Vulkan devices (once; [`Engine::devices`] has them after the waker's call).
-    ListDevices,
-    Shutdown,
-}
-
-/// Internal messages of the engine thread: commands, and the end of the running job.
-enum Message {
-    Command(Command),
-    JobEnded(JobId),
-}
-
-/// Called after every event, e.g. to wake a GUI (`ctx.request_repaint()`).
-pub type Waker = Arc<dyn Fn() + Send + Sync>;
-
-/// The device list as the engine publishes it: unset until listed.
-type DeviceList = Arc<OnceLock<Vec<DeviceInfo>>>;
-
+/// A client of an engine thread. [`Engine::spawn`] starts a thread and its first client;
+/// `clone` adds another client of the same thread. The thread shuts down when its last client
+/// is dropped; a client dropped earlier takes its jobs with it (the running one is cancelled).
 pub struct Engine {
-    commands: Sender<Message>,
+    client: ClientId,
     events: Receiver<Event>,
-    devices: DeviceList,
-    thread: Option<JoinHandle<()>>,
-    next_id: u64,
-}
-
-struct Running {
-    id: JobId,
-    cancel: Arc<AtomicBool>,
-    thread: JoinHandle<()>,
+    thread: Arc<EngineThread>,
 }
 
 impl Engine {
-    /// An engine on this machine's backends: the CPU and its Vulkan devices.
+    /// An engine on this machine's backends: the CPU and its Vulkan devices. `waker` is called
+    /// after each event of this client's jobs.
     pub fn spawn(waker: Option<Waker>) -> Engine {
         Engine::spawn_with(waker, Box::new(Backends::default()))
     }
 
     /// An engine whose jobs run on the backends `backends` hands out.
     pub fn spawn_with(waker: Option<Waker>, backends: Box<dyn BackendProvider>) -> Engine {
-        let (command_tx, command_rx) = crossbeam_channel::unbounded();
-        let (event_tx, event_rx) = crossbeam_channel::unbounded();
-        let loop_tx = command_tx.clone();
-        let devices = DeviceList::default();
-        let published = devices.clone();
-        let thread = std::thread::Builder::new()
-            .name("vkperft-engine".into())
-            .spawn(move || engine_loop(command_rx, loop_tx, event_tx, waker, backends, published))
-            .expect("spawning the engine thread");
+        Engine::join(Arc::new(EngineThread::spawn(backends)), waker)
+    }
+
+    /// A new client of `thread`, woken by `waker`.
+    fn join(thread: Arc<EngineThread>, waker: Option<Waker>) -> Engine {
+        let client = thread.next_client_id();
+        let (events_tx, events) = crossbeam_channel::unbounded();
+        thread.send(Message::Joined(
+            client,
+            Route {
+                events: events_tx,
+                waker,
+            },
+        ));
         Engine {
-            commands: command_tx,
-            events: event_rx,
-            devices,
-            thread: Some(thread),
-            next_id: 1,
+            client,
+            events,
+            thread,
         }
     }
 
-    /// A fresh job id for [`Engine::run`].
-    pub fn next_job_id(&mut self) -> JobId {
-        let id = JobId(self.next_id);
-        self.next_id += 1;
-        id
+    fn send(&self, command: Command) {
+        self.thread.send(Message::Command(self.client, command));
     }
 
-    pub fn send(&self, command: Command) {
-        // A send fails only once the engine thread has ended, when there is nothing to do.
-        let _ = self.commands.send(Message::Command(command));
+    /// A fresh job id for [`Engine::run`], unique among every client of this engine.
+    pub fn next_job_id(&self) -> JobId {
+        self.thread.next_job_id()
     }
 
+    /// Queues `job`; it runs once the jobs sent before it, by any client, have ended.
     pub fn run(&self, job: Job) {
         self.send(Command::Run(Box::new(job)));
     }
 
+    /// Cancels this client's job `id`, running or queued; another client's job is left alone.
     pub fn cancel(&self, id: JobId) {
         self.send(Command::Cancel(id));
     }
 
+    /// The events of this client's jobs.
     pub fn events(&self) -> &Receiver<Event> {
         &self.events
     }
 
-    /// Asks for the device list ([`Engine::devices`]); the waker is called when it is there.
+    /// Asks for the device list ([`Engine::devices`]); the waker of the client that asked
+    /// first is called when it is there.
     pub fn list_devices(&self) {
         self.send(Command::ListDevices);
     }
 
     /// The Vulkan devices (usable or not), once listed after [`Engine::list_devices`].
     pub fn devices(&self) -> Option<&[DeviceInfo]> {
-        self.devices.get().map(Vec::as_slice)
+        self.thread.devices()
+    }
+}
+
+impl Clone for Engine {
+    /// Another client of the same engine thread, with a channel of its own and no waker (its
+    /// owner waits for its events).
+    fn clone(&self) -> Engine {
+        Engine::join(self.thread.clone(), None)
     }
 }
 
 impl Drop for Engine {
     fn drop(&mut self) {
-        self.send(Command::Shutdown);
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
+        self.thread.send(Message::Left(self.client));
     }
 }
 
-fn engine_loop(
-    commands: Receiver<Message>,
-    loopback: Sender<Message>,
-    events: Sender<Event>,
-    waker: Option<Waker>,
-    backends: Box<dyn BackendProvider>,
+impl fmt::Debug for Engine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Engine")
+            .field("client", &self.client.0)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The engine thread and what its clients share: shut down and joined when the last client
+/// lets go of it.
+pub(super) struct EngineThread {
+    commands: Sender<Message>,
     devices: DeviceList,
-) {
-    let mut queue: VecDeque<Job> = VecDeque::new();
-    let mut running: Option<Running> = None;
-    // Whether the device list was asked for: it is made once.
-    let mut listing = false;
-    // Lent to one job thread at a time (jobs run one after another).
-    let backends = Arc::new(Mutex::new(backends));
-    let emit = {
-        let waker = waker.clone();
-        move |event: Event| {
-            let _ = events.send(event);
-            if let Some(waker) = &waker {
-                waker();
-            }
-        }
-    };
-    let emit = Arc::new(emit);
-    loop {
-        if running.is_none() {
-            if let Some(job) = queue.pop_front() {
-                let cancel = Arc::new(AtomicBool::new(false));
-                let id = job.id;
-                let (thread_cancel, emit, loopback, backends) = (
-                    cancel.clone(),
-                    emit.clone(),
-                    loopback.clone(),
-                    backends.clone(),
-                );
-                let thread = std::thread::Builder::new()
-                    .name(format!("vkperft-job-{}", id.0))
-                    .spawn(move || {
-                        let mut backends = backends.lock().unwrap_or_else(|e| e.into_inner());
-                        run_job(&job, &mut **backends, &thread_cancel, &*emit);
-                        let _ = loopback.send(Message::JobEnded(id));
-                    })
-                    .expect("spawning a job thread");
-                running = Some(Running { id, cancel, thread });
-            }
-        }
-        let Ok(message) = commands.recv() else {
-            break;
-        };
-        match message {
-            Message::Command(Command::Run(job)) => queue.push_back(*job),
-            Message::Command(Command::Cancel(id)) => {
-                if let Some(run) = running.as_ref().filter(|r| r.id == id) {
-                    run.cancel.store(true, Ordering::Relaxed);
-                } else if let Some(index) = queue.iter().position(|job| job.id == id) {
-                    queue.remove(index);
-                    emit(Event::Cancelled { job: id });
-                }
-            }
-            Message::Command(Command::ListDevices) => {
-                if !listing {
-                    listing = true;
-                    // Waits for a running job's backends; the engine thread stays free.
-                    let (devices, backends, waker) =
-                        (devices.clone(), backends.clone(), waker.clone());
-                    std::thread::Builder::new()
-                        .name("vkperft-devices".into())
-                        .spawn(move || {
-                            let list = backends.lock().unwrap_or_else(|e| e.into_inner()).devices();
-                            let _ = devices.set(list);
-                            if let Some(waker) = &waker {
-                                waker();
-                            }
-                        })
-                        .expect("spawning the device lister");
-                }
-            }
-            Message::Command(Command::Shutdown) => break,
-            Message::JobEnded(id) => {
-                if let Some(run) = running.take_if(|r| r.id == id) {
-                    let _ = run.thread.join();
-                }
-            }
+    /// Job ids are unique across clients, so a client can only cancel its own jobs.
+    next_job: AtomicU64,
+    next_client: AtomicU64,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl EngineThread {
+    /// A thread whose jobs run on the backends `backends` hands out.
+    pub(super) fn spawn(backends: Box<dyn BackendProvider>) -> EngineThread {
+        let (command_tx, command_rx) = crossbeam_channel::unbounded();
+        let loopback = command_tx.clone();
+        let devices = DeviceList::default();
+        let published = devices.clone();
+        let thread = std::thread::Builder::new()
+            .name("vkperft-engine".into())
+            .spawn(move || engine_loop(command_rx, loopback, backends, published))
+            .expect("spawning the engine thread");
+        EngineThread {
+            commands: command_tx,
+            devices,
+            next_job: AtomicU64::new(1),
+            next_client: AtomicU64::new(1),
+            thread: Some(thread),
         }
     }
-    if let Some(run) = running.take() {
-        run.cancel.store(true, Ordering::Relaxed);
-        let _ = run.thread.join();
+
+    pub(super) fn send(&self, message: Message) {
+        // A send fails only once the engine thread has ended, when there is nothing to do.
+        let _ = self.commands.send(message);
+    }
+
+    pub(super) fn next_job_id(&self) -> JobId {
+        JobId(self.next_job.fetch_add(1, Ordering::Relaxed))
+    }
+
+    pub(super) fn next_client_id(&self) -> ClientId {
+        ClientId(self.next_client.fetch_add(1, Ordering::Relaxed))
+    }
+
+    pub(super) fn devices(&self) -> Option<&[DeviceInfo]> {
+        self.devices.get().map(Vec::as_slice)
+    }
+}
+
+impl Drop for EngineThread {
+    fn drop(&mut self) {
+        self.send(Message::Shutdown);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
     }
 }
 
@@ -226,10 +185,11 @@ mod tests {
     use crate::engine::job::BackendChoice;
     use crate::engine::provider::Resolved;
     use crate::tt::{TtConfig, TtMode};
+    use std::sync::atomic::AtomicBool;
     use std::sync::atomic::AtomicUsize;
     use std::time::Duration;
 
-    fn job(engine: &mut Engine, depth: u32, mode: TtMode) -> Job {
+    fn job(engine: &Engine, depth: u32, mode: TtMode) -> Job {
         Job {
             id: engine.next_job_id(),
             position: Position::startpos(),
@@ -265,8 +225,8 @@ mod tests {
 
     #[test]
     fn run_reports_start_roots_and_result() {
-        let mut engine = Engine::spawn(None);
-        let job = job(&mut engine, 4, TtMode::Fast);
+        let engine = Engine::spawn(None);
+        let job = job(&engine, 4, TtMode::Fast);
         let id = job.id;
         engine.run(job);
         let events = events_until_end(&engine, id);
@@ -304,10 +264,10 @@ mod tests {
     /// with the same table and seed, and starts empty otherwise.
     #[test]
     fn keep_table_reuses_only_a_matching_finished_table() {
-        let mut engine = Engine::spawn(None);
-        let plain = job(&mut engine, 4, TtMode::Fast);
+        let engine = Engine::spawn(None);
+        let plain = job(&engine, 4, TtMode::Fast);
         let first = finished(&engine, plain);
-        let mut again = job(&mut engine, 4, TtMode::Fast);
+        let mut again = job(&engine, 4, TtMode::Fast);
         again.keep_table = true;
         let kept = finished(&engine, again);
         assert_eq!(kept.counts.nodes, 197_281);
@@ -320,7 +280,7 @@ mod tests {
         assert!(hits(&kept) - hits(&first) > 300, "{}", hits(&kept));
 
         // Another seed: a new table.
-        let mut other_seed = job(&mut engine, 4, TtMode::Fast);
+        let mut other_seed = job(&engine, 4, TtMode::Fast);
         other_seed.keep_table = true;
         other_seed.zobrist_seed = 2;
         let fresh = finished(&engine, other_seed);
@@ -328,7 +288,7 @@ mod tests {
         assert_eq!((probes(&fresh), hits(&fresh)), (400, hits(&first)));
 
         // Without keep_table, the same seed: a new table too.
-        let mut without = job(&mut engine, 4, TtMode::Fast);
+        let mut without = job(&engine, 4, TtMode::Fast);
         without.zobrist_seed = 2;
         let emptied = finished(&engine, without);
         assert_eq!((probes(&emptied), hits(&emptied)), (400, hits(&first)));
@@ -338,10 +298,10 @@ mod tests {
     fn cancel_is_prompt_and_the_engine_is_reusable() {
         let wakes = Arc::new(AtomicUsize::new(0));
         let counter = wakes.clone();
-        let mut engine = Engine::spawn(Some(Arc::new(move || {
+        let engine = Engine::spawn(Some(Arc::new(move || {
             counter.fetch_add(1, Ordering::Relaxed);
         })));
-        let long = job(&mut engine, 9, TtMode::Off);
+        let long = job(&engine, 9, TtMode::Off);
         let long_id = long.id;
         engine.run(long);
         // Wait until it is really running, then cancel.
@@ -368,7 +328,7 @@ mod tests {
             assert!(progress.tasks_done < progress.tasks_total, "{progress:?}");
         }
 
-        let short = job(&mut engine, 3, TtMode::Verified);
+        let short = job(&engine, 3, TtMode::Verified);
         let short_id = short.id;
         engine.run(short);
         match events_until_end(&engine, short_id).last() {
@@ -380,10 +340,10 @@ mod tests {
 
     #[test]
     fn queued_jobs_run_in_order_and_can_be_cancelled_before_they_start() {
-        let mut engine = Engine::spawn(None);
-        let first = job(&mut engine, 5, TtMode::Off);
-        let second = job(&mut engine, 2, TtMode::Off);
-        let third = job(&mut engine, 3, TtMode::Off);
+        let engine = Engine::spawn(None);
+        let first = job(&engine, 5, TtMode::Off);
+        let second = job(&engine, 2, TtMode::Off);
+        let third = job(&engine, 3, TtMode::Off);
         let (first_id, second_id, third_id) = (first.id, second.id, third.id);
         engine.run(first);
         engine.run(second);
@@ -405,8 +365,8 @@ mod tests {
 
     #[test]
     fn bad_jobs_fail_with_a_reason() {
-        let mut engine = Engine::spawn(None);
-        let mut deep = job(&mut engine, crate::backend::MAX_DEPTH + 1, TtMode::Off);
+        let engine = Engine::spawn(None);
+        let mut deep = job(&engine, crate::backend::MAX_DEPTH + 1, TtMode::Off);
         deep.depth = crate::backend::MAX_DEPTH + 1;
         let deep_id = deep.id;
         engine.run(deep);
@@ -417,7 +377,7 @@ mod tests {
                 ..
             })
         ));
-        let mut no_table = job(&mut engine, 3, TtMode::Fast);
+        let mut no_table = job(&engine, 3, TtMode::Fast);
         no_table.tt.bytes = 0;
         let no_table_id = no_table.id;
         engine.run(no_table);
@@ -482,7 +442,7 @@ mod tests {
     #[test]
     fn a_panicking_job_fails_and_the_engine_runs_the_next() {
         let resets = Arc::new(AtomicUsize::new(0));
-        let mut engine = Engine::spawn_with(
+        let engine = Engine::spawn_with(
             None,
             Box::new(FirstJobPanics {
                 jobs: 0,
@@ -491,7 +451,7 @@ mod tests {
                 cpu: CpuBackend::default(),
             }),
         );
-        let buggy = job(&mut engine, 3, TtMode::Off);
+        let buggy = job(&engine, 3, TtMode::Off);
         let buggy_id = buggy.id;
         engine.run(buggy);
         match events_until_end(&engine, buggy_id).last() {
@@ -503,7 +463,7 @@ mod tests {
         }
         assert_eq!(resets.load(Ordering::Relaxed), 1);
 
-        let next = job(&mut engine, 3, TtMode::Fast);
+        let next = job(&engine, 3, TtMode::Fast);
         let next_id = next.id;
         engine.run(next);
         match events_until_end(&engine, next_id).last() {
@@ -551,5 +511,130 @@ mod tests {
         drop(engine);
         assert_eq!(asked.load(Ordering::Relaxed), 1);
         assert_eq!(woken.load(Ordering::Relaxed), 1);
+    }
+
+    fn is_end(event: &Event) -> bool {
+        matches!(
+            event,
+            Event::Finished { .. } | Event::Failed { .. } | Event::Cancelled { .. }
+        )
+    }
+
+    /// The events `engine` receives until `ends` of its jobs have ended.
+    fn events_of(engine: &Engine, ends: usize) -> Vec<Event> {
+        let mut events = Vec::new();
+        while events.iter().filter(|e| is_end(e)).count() < ends {
+            match engine.events().recv_timeout(Duration::from_secs(60)) {
+                Ok(event) => events.push(event),
+                Err(error) => panic!("no end of {ends} jobs: {error}"),
+            }
+        }
+        events
+    }
+
+    /// Each finished job's nodes, in the order they finished.
+    fn finished_nodes(events: &[Event]) -> Vec<(JobId, u128)> {
+        events
+            .iter()
+            .filter_map(|event| match event {
+                Event::Finished { job, result } => Some((*job, result.counts.nodes)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Two clients send jobs in turn: the jobs run one after another in the order sent, and
+    /// each client receives every event of its own jobs and none of the other's.
+    #[test]
+    fn two_clients_receive_only_their_own_jobs_events() {
+        let first = Engine::spawn(None);
+        let second = first.clone();
+        let (a1, b1, a2, b2) = (
+            job(&first, 4, TtMode::Off),
+            job(&second, 3, TtMode::Off),
+            job(&first, 2, TtMode::Off),
+            job(&second, 1, TtMode::Off),
+        );
+        let ids = [a1.id, b1.id, a2.id, b2.id];
+        assert_eq!(
+            ids.iter().collect::<std::collections::BTreeSet<_>>().len(),
+            4
+        );
+        first.run(a1);
+        second.run(b1);
+        first.run(a2);
+        second.run(b2);
+        let firsts = events_of(&first, 2);
+        let seconds = events_of(&second, 2);
+        assert!(firsts.iter().all(|e| [ids[0], ids[2]].contains(&e.job())));
+        assert!(seconds.iter().all(|e| [ids[1], ids[3]].contains(&e.job())));
+        assert_eq!(
+            finished_nodes(&firsts),
+            vec![(ids[0], 197_281), (ids[2], 400)]
+        );
+        assert_eq!(
+            finished_nodes(&seconds),
+            vec![(ids[1], 8_902), (ids[3], 20)]
+        );
+        for (events, count) in [(&firsts, 20 + 20), (&seconds, 20 + 20)] {
+            let roots = events
+                .iter()
+                .filter(|e| matches!(e, Event::RootMoveDone { .. }))
+                .count();
+            assert_eq!(roots, count);
+        }
+        std::thread::sleep(Duration::from_millis(50));
+        assert!(first.events().try_recv().is_err(), "nothing more came");
+        assert!(second.events().try_recv().is_err(), "nothing more came");
+    }
+
+    /// A client cannot cancel another's job, a cancel of its own leaves the other's queued job
+    /// to run, and a client dropped while its job runs takes that job with it.
+    #[test]
+    fn a_clients_cancel_and_departure_touch_only_its_own_jobs() {
+        let first = Engine::spawn(None);
+        let second = first.clone();
+        // Start position perft(9) takes minutes here: a job of it that ends was cancelled.
+        let long = job(&first, 9, TtMode::Off);
+        let long_id = long.id;
+        first.run(long);
+        loop {
+            let event = first.events().recv_timeout(Duration::from_secs(30));
+            if matches!(event, Ok(Event::Progress { .. })) {
+                break;
+            }
+            assert!(event.is_ok(), "the long job reports");
+        }
+        let short = job(&second, 3, TtMode::Off);
+        let short_id = short.id;
+        second.run(short);
+        second.cancel(long_id);
+        // The other client's cancel went before these: the long job still runs.
+        for _ in 0..3 {
+            let event = first.events().recv_timeout(Duration::from_secs(10));
+            assert!(
+                matches!(event, Ok(Event::Progress { .. })),
+                "the long job goes on: {event:?}"
+            );
+        }
+        first.cancel(long_id);
+        let firsts = events_of(&first, 1);
+        assert!(matches!(firsts.last(), Some(Event::Cancelled { job }) if *job == long_id));
+        assert_eq!(
+            finished_nodes(&events_of(&second, 1)),
+            vec![(short_id, 8_902)]
+        );
+
+        let third = first.clone();
+        third.run(job(&third, 9, TtMode::Off));
+        drop(third);
+        let after = job(&second, 2, TtMode::Off);
+        let after_id = after.id;
+        second.run(after);
+        assert_eq!(
+            finished_nodes(&events_of(&second, 1)),
+            vec![(after_id, 400)]
+        );
+        assert!(first.events().try_recv().is_err(), "nothing of the third's");
     }
 }

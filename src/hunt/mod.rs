@@ -1,7 +1,8 @@
 //! Finding a move generator's bug: the user's engine's divide is compared with vkperft's, and
 //! the walk descends into a move whose count differs, ply by ply, until the engine's move list
 //! itself is wrong. It reports the moves from the root to that position, its FEN, and the moves
-//! the engine misses or invents there.
+//! the engine misses or invents there. vkperft's divide comes from the caller
+//! ([`ExactDivide`]; they pass the CPU backend's exact divide), so the hunt needs no backend.
 //!
 //! Engines are reached the two ways the field's tools use: UCI (`go perft N`, Stockfish's
 //! divide) and perftree's script interface (`CMD depth fen moves`).
@@ -10,7 +11,6 @@ mod divide_output;
 mod engine;
 mod engine_process;
 mod error;
-mod exact;
 mod open_engine;
 mod script_engine;
 mod uci_engine;
@@ -20,7 +20,6 @@ pub use divide_output::{classify_line, EngineDivide, OutputLine};
 pub use engine::{EngineUnderTest, PositionRequest};
 pub use engine_process::{kill_running_engine, EngineProcess};
 pub use error::HuntError;
-pub use exact::exact_divide;
 pub use open_engine::{open_engine, open_engine_in, EngineCommand};
 pub use script_engine::ScriptEngine;
 pub use uci_engine::UciEngine;

@@ -11,7 +11,7 @@ use crate::chess::movegen::legal_moves;
 use crate::chess::rng::SplitMix64;
 use crate::chess::specialized;
 use crate::chess::{CastlingNotation, Convention, Move, MoveKind, MoveStats, Position};
-use crate::hunt;
+use crate::cpu::exact_divide;
 use crate::reference::chess960;
 use std::collections::HashSet;
 use std::fmt::Write;
@@ -101,7 +101,7 @@ pub fn generate(
         seen.insert(position_key(&found.to_fen()));
         let counts = (1..=settings.depth)
             .map(|depth| {
-                hunt::exact_divide(&found, depth, threads)
+                exact_divide(&found, depth, threads)
                     .iter()
                     .map(|(_, nodes)| nodes)
                     .sum()

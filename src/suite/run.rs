@@ -1,17 +1,19 @@
 //! The run of a suite: `jobs` workers take the positions in turn, each with an engine of its
 //! own that is restarted after it crashes, hangs past the deadline of a query or prints
-//! garbage; every failure is walked to the first wrong position with the hunt's walk. Results
-//! come back as they finish and are returned in file order. When vkperft counts the move-type
-//! statistics, each one a line gives at the depth is compared too: a check passes only if its
-//! count and all of them agree (a statistic that differs beside the right count is not walked:
-//! the walk compares leaf counts).
+//! garbage (vkperft: one worker, a client of the engine the subject names); every failure is
+//! walked to the first wrong position with the hunt's walk. Results come back as they finish
+//! and are returned in file order. When vkperft counts the move-type statistics, each one a
+//! line gives at the depth is compared too: a check passes only if its count and all of them
+//! agree (a statistic that differs beside the right count is not walked: the walk compares
+//! leaf counts).
 
 use super::outcome::{Drill, PositionResult, Verdict};
 use super::select::Task;
 use super::subject::VkperftSubject;
 use crate::backend::MAX_DEPTH;
 use crate::chess::{CastlingNotation, Position};
-use crate::engine::JobSpec;
+use crate::cpu::exact_divide;
+use crate::engine::{Engine, JobSpec};
 use crate::hunt::{
     self, EngineCommand, EngineProcess, EngineUnderTest, HuntError, PositionRequest,
 };
@@ -27,9 +29,10 @@ const POLL: Duration = Duration::from_millis(20);
 /// What the suite checks.
 #[derive(Clone, Debug)]
 pub enum Subject {
-    /// vkperft, with these job settings (backend, table mode, ...); one job at a time, each on
-    /// the threads the settings give.
-    Vkperft(JobSpec),
+    /// vkperft, with these job settings (backend, table mode, ...), on this engine (each
+    /// subject opened is another client of it); one job at a time, each on the threads the
+    /// settings give.
+    Vkperft { engine: Engine, spec: JobSpec },
     /// The user's engine.
     Engine(EngineCommand),
 }
@@ -38,7 +41,7 @@ impl Subject {
     /// Whether its answers carry move-type statistics to compare with the file's: vkperft's
     /// do when its settings ask for them (`--stats`); an engine gives divides only.
     pub fn counts_stats(&self) -> bool {
-        matches!(self, Subject::Vkperft(spec) if spec.move_stats)
+        matches!(self, Subject::Vkperft { spec, .. } if spec.move_stats)
     }
 }
 
@@ -78,7 +81,7 @@ pub fn run_suite(
     on_result: &mut dyn FnMut(usize, &PositionResult),
 ) -> Result<Vec<PositionResult>, RunError> {
     let workers = match subject {
-        Subject::Vkperft(_) => 1,
+        Subject::Vkperft { .. } => 1,
         Subject::Engine(_) => settings.jobs.clamp(1, tasks.len().max(1)),
     };
     let stop = Arc::new(AtomicBool::new(false));
@@ -191,9 +194,11 @@ impl Worker<'_> {
         }
         if self.engine.is_none() {
             let engine: Box<dyn EngineUnderTest + Send> = match self.subject {
-                Subject::Vkperft(spec) => {
-                    Box::new(VkperftSubject::new(spec.clone(), self.stop.clone()))
-                }
+                Subject::Vkperft { engine, spec } => Box::new(VkperftSubject::new(
+                    engine.clone(),
+                    spec.clone(),
+                    self.stop.clone(),
+                )),
                 Subject::Engine(command) => hunt::open_engine_in(
                     command,
                     self.settings.timeout,
@@ -225,7 +230,7 @@ impl Worker<'_> {
             }
         };
         let threads = self.exact_threads;
-        let exact = |position: &Position, depth: u32| hunt::exact_divide(position, depth, threads);
+        let exact = |position: &Position, depth: u32| exact_divide(position, depth, threads);
         let expected = *result
             .expected
             .get_or_insert_with(|| exact(&position, task.depth).iter().map(|(_, n)| n).sum());

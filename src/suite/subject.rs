@@ -16,6 +16,8 @@ const POLL: Duration = Duration::from_millis(20);
 const NAME: &str = "vkperft";
 
 pub struct VkperftSubject {
+    /// This subject's client of the engine that runs its jobs (the window's, when the window
+    /// runs the suite).
     engine: Engine,
     /// The job settings; each request replaces the position and depth.
     spec: JobSpec,
@@ -26,9 +28,9 @@ pub struct VkperftSubject {
 }
 
 impl VkperftSubject {
-    pub fn new(spec: JobSpec, stop: Arc<AtomicBool>) -> VkperftSubject {
+    pub fn new(engine: Engine, spec: JobSpec, stop: Arc<AtomicBool>) -> VkperftSubject {
         VkperftSubject {
-            engine: Engine::spawn(None),
+            engine,
             spec,
             stop,
             move_stats: None,

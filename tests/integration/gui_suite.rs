@@ -1,12 +1,19 @@
 //! The Suite window: a suite file opened, run against vkperft and against the run panel's
 //! engine, its table filled, and a failure clicked into the board and the divide table.
 
-use super::gui::{buggy_engine, harness, shows, step_until, test_settings};
+use super::gui::{
+    buggy_engine, harness, harness_of, idle, run_button_enabled, shows, step_until, test_settings,
+};
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
 use vkperft::app::{EngineKind, Settings, VkperftApp};
+use vkperft::backend::RunError;
 use vkperft::chess::movegen::legal_moves;
 use vkperft::chess::{Move, MoveKind, Position};
+use vkperft::engine::{BackendProvider, Backends, Job, Resolved};
 use vkperft::hunt::Difference;
 
 const SUITE: &str = "\
@@ -57,6 +64,65 @@ fn a_suite_against_vkperft_fills_the_table_with_passes() {
     for task in view.tasks().expect("loaded") {
         assert!(shows(&harness, &task.fen), "{}", task.fen);
     }
+    let _ = std::fs::remove_file(&path);
+}
+
+/// This machine's backends behind a gate: each job is counted, and waits for the gate to open
+/// before it gets its backend.
+struct GatedBackends {
+    backends: Backends,
+    jobs: Arc<AtomicUsize>,
+    open: Arc<AtomicBool>,
+}
+
+impl BackendProvider for GatedBackends {
+    fn backend_for(&mut self, job: &Job, cancel: &AtomicBool) -> Result<Resolved<'_>, RunError> {
+        self.jobs.fetch_add(1, Ordering::SeqCst);
+        while !self.open.load(Ordering::SeqCst) && !cancel.load(Ordering::SeqCst) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        self.backends.backend_for(job, cancel)
+    }
+
+    fn reset(&mut self) {
+        self.backends.reset();
+    }
+}
+
+/// The suite's checks are jobs of the window's own engine (it opens no engine, and no device,
+/// of its own), and while they run the run panel's Run waits.
+#[test]
+fn a_suite_against_vkperft_runs_on_the_windows_engine() {
+    let path = suite_file("one-engine");
+    let jobs = Arc::new(AtomicUsize::new(0));
+    let open = Arc::new(AtomicBool::new(false));
+    let backends = GatedBackends {
+        backends: Backends::default(),
+        jobs: jobs.clone(),
+        open: open.clone(),
+    };
+    let app = VkperftApp::with_backends(test_settings(3), Box::new(backends));
+    let mut harness = harness_of(app);
+    open_suite(&mut harness, &path);
+    harness.get_by_label("▶ Run against vkperft").click();
+    step_until(&mut harness, "the suite's first job", |_| {
+        jobs.load(Ordering::SeqCst) == 1
+    });
+    assert!(!run_button_enabled(&harness));
+    assert!(shows(
+        &harness,
+        "A suite runs against vkperft on this engine"
+    ));
+    open.store(true, Ordering::SeqCst);
+    step_until(&mut harness, "the suite's results", suite_done);
+    assert!(shows(&harness, "6 of 6 done: 6 passed, 0 failed"));
+    assert_eq!(jobs.load(Ordering::SeqCst), 6);
+    assert!(run_button_enabled(&harness));
+    harness.get_by_label("▶ Run").click();
+    step_until(&mut harness, "the window's run", |h| {
+        idle(h) && h.state().state().levels[0].result.is_some()
+    });
+    assert_eq!(jobs.load(Ordering::SeqCst), 7);
     let _ = std::fs::remove_file(&path);
 }
 
