@@ -4,16 +4,17 @@
 //! the scheduler and the work counters are tested on any machine, and each shader against its
 //! twin on any device (`tests/integration/gpu_twin.rs`).
 //!
-//! The stages are twinned without a table: the table variants' probes and stores have no twin
-//! here (the tables have their own Rust twins in `src/tt/`, and the probe self-test checks the
-//! shaders' probe against them), so the executor runs chunks without a table, where no level
-//! is deduplicated; the dedup stage's twin is tested against the device on its own.
+//! The table variants are twinned too: [`TwinTable`] is the CPU's table, laid out as the GPU's
+//! byte for byte, probed and stored where the shaders' `tt_probe` and `tt_store` are; the
+//! executor runs the chunk's stage program (`gpu/chunk_shape.rs`) with or without one, its
+//! levels deduplicated when it has one. A fast table split by depth has no twin.
 //!
 //! Where the device leaves an order free the twin takes one: invocations run in order, so an
 //! expand hands out child slots in the order of its positions, each position's moves come in
 //! the CPU generator's order, and dedup's first occurrence is the earliest. Tests compare what
 //! does not depend on it: each position's children as a set, which positions are searched,
-//! counts, level sizes, the overflow flag and the work counters.
+//! counts, level sizes, the overflow flag, the work counters and the entries a table holds
+//! (where no store replaces another key's, so that the order of stores cannot matter).
 
 pub mod buffers;
 pub mod dedup;

@@ -242,7 +242,7 @@ impl DeviceRunner {
         Ok((words(fast_buffers)?, words(exact_buffers)?))
     }
 
-    /// Runs `stage` once without a table over `buffers` as they are, dispatched as
+    /// Runs `stage` once, with the prepared table if any, over `buffers` as they are, dispatched as
     /// `record_dispatch` does for `invocations` invocations (one for `NextLevel`), with the keys
     /// of `zobrist` (for the hashes dedup makes of leaf entries), and returns the buffers and the
     /// work counters as the stage left them on the device. `buffers` must fit the chunk buffers
