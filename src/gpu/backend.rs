@@ -56,6 +56,7 @@ mod pacing;
 mod probe_self_test;
 mod runner;
 mod table;
+mod table_state;
 mod work;
 
 pub use super::scheduler::ScheduleStats;

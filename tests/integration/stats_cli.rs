@@ -281,17 +281,3 @@ fn every_published_figure_is_reproduced() {
     }
     assert_eq!(compared, 150 + 11 * 14, "figures compared");
 }
-
-#[test]
-fn a_suite_refuses_statistics() {
-    let run = run_vkperft(
-        &["suite", "--generate", "2", "--depth", "2", "--stats"],
-        &[],
-    );
-    assert_eq!(run.code, 2, "{}", run.stderr);
-    assert!(
-        run.stderr.contains("a suite compares leaf counts only"),
-        "{}",
-        run.stderr
-    );
-}

@@ -1,7 +1,7 @@
-//! The buffers of one chunk's levels (the table's are [`super::table::TableState`]'s), and
+//! The buffers of one chunk's levels (the table's are [`super::table_state::TableState`]'s), and
 //! helpers for host-visible memory.
 
-use super::table::TT_STAT_BYTES;
+use super::table_state::TT_STAT_BYTES;
 use crate::gpu::chunk_arrays::{ChunkArrays, SegmentLayout};
 use crate::gpu::error::GpuError;
 #[cfg(doc)]

@@ -8,7 +8,7 @@ use super::buffers::{write_mapped, ChunkBuffers};
 use super::host_work::HostWork;
 use super::memory::{capacity_for, default_budget, MIN_CAPACITY};
 use super::pacing::PartPacer;
-use super::table::TableState;
+use super::table_state::TableState;
 use crate::backend::run_control::RunControl;
 use crate::backend::RunError;
 use crate::chess::{NybbleBoard, Position};
