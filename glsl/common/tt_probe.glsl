@@ -177,7 +177,7 @@ Probe tt_probe(u64vec2 hash, GpuBoard key, uint depth) {
         // store of the group that passed it more often, as if it were a workgroup execution
         // barrier. Here a group whose invocations all skipped the probe leaves the loop after
         // one pass: looped, the seqlock's acquires lost the probe's answers and statistics.
-        // The probe self-test (src/gpu/backend/probe_self_test.rs) catches the looped form.
+        // The probe self-test (src/gpu/runner/probe_self_test.rs) catches the looped form.
         probe_exact_entry(probe, b, 0u, certify, tag, key, check);
         probe_exact_entry(probe, b, 1u, certify, tag, key, check);
         if (certify) {

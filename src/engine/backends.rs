@@ -241,10 +241,10 @@ impl BackendProvider for Backends {
 mod tests {
     use super::*;
     use crate::chess::moves::MAX_MOVES;
-    use crate::gpu::backend::memory_defaults;
     use crate::gpu::chunk_arrays::MAX_POSITION_INDEX;
     use crate::gpu::device::{DeviceKind, MemoryHeap};
     use crate::gpu::layouts::{inner_positions, MAX_INNER_POSITIONS};
+    use crate::gpu::runner::memory_defaults;
 
     fn device(index: usize, name: &str, kind: DeviceKind, usable: bool) -> DeviceInfo {
         DeviceInfo {

@@ -12,8 +12,8 @@
 //! A level that does not fit the memory budget sets an overflow flag; nothing of an overflowed
 //! chunk is used. Which items form a chunk, whether it goes whole or in parts, and what follows
 //! an overflow is decided by the scheduler (`gpu/scheduler.rs`); the device runner
-//! (`backend/runner.rs`, with the table's state, `backend/table.rs`) is its executor on a
-//! device (`backend/executor.rs`), as `gpu/twin.rs` is on the CPU. [`VulkanBackend`] owns the
+//! (`gpu/runner.rs`, with the table's state, `runner/table_state.rs`) is its executor on a
+//! device (`runner/executor.rs`), as `gpu/twin.rs` is on the CPU. [`VulkanBackend`] owns the
 //! two and lends the runner to the scheduler for each run.
 //!
 //! No submission may keep the device busy for long ([`SUBMISSION_TARGET`]): no submission trips
@@ -21,7 +21,7 @@
 //! of them. A chunk submitted whole is one command buffer that records all its levels with
 //! indirect dispatches from level sizes kept on the device, and while it runs the host records
 //! and queues the next one in a second slot. Other chunks go stage by stage in parts sized from
-//! the device's own timestamps (`backend/chunk.rs`, `backend/pacing.rs`).
+//! the device's own timestamps (`runner/chunk.rs`, `runner/pacing.rs`).
 //!
 //! [`SUBMISSION_TARGET`]: super::scheduler::SUBMISSION_TARGET
 //!
@@ -34,6 +34,7 @@
 
 use super::error::GpuError;
 use super::options::{GpuOptions, Submissions};
+use super::runner::{memory_defaults, DeviceRunner};
 use super::scheduler::Scheduler;
 use crate::backend::run_control::RunControl;
 use crate::backend::{Backend, BackendError, Device, RunError, RunOutcome, RunRequest};
@@ -41,23 +42,9 @@ use crate::chess::{Move, Position, Zobrist};
 use crate::count::Counts;
 use crate::tt::TtConfig;
 use crate::work_counters::WorkCounters;
-pub use memory::{memory_defaults, MemoryDefaults};
-pub use runner::DeviceRunner;
 use std::sync::atomic::AtomicBool;
 
-mod buffers;
-mod chunk;
-mod diagnostics;
-mod executor;
-mod host_work;
-mod memory;
 mod move_stats;
-mod pacing;
-mod probe_self_test;
-mod runner;
-mod table;
-mod table_state;
-mod work;
 
 pub use super::scheduler::ScheduleStats;
 
@@ -188,7 +175,7 @@ impl Backend for VulkanBackend {
         request: &RunRequest,
         control: &RunControl<'_>,
     ) -> Result<RunOutcome, RunError> {
-        let outcome = if request.move_stats || self.runner.layout.move_stats {
+        let outcome = if request.move_stats || self.runner.counts_move_stats() {
             self.run_with_stats(request, control)
         } else {
             self.divide(&request.position, request.depth, control)

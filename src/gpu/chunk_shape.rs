@@ -1,7 +1,7 @@
 //! The stages of one chunk, level by level: which levels are expanded and deduplicated, which
 //! the leaf counts, and the push constants of each stage, written once as the chunk's
 //! [`ChunkShape::program`], which both executors interpret (the Vulkan backend's
-//! `backend/chunk.rs` and the CPU twin's `twin/executor.rs`), whole or in parts.
+//! `runner/chunk.rs` and the CPU twin's `twin/executor.rs`), whole or in parts.
 
 use crate::backend::MAX_DEPTH;
 use crate::gpu::layouts::StepConstants;

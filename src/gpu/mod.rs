@@ -11,8 +11,10 @@
 //!   follows an overflow, behind an executor trait;
 //! - [`chunk_shape`], [`level_work`]: a chunk's stages level by level and what its levels
 //!   count, for every executor;
-//! - [`backend`]: the breadth-first perft driver, the scheduler's executor on a device (its
-//!   chunks, buffers, table and diagnostics in `backend/`);
+//! - [`backend`]: the Vulkan backend, the breadth-first perft driver: the scheduler and the
+//!   device runner;
+//! - [`runner`]: the device runner, the scheduler's executor on a device (its chunks,
+//!   buffers, table and diagnostics in `runner/`);
 //! - [`twin`]: the CPU twin of the search stages and the scheduler's executor on the CPU.
 
 pub mod backend;
@@ -22,6 +24,7 @@ pub mod error;
 pub mod layouts;
 pub mod level_work;
 pub mod options;
+pub mod runner;
 pub mod scheduler;
 pub mod shader_layout;
 pub mod shader_stats;
@@ -32,7 +35,8 @@ pub mod twin;
 #[allow(unsafe_code)]
 pub mod vk;
 
-pub use backend::{memory_defaults, MemoryDefaults, ScheduleStats, VulkanBackend};
+pub use backend::{ScheduleStats, VulkanBackend};
+pub use runner::{memory_defaults, DeviceRunner, MemoryDefaults};
 pub use vk::device::{list_devices, DeviceInfo, DeviceKind};
 // The paths the CLI, the engine and the tests name.
 pub use error::GpuError;

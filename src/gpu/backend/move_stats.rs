@@ -11,8 +11,6 @@ use crate::backend::run_control::RunControl;
 use crate::backend::{RunError, RunOutcome, RunRequest};
 use crate::chess::{Move, MoveStats};
 use crate::count::Counts;
-use crate::gpu::layouts::PositionLayout;
-use crate::gpu::vk::pipelines::Stage;
 
 impl VulkanBackend {
     /// Perft of `request` with the move-type statistics, or without them on a table that
@@ -23,22 +21,7 @@ impl VulkanBackend {
         request: &RunRequest,
         control: &RunControl<'_>,
     ) -> Result<RunOutcome, RunError> {
-        debug_assert!(
-            self.runner
-                .table
-                .current
-                .as_ref()
-                .is_none_or(|table| table.config().move_stats),
-            "a statistics run's table is prepared with statistics slots"
-        );
-        let runner = &mut self.runner;
-        runner.use_layout(PositionLayout {
-            move_stats: true,
-            ..runner.layout
-        })?;
-        for stage in [Stage::ExpandStats, Stage::LeafStats, Stage::UpsweepStats] {
-            runner.pipelines.add_stage(stage)?;
-        }
+        self.runner.prepare_stats_run()?;
         let (position, depth) = (request.position, request.depth);
         let with_stats = |m: Move, counts: &mut Counts| {
             if !request.move_stats {

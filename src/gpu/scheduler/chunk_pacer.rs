@@ -6,7 +6,7 @@
 //! which the items that fit half of [`SUBMISSION_TARGET`] are predicted; the chunk's levels may
 //! hold at most the positions that fit a longer bound (more overflow, and the chunk is redone
 //! smaller), and after a whole chunk that overran the target the next one of its depth goes in
-//! parts. Parts themselves are sized by the executor (`gpu/backend/pacing.rs`).
+//! parts. Parts themselves are sized by the executor (`gpu/runner/pacing.rs`).
 
 use std::collections::BTreeMap;
 use std::time::Duration;

@@ -1,6 +1,6 @@
 //! The scheduler's executor on the CPU: each chunk runs the twin stages over one set of
 //! [`TwinBuffers`], as its stage program lists them (`ChunkShape::program`, which the device
-//! runner interprets too, `gpu/backend/chunk.rs`), with the run's [`TwinTable`] if it has one:
+//! runner interprets too, `gpu/runner/chunk.rs`), with the run's [`TwinTable`] if it has one:
 //! whole, every stage dispatched over the workgroups the `Control` block holds; in parts, each
 //! level in parts of a fixed size, stopping at the part that overflowed. Device time is
 //! simulated at a fixed time per position, so the scheduler's timed decisions are tested too.

@@ -4,7 +4,7 @@
 //! with its CPU twin, `gpu/twin/`).
 
 use super::buffers::{mapped_bytes, write_mapped};
-use super::runner::DeviceRunner;
+use super::DeviceRunner;
 use crate::chess::{Hash128, Zobrist};
 use crate::gpu::chunk_arrays::ChunkArray;
 use crate::gpu::error::GpuError;

@@ -1,14 +1,9 @@
 //! The device side of the Vulkan backend: the context, the pipelines, the chunk buffers, the
 //! table's state, part pacing and the host's counters. It runs the chunks the scheduler
-//! decides on ([`crate::gpu::scheduler::Executor`], `executor.rs`); the other files of
-//! `backend/` add its stages (`chunk.rs`), table (`table.rs`), counters (`work.rs`) and
-//! diagnostics.
+//! decides on ([`crate::gpu::scheduler::Executor`], `runner/executor.rs`); the other files of
+//! `runner/` add its stages (`chunk.rs`), table (`table.rs`, `table_state.rs`), counters
+//! (`work.rs`) and diagnostics.
 
-use super::buffers::{write_mapped, ChunkBuffers};
-use super::host_work::HostWork;
-use super::memory::{capacity_for, default_budget, MIN_CAPACITY};
-use super::pacing::PartPacer;
-use super::table_state::TableState;
 use crate::backend::run_control::RunControl;
 use crate::backend::RunError;
 use crate::chess::{NybbleBoard, Position};
@@ -24,10 +19,28 @@ use crate::gpu::tables::table_words;
 use crate::gpu::vk::buffer::GpuBuffer;
 use crate::gpu::vk::context::{Context, SLOTS};
 use crate::gpu::vk::device::DeviceInfo;
-use crate::gpu::vk::pipelines::{Bindings, Pipelines};
+use crate::gpu::vk::pipelines::{Bindings, Pipelines, Stage};
+use buffers::{write_mapped, ChunkBuffers};
 use gpu_allocator::MemoryLocation;
+use host_work::HostWork;
+use memory::{capacity_for, default_budget, MIN_CAPACITY};
+pub use memory::{memory_defaults, MemoryDefaults};
+use pacing::PartPacer;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
+use table_state::TableState;
+
+mod buffers;
+mod chunk;
+mod diagnostics;
+mod executor;
+mod host_work;
+mod memory;
+mod pacing;
+mod probe_self_test;
+mod table;
+mod table_state;
+mod work;
 
 /// The workgroup limit `options` or the environment ask for, if any.
 fn requested_max_workgroups(options: &GpuOptions) -> Result<Option<u32>, GpuError> {
@@ -49,25 +62,25 @@ fn requested_max_workgroups(options: &GpuOptions) -> Result<Option<u32>, GpuErro
 
 pub struct DeviceRunner {
     // Dropped in declaration order: pipelines and buffers before the context.
-    pub(super) pipelines: Pipelines,
-    pub(super) buffers: ChunkBuffers,
-    pub(super) table: TableState,
+    pipelines: Pipelines,
+    buffers: ChunkBuffers,
+    table: TableState,
     /// The attack tables the shaders read (`gpu/tables.rs`).
-    pub(super) ray_tables: GpuBuffer,
-    pub(super) context: Context,
+    ray_tables: GpuBuffer,
+    context: Context,
     /// Device memory for the chunk buffers.
-    pub(super) budget: u64,
+    budget: u64,
     /// What the chunk buffers keep per position (as the table mode of the next run needs).
-    pub(super) layout: PositionLayout,
-    pub(super) capacity: u32,
+    layout: PositionLayout,
+    capacity: u32,
     /// Workgroups of one dispatch (the device's limit, or a lower one asked for).
-    pub(super) max_workgroups: u32,
+    max_workgroups: u32,
     /// Workgroups along x of an indirect dispatch (more go along y).
-    pub(super) max_groups_x: u32,
+    max_groups_x: u32,
     /// Sizes the parts of each level's submissions; kept across runs of this device.
-    pub(super) parts: PartPacer,
+    parts: PartPacer,
     /// The host's share of the run's counters.
-    pub(super) host_work: HostWork,
+    host_work: HostWork,
 }
 
 impl DeviceRunner {
@@ -255,9 +268,7 @@ impl DeviceRunner {
     }
 
     /// What this runner counts of the last run's schedule: dispatches and submissions (the
-    /// scheduler counts the rest, [`VulkanBackend::schedule_stats`]).
-    ///
-    /// [`VulkanBackend::schedule_stats`]: super::VulkanBackend::schedule_stats
+    /// scheduler counts the rest; the Vulkan backend's `schedule_stats` merges the two).
     pub fn executed(&self) -> ScheduleStats {
         ScheduleStats {
             dispatches: self.pipelines.dispatches() - self.host_work.dispatches_before,
@@ -318,6 +329,32 @@ impl DeviceRunner {
         self.layout = layout;
         self.capacity = capacity as u32;
         self.max_groups_x = max_groups_x(self.max_workgroups, self.capacity);
+        Ok(())
+    }
+
+    /// Whether the chunk buffers keep move-type statistics (a statistics run, or a table
+    /// with statistics slots since).
+    pub fn counts_move_stats(&self) -> bool {
+        self.layout.move_stats
+    }
+
+    /// Readies a move-type statistics run: the chunk buffers keep every position's
+    /// statistics, and the stages that carry them are built.
+    pub(in crate::gpu) fn prepare_stats_run(&mut self) -> Result<(), GpuError> {
+        debug_assert!(
+            self.table
+                .current
+                .as_ref()
+                .is_none_or(|table| table.config().move_stats),
+            "a statistics run's table is prepared with statistics slots"
+        );
+        self.use_layout(PositionLayout {
+            move_stats: true,
+            ..self.layout
+        })?;
+        for stage in [Stage::ExpandStats, Stage::LeafStats, Stage::UpsweepStats] {
+            self.pipelines.add_stage(stage)?;
+        }
         Ok(())
     }
 

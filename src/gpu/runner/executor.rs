@@ -3,7 +3,7 @@
 //! work counters of what ran.
 
 use super::buffers::ITEMS_SHARE;
-use super::runner::DeviceRunner;
+use super::DeviceRunner;
 use crate::backend::plan::{Plan, Tally, WorkItem};
 use crate::backend::run_control::RunControl;
 use crate::backend::RunError;

@@ -4,7 +4,7 @@
 //! [`TableState`]: super::table_state::TableState
 
 use super::buffers::{mapped_bytes, write_mapped};
-use super::runner::DeviceRunner;
+use super::DeviceRunner;
 use crate::backend::plan::Plan;
 use crate::chess::zobrist::MAX_DEPTH_KEYS;
 use crate::chess::Zobrist;
@@ -28,7 +28,7 @@ impl DeviceRunner {
     /// (reallocated only when the configuration changed) with the keys of `zobrist`, and
     /// zeroed statistics. After an error, [`Self::drop_table`] leaves the shaders pointing at
     /// no table, never at the freed memory of the old one.
-    pub(super) fn prepare_table(
+    pub(in crate::gpu) fn prepare_table(
         &mut self,
         config: &TtConfig,
         zobrist: &Zobrist,
@@ -88,7 +88,7 @@ impl DeviceRunner {
     }
 
     /// No table: the shaders point at none before its memory is freed.
-    pub(super) fn drop_table(&mut self) -> Result<(), GpuError> {
+    pub(in crate::gpu) fn drop_table(&mut self) -> Result<(), GpuError> {
         self.upload_no_table()?;
         self.table.current = None;
         Ok(())

@@ -10,7 +10,7 @@
 //! returning wrong counts; `--tt off` still runs on it.
 
 use super::buffers::{mapped_bytes, write_mapped};
-use super::runner::DeviceRunner;
+use super::DeviceRunner;
 use crate::chess::movegen::legal_moves;
 use crate::chess::{Hash128, NybbleBoard, Position};
 use crate::gpu::chunk_arrays::ChunkArray;

@@ -12,7 +12,7 @@
 //!   and chunks of single items too deep for one submission).
 
 use super::buffers::{mapped_bytes, read_mapped, write_mapped};
-use super::runner::DeviceRunner;
+use super::DeviceRunner;
 use crate::backend::run_control::RunControl;
 use crate::backend::RunError;
 use crate::chess::MoveStats;

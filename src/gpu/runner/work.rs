@@ -4,7 +4,7 @@
 
 use super::buffers::mapped_bytes;
 use super::host_work::HostWork;
-use super::runner::DeviceRunner;
+use super::DeviceRunner;
 use crate::gpu::error::GpuError;
 use crate::gpu::layouts::Control;
 use crate::gpu::level_work::count_written_levels;
@@ -75,7 +75,7 @@ impl DeviceRunner {
 
     /// The counters of the run (as of its newest finished chunk, while it runs), with the
     /// table's statistics `tt` already read back and the scheduler's `stats`.
-    pub(super) fn work_counters_during(
+    pub(in crate::gpu) fn work_counters_during(
         &self,
         tt: Option<&TtStatsSnapshot>,
         stats: &ScheduleStats,
