@@ -340,7 +340,7 @@ impl DeviceRunner {
 
     /// Readies a move-type statistics run: the chunk buffers keep every position's
     /// statistics, and the stages that carry them are built.
-    pub(in crate::gpu) fn prepare_stats_run(&mut self) -> Result<(), GpuError> {
+    pub(crate) fn prepare_stats_run(&mut self) -> Result<(), GpuError> {
         debug_assert!(
             self.table
                 .current

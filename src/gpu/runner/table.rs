@@ -28,7 +28,7 @@ impl DeviceRunner {
     /// (reallocated only when the configuration changed) with the keys of `zobrist`, and
     /// zeroed statistics. After an error, [`Self::drop_table`] leaves the shaders pointing at
     /// no table, never at the freed memory of the old one.
-    pub(in crate::gpu) fn prepare_table(
+    pub(crate) fn prepare_table(
         &mut self,
         config: &TtConfig,
         zobrist: &Zobrist,
@@ -88,7 +88,7 @@ impl DeviceRunner {
     }
 
     /// No table: the shaders point at none before its memory is freed.
-    pub(in crate::gpu) fn drop_table(&mut self) -> Result<(), GpuError> {
+    pub(crate) fn drop_table(&mut self) -> Result<(), GpuError> {
         self.upload_no_table()?;
         self.table.current = None;
         Ok(())

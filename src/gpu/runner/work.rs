@@ -75,7 +75,7 @@ impl DeviceRunner {
 
     /// The counters of the run (as of its newest finished chunk, while it runs), with the
     /// table's statistics `tt` already read back and the scheduler's `stats`.
-    pub(in crate::gpu) fn work_counters_during(
+    pub(crate) fn work_counters_during(
         &self,
         tt: Option<&TtStatsSnapshot>,
         stats: &ScheduleStats,
