@@ -65,6 +65,16 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// Plies below the deepest item: where the device takes over from the host (0 for an
+    /// empty plan).
+    pub fn launch_depth(&self) -> u32 {
+        self.items
+            .iter()
+            .map(|item| item.remaining)
+            .max()
+            .unwrap_or(0)
+    }
+
     /// Expands `root` (`depth` >= 1) one ply, then ply after ply while `expand_more(items,
     /// remaining)` holds for the current level and some plies remain; a level of more than
     /// `max_items` items is not taken (its making stops as soon as it is over). `Cancelled` soon

@@ -31,6 +31,9 @@ mod chunk_pacer;
 
 pub use chunk_pacer::{ChunkPacer, SUBMISSION_TARGET};
 
+/// A chunk holds at most this share of the capacity in items (1 / this): on the device, the
+/// size of its upload and readback buffers.
+pub const ITEMS_SHARE: u64 = 16;
 /// Chunks submitted whole at once: one runs while the host queues the next.
 pub const SLOTS: usize = 2;
 /// The host expands at most this many items (about 150 bytes each) before the device takes over.

@@ -7,16 +7,13 @@ use crate::gpu::error::GpuError;
 #[cfg(doc)]
 use crate::gpu::layouts::inner_positions;
 use crate::gpu::layouts::{Control, GpuBoard, GpuU128, PositionLayout};
+use crate::gpu::scheduler::ITEMS_SHARE;
 use crate::gpu::shader_layout::{STAT_COLUMNS, WORK_WORDS};
 use crate::gpu::vk::buffer::GpuBuffer;
 use crate::gpu::vk::context::SLOTS;
 use crate::gpu::vk::shared::DeviceShared;
 use gpu_allocator::MemoryLocation;
 use std::sync::Arc;
-
-/// A chunk has at most this share of the capacity in items (1 / this): the size of the upload
-/// and readback buffers.
-pub const ITEMS_SHARE: u64 = 16;
 
 /// Buffers of one chunk's levels, sized for `capacity` positions of `layout`, of which
 /// [`inner_positions`] outside the compact leaf level (the arrays the layout leaves out hold

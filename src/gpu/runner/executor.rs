@@ -2,7 +2,6 @@
 //! (`chunk.rs`), whole in the scheduler's slots or in parts the backend paces itself, with the
 //! work counters of what ran.
 
-use super::buffers::ITEMS_SHARE;
 use super::DeviceRunner;
 use crate::backend::plan::{Plan, Tally, WorkItem};
 use crate::backend::run_control::RunControl;
@@ -10,7 +9,7 @@ use crate::backend::RunError;
 use crate::chess::NybbleBoard;
 use crate::gpu::layouts::GpuBoard;
 use crate::gpu::options::Submissions;
-use crate::gpu::scheduler::{ChunkRun, Executor, ScheduleStats};
+use crate::gpu::scheduler::{ChunkRun, Executor, ScheduleStats, ITEMS_SHARE};
 use crate::gpu::vk::context::SLOTS;
 use std::time::Duration;
 
@@ -31,14 +30,8 @@ impl Executor for DeviceRunner {
         submissions: Submissions,
     ) -> Result<(), RunError> {
         self.split_table(plan)?;
-        let launch_depth = plan.items.iter().map(|item| item.remaining).max();
         let paced = submissions == Submissions::Paced;
-        self.begin_work(
-            depth,
-            plan.items.len() as u64,
-            launch_depth.unwrap_or(0),
-            paced,
-        )?;
+        self.begin_work(depth, plan.items.len() as u64, plan.launch_depth(), paced)?;
         Ok(())
     }
 

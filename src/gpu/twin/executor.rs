@@ -13,7 +13,7 @@ use crate::gpu::chunk_shape::{ChunkShape, StageOp};
 use crate::gpu::layouts::{inner_positions, Control, Level, PositionLayout, StepConstants};
 use crate::gpu::level_work::count_written_levels;
 use crate::gpu::options::Submissions;
-use crate::gpu::scheduler::{ChunkRun, Executor, ScheduleStats, SLOTS};
+use crate::gpu::scheduler::{ChunkRun, Executor, ScheduleStats, ITEMS_SHARE, SLOTS};
 use crate::gpu::shader_layout::WORKGROUP_SIZE;
 use crate::gpu::twin::buffers::{board_of, TwinBuffers};
 use crate::gpu::twin::dedup::dedup;
@@ -26,8 +26,6 @@ use crate::work_counters::{ChunkWork, WorkCounters};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-/// Chunks hold at most this share (1 / this) of the capacity in items, as on the device.
-const ITEMS_SHARE: u64 = 16;
 /// Workgroups along x of a dispatch (more go along y).
 const MAX_GROUPS_X: u32 = 65_535;
 
@@ -262,12 +260,7 @@ impl Executor for TwinExecutor {
             ..ChunkWork::default()
         };
         self.items = plan.items.len() as u64;
-        self.launch_depth = plan
-            .items
-            .iter()
-            .map(|item| item.remaining)
-            .max()
-            .unwrap_or(0);
+        self.launch_depth = plan.launch_depth();
         self.counted_the_root = depth == 1;
         self.chunks.clear();
         Ok(())
