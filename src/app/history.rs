@@ -454,28 +454,32 @@ fn short_position(fen: &str) -> String {
 mod tests {
     use super::{divide_deltas, pick, HistoryRow, MoveDelta};
     use crate::count::Counts;
-    use crate::engine::result_text::tests::gpu_result;
+    use crate::engine::PerftResult;
     use std::sync::Arc;
 
     #[test]
     fn a_gpu_run_shows_its_device() {
-        let row = HistoryRow::of(Arc::new(gpu_result()), &gpu_result().position.to_fen(), &[]);
+        let row = HistoryRow::of(
+            Arc::new(PerftResult::sample_on_gpu()),
+            &PerftResult::sample_on_gpu().position.to_fen(),
+            &[],
+        );
         assert_eq!(row.backend.summary(), "vulkan (Test GPU 9000)");
         assert_eq!(row.name, "startpos");
     }
 
     #[test]
     fn a_walked_position_is_named_by_its_moves() {
-        let root = gpu_result().position.to_fen();
+        let root = PerftResult::sample_on_gpu().position.to_fen();
         let path = ["e2e4".to_string(), "e7e5".to_string()];
-        let row = HistoryRow::of(Arc::new(gpu_result()), &root, &path);
+        let row = HistoryRow::of(Arc::new(PerftResult::sample_on_gpu()), &root, &path);
         assert_eq!(row.name, "startpos e2e4 e7e5");
     }
 
     #[test]
     fn deltas_put_the_largest_difference_first() {
-        let first = gpu_result();
-        let mut second = gpu_result();
+        let first = PerftResult::sample_on_gpu();
+        let mut second = PerftResult::sample_on_gpu();
         // e2e4 up by 7, a2a3 missing, b1c3 and g1f3 down by 1: e2e4, then the ties by move.
         for (mv, counts) in &mut second.divide {
             *counts = Counts::exact(match mv.to_string().as_str() {

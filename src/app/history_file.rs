@@ -282,7 +282,7 @@ pub fn save(path: &Path, runs: &[StoredRun]) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::result_text::tests::gpu_result;
+    use crate::engine::PerftResult;
 
     fn folder(name: &str) -> PathBuf {
         let folder =
@@ -311,7 +311,7 @@ mod tests {
                 },
                 per_depth: Vec::new(),
             }),
-            ..gpu_result()
+            ..PerftResult::sample_on_gpu()
         };
         let stored = StoredRun::of(&result, "startpos");
         let dir = folder("round-trip");
@@ -337,7 +337,7 @@ mod tests {
 
     #[test]
     fn only_the_newest_runs_are_kept() {
-        let result = gpu_result();
+        let result = PerftResult::sample_on_gpu();
         let runs: Vec<StoredRun> = (0..MAX_RUNS + 5)
             .map(|index| StoredRun::of(&result, &format!("run {index}")))
             .collect();
@@ -354,7 +354,8 @@ mod tests {
     fn a_corrupt_or_huge_file_does_not_stop_the_window() {
         let dir = folder("corrupt");
         let path = path_in(&dir);
-        let good = serde_json::to_string(&StoredRun::of(&gpu_result(), "good")).unwrap_or_default();
+        let good = serde_json::to_string(&StoredRun::of(&PerftResult::sample_on_gpu(), "good"))
+            .unwrap_or_default();
         let bad_move = good.replace("\"e2e4\"", "\"e2e5\"");
         assert_ne!(bad_move, good, "the test run's divide has e2e4");
         assert!(std::fs::create_dir_all(&dir).is_ok());

@@ -1,10 +1,14 @@
 //! Rules of the source tree that the compiler does not check by itself: no source file over
-//! 800 lines, no source files importing each other in a circle, and `unsafe` allowed in four
-//! modules only: `src/gpu/vk/` (the Vulkan calls), the table's prefetch hint
-//! (`src/tt/prefetch.rs`) and lazily backed arrays (`src/tt/zeroed_array.rs`), and the
-//! specialised generator's slider lookups (entering the BMI2 build after run-time detection,
-//! and the unchecked attack-set load). The package denies `unsafe_code`; this checks that
-//! those exemptions stay the only ones.
+//! 800 lines, no source files importing each other in a circle, the layers inside each crate,
+//! and `unsafe` allowed in four modules only: `gpu/vk/` (the Vulkan calls, in `crates/gpu`),
+//! the table's prefetch hint (`tt/prefetch.rs`) and lazily backed arrays
+//! (`tt/zeroed_array.rs`, both in `crates/table`), and the specialised generator's slider
+//! lookups (`chess/specialized/sliders.rs` in `crates/chess`: entering the BMI2 build after
+//! run-time detection, and the unchecked attack-set load). The workspace denies
+//! `unsafe_code`; this checks that those exemptions stay the only ones.
+//!
+//! A source file is named by its path under its crate's `src/` (`gpu/vk/mod.rs`): the
+//! crates' top modules have different names, so that path says which crate it is in.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -23,12 +27,52 @@ fn rust_files(dir: &Path, files: &mut Vec<PathBuf>) {
     }
 }
 
+/// The workspace's folder.
+fn workspace() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The member crates' folders (`crates/<name>`), each with its own `src/`.
+fn member_crates() -> Vec<PathBuf> {
+    let mut crates: Vec<PathBuf> = std::fs::read_dir(workspace().join("crates"))
+        .expect("crates/")
+        .map(|entry| entry.expect("a readable entry").path())
+        .filter(|path| path.join("Cargo.toml").is_file())
+        .collect();
+    crates.sort();
+    crates
+}
+
+/// Every crate's `src/`: the application's and the member crates'.
+fn source_roots() -> Vec<PathBuf> {
+    std::iter::once(workspace().join("src"))
+        .chain(member_crates().iter().map(|krate| krate.join("src")))
+        .collect()
+}
+
+/// A source file's path under its crate's `src/`, with `/` between folders.
+fn module_file(path: &Path) -> String {
+    let root = source_roots()
+        .into_iter()
+        .find(|root| path.starts_with(root))
+        .unwrap_or_else(|| panic!("{} is in no crate's src/", path.display()));
+    path.strip_prefix(root)
+        .expect("a file under its root")
+        .to_string_lossy()
+        .replace('\\', "/")
+}
+
+/// A file of a member crate's root (`lib.rs`): it declares its modules and names the lower
+/// crates' (`use vkperft_chess::chess;`), imports nothing of its own.
+fn is_member_root(path: &Path) -> bool {
+    module_file(path) == "lib.rs" && !path.starts_with(workspace().join("src"))
+}
+
 fn sources() -> Vec<(PathBuf, String)> {
     let mut files = Vec::new();
-    rust_files(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
-        &mut files,
-    );
+    for root in source_roots() {
+        rust_files(&root, &mut files);
+    }
     assert!(files.len() > 50, "{} files", files.len());
     files
         .into_iter()
@@ -51,10 +95,28 @@ fn no_source_file_is_over_800_lines() {
 
 #[test]
 fn unsafe_code_is_allowed_for_four_modules_only() {
-    let manifest =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml"))
-            .expect("Cargo.toml");
-    assert!(manifest.contains("unsafe_code = \"deny\""));
+    let manifest = std::fs::read_to_string(workspace().join("Cargo.toml")).expect("Cargo.toml");
+    assert!(manifest.contains("[workspace.lints.rust]\nunsafe_code = \"deny\""));
+    assert!(manifest.contains("[lints]\nworkspace = true"));
+    // Every crate takes the workspace's lints; those with no exemption forbid unsafe code
+    // outright.
+    for krate in member_crates() {
+        let manifest = std::fs::read_to_string(krate.join("Cargo.toml")).expect("Cargo.toml");
+        assert!(
+            manifest.contains("[lints]\nworkspace = true"),
+            "{}",
+            krate.display()
+        );
+        let name = krate.file_name().expect("a name").to_string_lossy();
+        let lib = std::fs::read_to_string(krate.join("src/lib.rs")).expect("lib.rs");
+        let exempt = ["chess", "table", "gpu"].contains(&name.as_ref());
+        assert_eq!(
+            !lib.contains("#![forbid(unsafe_code)]"),
+            exempt,
+            "{}",
+            krate.display()
+        );
+    }
     let exemptions: Vec<String> = sources()
         .iter()
         .flat_map(|(path, text)| {
@@ -65,32 +127,32 @@ fn unsafe_code_is_allowed_for_four_modules_only() {
         })
         .collect();
     assert_eq!(exemptions.len(), 4, "{exemptions:?}");
-    let read = |path: &str| {
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).expect(path)
-    };
-    assert!(read("src/gpu/mod.rs").contains("#[allow(unsafe_code)]\npub mod vk;"));
-    assert!(read("src/tt/mod.rs").contains("#[allow(unsafe_code)]\nmod prefetch;"));
-    assert!(read("src/tt/mod.rs").contains("#[allow(unsafe_code)]\nmod zeroed_array;"));
-    assert!(read("src/chess/specialized/mod.rs").contains("#[allow(unsafe_code)]\nmod sliders;"));
+    let read = |path: &str| std::fs::read_to_string(workspace().join(path)).expect(path);
+    assert!(read("src/lib.rs").contains("#![forbid(unsafe_code)]"));
+    assert!(read("crates/gpu/src/gpu/mod.rs").contains("#[allow(unsafe_code)]\npub mod vk;"));
+    assert!(read("crates/table/src/tt/mod.rs").contains("#[allow(unsafe_code)]\nmod prefetch;"));
+    assert!(read("crates/table/src/tt/mod.rs").contains("#[allow(unsafe_code)]\nmod zeroed_array;"));
+    assert!(read("crates/chess/src/chess/specialized/mod.rs")
+        .contains("#[allow(unsafe_code)]\nmod sliders;"));
     // The prefetch module is one small function.
-    let prefetch = read("src/tt/prefetch.rs");
+    let prefetch = read("crates/table/src/tt/prefetch.rs");
     assert_eq!(prefetch.matches("unsafe {").count(), 1);
     assert!(prefetch.lines().count() < 40);
     // The array module: allocation, the huge-page advice, deallocation, the slice view and its
     // Send and Sync.
-    let zeroed_array = read("src/tt/zeroed_array.rs");
+    let zeroed_array = read("crates/table/src/tt/zeroed_array.rs");
     assert_eq!(zeroed_array.matches("unsafe {").count(), 5);
     assert_eq!(zeroed_array.matches("unsafe impl").count(), 2);
     assert!(zeroed_array.lines().count() < 180);
     // The slider module: the six BMI2 entries (perft, leaf count, perft with statistics, the
     // last ply with statistics, any legal move, work out of line), its PEXT instruction and the
     // attack-set load.
-    let sliders = read("src/chess/specialized/sliders.rs");
+    let sliders = read("crates/chess/src/chess/specialized/sliders.rs");
     assert_eq!(sliders.matches("unsafe {").count(), 8);
 }
 
-/// The files whose modules may hold unsafe code, as paths under `src/` (a folder's path ends
-/// with `/`).
+/// The files whose modules may hold unsafe code, as paths under their crate's `src/` (a
+/// folder's path ends with `/`).
 const UNSAFE_MODULES: [&str; 4] = [
     "gpu/vk/",
     "tt/prefetch.rs",
@@ -116,15 +178,10 @@ fn unsafe_appears_only_in_the_allowed_modules() {
     assert!(!has_unsafe_keyword("// SAFETY: nothing unsafe here"));
     assert!(!has_unsafe_keyword("#[allow(unsafe_code)]"));
     assert!(!has_unsafe_keyword("let unsafe_count = 1; // unsafe"));
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut allowed_used = BTreeSet::new();
     let mut outside = Vec::new();
     for (path, text) in sources() {
-        let file = path
-            .strip_prefix(&src)
-            .expect("a file under src")
-            .to_string_lossy()
-            .replace('\\', "/");
+        let file = module_file(&path);
         let module = UNSAFE_MODULES.iter().find(|module| {
             if module.ends_with('/') {
                 file.starts_with(*module)
@@ -140,7 +197,7 @@ fn unsafe_appears_only_in_the_allowed_modules() {
                 Some(module) => {
                     allowed_used.insert(*module);
                 }
-                None => outside.push(format!("src/{file}:{}: {line}", number + 1)),
+                None => outside.push(format!("{}:{}: {line}", path.display(), number + 1)),
             }
         }
     }
@@ -155,10 +212,7 @@ fn unsafe_appears_only_in_the_allowed_modules() {
     let declarations: BTreeSet<String> = sources()
         .iter()
         .flat_map(|(path, text)| {
-            let file = path
-                .strip_prefix(&src)
-                .expect("a file under src")
-                .to_owned();
+            let file = PathBuf::from(module_file(path));
             let lines: Vec<&str> = text.lines().collect();
             lines
                 .iter()
@@ -339,19 +393,18 @@ fn inline_modules(code: &str) -> Vec<(Option<String>, String)> {
     parts
 }
 
-/// Each source file (relative to `src/`) with the files it imports from. A path goes to the
+/// Each source file (named by its path under its crate's `src/`; the member crates' roots left
+/// out) with the files it imports from. A path goes to the
 /// file of its longest prefix that is a module file: `crate::a::b::C` to `a/b.rs` (or
 /// `a/b/mod.rs`), or to `a.rs` when `b` has no file of its own, so an item a module re-exports
 /// counts as the re-exporting file's. Declaring a module (`mod a;`) is no import; paths from
-/// other crates (`vkperft::`, `std::`) are not followed.
+/// other crates (`vkperft::`, `std::`) are not followed, but a lower crate's module named
+/// through its re-export (`crate::chess::Board` in the GPU crate) is.
 fn import_graph() -> BTreeMap<String, BTreeSet<String>> {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let files: Vec<(String, String)> = sources()
         .into_iter()
-        .map(|(path, text)| {
-            let file = path.strip_prefix(&src).expect("a file under src");
-            (file.to_string_lossy().replace('\\', "/"), text)
-        })
+        .filter(|(path, _)| !is_member_root(path))
+        .map(|(path, text)| (module_file(&path), text))
         .collect();
     let modules: BTreeMap<Module, &str> = files
         .iter()
@@ -466,7 +519,7 @@ fn no_source_files_import_each_other_in_a_circle() {
                 .map(|file| {
                     let inside: Vec<&String> =
                         graph[file].iter().filter(|t| circle.contains(t)).collect();
-                    format!("  src/{file} -> {inside:?}")
+                    format!("  {file} -> {inside:?}")
                 })
                 .collect();
             format!("a circle of {} files:\n{}", circle.len(), arrows.join("\n"))
@@ -475,9 +528,10 @@ fn no_source_files_import_each_other_in_a_circle() {
     assert!(found.is_empty(), "\n{}", described.join("\n"));
 }
 
-/// The layers of the source tree, lowest first (README, "Layout"): a file imports from its
-/// own folder and from the folders of lower layers only, so no folder imports one that imports
-/// it back. `backend` is the contract between a run and where it runs: below both backends,
+/// The layers of the source tree, lowest first (docs/design.md, "Layout"): a file imports from
+/// its own folder and from the folders of lower layers only, so no folder imports one that
+/// imports it back. Between crates Cargo enforces it (a crate names only the crates below it);
+/// this checks it inside each crate too. `backend` is the contract between a run and where it runs: below both backends,
 /// which it never names, and below the engine that picks one.
 const LAYERS: &[&[&str]] = &[
     &["chess", "child_lines"],
@@ -485,7 +539,7 @@ const LAYERS: &[&[&str]] = &[
     &["reference", "tt"],
     &["work_counters"],
     &["backend"],
-    &["cpu", "gpu", "unique"],
+    &["cpu", "unique", "gpu"],
     &["engine"],
     &["work", "suite"],
     &["app"],
@@ -501,6 +555,57 @@ fn folder_of(file: &str) -> Option<&str> {
         "main" => Some("cli"),
         folder => Some(folder),
     }
+}
+
+/// The crates, lowest first, and the top modules of each (the application's `src/` holds the
+/// window and, in its binary, the command line).
+const CRATES: &[(&str, &[&str])] = &[
+    ("crates/chess", &["chess", "child_lines", "count", "hunt"]),
+    ("crates/table", &["reference", "tt"]),
+    ("crates/run", &["work_counters", "backend"]),
+    ("crates/cpu", &["cpu", "unique"]),
+    ("crates/gpu", &["gpu"]),
+    ("crates/engine", &["engine", "work", "suite"]),
+    (".", &["app", "cli"]),
+];
+
+#[test]
+fn each_crate_holds_consecutive_layers() {
+    let mut listed: Vec<PathBuf> = CRATES
+        .iter()
+        .filter(|(folder, _)| *folder != ".")
+        .map(|(folder, _)| workspace().join(folder))
+        .collect();
+    listed.sort();
+    assert_eq!(member_crates(), listed);
+    for (folder, modules) in CRATES {
+        let src = workspace().join(folder).join("src");
+        let mut found: Vec<String> = std::fs::read_dir(&src)
+            .expect("src/")
+            .map(|entry| entry.expect("a readable entry").path())
+            .filter_map(|path| folder_of(&module_file(&path)).map(String::from))
+            .collect();
+        found.sort();
+        found.dedup();
+        let mut expected: Vec<String> = modules.iter().map(|m| m.to_string()).collect();
+        expected.sort();
+        assert_eq!(found, expected, "{folder}");
+    }
+    // Walking up the layers never steps down a crate.
+    let crate_of = |module: &str| {
+        CRATES
+            .iter()
+            .position(|(_, modules)| modules.contains(&module))
+    };
+    let walked: Vec<usize> = LAYERS
+        .iter()
+        .flat_map(|layer| layer.iter())
+        .map(|module| crate_of(module).unwrap_or_else(|| panic!("{module} in no crate")))
+        .collect();
+    assert!(
+        walked.windows(2).all(|pair| pair[0] <= pair[1]),
+        "{walked:?}"
+    );
 }
 
 fn layer_of(folder: &str) -> Option<usize> {
@@ -524,7 +629,7 @@ fn every_import_runs_down_the_layers() {
                 let target_folder = folder_of(target)?;
                 let runs_down =
                     target_folder == folder || layer_of(target_folder) < layer_of(folder);
-                (!runs_down).then(|| format!("src/{file} imports src/{target}"))
+                (!runs_down).then(|| format!("{file} imports {target}"))
             })
         })
         .collect();

@@ -1,4 +1,4 @@
-//! The chunk arrays in segments reached by device address (`src/gpu/chunk_arrays.rs`): many
+//! The chunk arrays in segments reached by device address (`crates/gpu/src/gpu/chunk_arrays.rs`): many
 //! tiny segments, whose boundaries fall inside every level, and a chunk whose positions start
 //! at an index that puts every array's byte offsets past 4 GiB (beyond 32-bit arithmetic),
 //! each exact per root move in every table mode.
