@@ -192,11 +192,12 @@ fn upsweep_sums_children_as_its_twin_does() {
     assert_eq!(u128::from(twin.counts[0]), 8_902);
 }
 
-/// The non-empty entries of a table's words (`twin::table::table_words`), fast entries two
-/// words each and exact entries eight, sorted: the device may fill a bucket's ways in
-/// another order when two stores meet in one bucket.
-fn entries((fast, exact): (Vec<u64>, Vec<u64>)) -> (Vec<Vec<u64>>, Vec<Vec<u64>>) {
-    let sorted = |words: Vec<u64>, size: usize| {
+/// The non-empty entries of a table's words (`TwinTable::words`), the first `compact_words`
+/// words compact entries of one word each, then fast entries of two words and exact entries of
+/// eight, each kind sorted: the device may fill a bucket's ways in another order when two
+/// stores meet in one bucket.
+fn entries((fast, exact): (Vec<u64>, Vec<u64>), compact_words: usize) -> [Vec<Vec<u64>>; 3] {
+    let sorted = |words: &[u64], size: usize| {
         let mut entries: Vec<Vec<u64>> = words
             .chunks(size)
             .filter(|entry| entry.iter().any(|&word| word != 0))
@@ -205,27 +206,46 @@ fn entries((fast, exact): (Vec<u64>, Vec<u64>)) -> (Vec<Vec<u64>>, Vec<Vec<u64>>
         entries.sort();
         entries
     };
-    (sorted(fast, 2), sorted(exact, 8))
+    let (compact, fast) = fast.split_at(compact_words);
+    [sorted(compact, 1), sorted(fast, 2), sorted(&exact, 8)]
 }
 
 /// The table variants of the leaf, upsweep and expand against their twin (`TwinTable`, the
-/// CPU's table), in every mode, over the start position's second and third plies (the third
-/// as leaf entries, its transpositions marked by dedup): the twin's table seeded by a leaf over
-/// half of the third ply and loaded into the device's, then on both the leaf over the whole
-/// ply (hits and misses, stores), the duplicates resolved, upsweep of the second ply (stores)
-/// and expand of the second ply (every position a hit): counts, fast counts, children, flags
-/// and work equal, and both tables holding the same entries after each stage. The table is
-/// large enough that no store replaces another key's entry (asserted): then the order in which
-/// the device's invocations store and probe cannot change what they find.
+/// CPU's table), in every mode and with a fast table split by depth (half its lines compact),
+/// over the start position's second and third plies (the third as leaf entries, its
+/// transpositions marked by dedup): the twin's table seeded by a leaf over half of the third
+/// ply and loaded into the device's, then on both the leaf over the whole ply (hits and
+/// misses, stores: in compact buckets when split), the duplicates resolved, upsweep of the
+/// second ply (stores) and expand of the second ply (every position a hit): counts, fast
+/// counts, children, flags and work equal, and both tables holding the same entries after each
+/// stage. The table is large enough that no store replaces another key's entry (asserted):
+/// then the order in which the device's invocations store and probe cannot change what they
+/// find.
 #[test]
 fn the_table_stages_probe_and_store_as_their_twin_does() {
     let mut gpu = device();
     let keys = zobrist();
-    for mode in [TtMode::Fast, TtMode::Verified, TtMode::Certify] {
-        let config = TtConfig::new(mode, 1 << 26);
+    let lines = 1 << 20;
+    let variants = [
+        (TtMode::Fast, 0),
+        (TtMode::Verified, 0),
+        (TtMode::Certify, 0),
+        (TtMode::Fast, lines / 2),
+    ];
+    for (mode, compact_lines) in variants {
+        let config = TtConfig::new(mode, lines as usize * 64);
         gpu.prepare_table(&config, &keys).expect("the table fits");
-        let table = TranspositionTable::new(&config).expect("the table fits");
-        let table = TwinTable::new(table, zobrist());
+        let table = if compact_lines == 0 {
+            let table = TranspositionTable::new(&config).expect("the table fits");
+            TwinTable::new(table, zobrist())
+        } else {
+            gpu.runner_mut()
+                .share_compact_lines(compact_lines)
+                .expect("the table restarts");
+            let deeper = TtConfig::new(mode, (lines - compact_lines) as usize * 64);
+            let table = TranspositionTable::new(&deeper).expect("the table fits");
+            TwinTable::split(table, compact_lines, zobrist())
+        };
         let certify = table.certifies();
         let mut input = three_plies(true);
         let [second, third] = [2, 3].map(|level| input.control.levels[level]);
@@ -235,8 +255,8 @@ fn the_table_stages_probe_and_store_as_their_twin_does() {
         let mut seeded = input.clone();
         leaf::leaf(&mut seeded, Some(&table), &leaves, third.count / 2);
         gpu.runner_mut()
-            .load_table(table.table())
-            .expect("the same configuration");
+            .load_twin_table(&table)
+            .expect("the same configuration and split");
         let stages = [
             (Stage::Leaf, leaves, third.count),
             (
@@ -248,7 +268,7 @@ fn the_table_stages_probe_and_store_as_their_twin_does() {
             (Stage::Expand, step(2, 3, 0), second.count),
         ];
         for (stage, step, invocations) in stages {
-            let context = format!("{mode:?} {stage:?}");
+            let context = format!("{mode:?} with {compact_lines} compact lines, {stage:?}");
             let on_gpu = gpu
                 .runner_mut()
                 .run_stage(stage, &step, invocations, &input, &keys)
@@ -275,7 +295,11 @@ fn the_table_stages_probe_and_store_as_their_twin_does() {
                 .runner()
                 .stored_table_words()
                 .expect("the table reads back");
-            assert_eq!(entries(stored), entries(table.words()), "{context}");
+            assert_eq!(
+                entries(stored, compact_words(compact_lines)),
+                entries(table.words(), compact_words(compact_lines)),
+                "{context}"
+            );
             input = twin;
             input.work = Default::default();
         }
@@ -290,10 +314,23 @@ fn the_table_stages_probe_and_store_as_their_twin_does() {
             .map(|index| u128::from(input.counts[index as usize]))
             .sum();
         assert_eq!(leaves, 4_865_609, "{mode:?}");
-        assert_eq!(table.snapshot().total.overwrites, 0, "{mode:?}");
+        let total = table.snapshot().total;
+        assert_eq!(total.overwrites, 0, "{mode:?}");
+        if compact_lines > 0 {
+            // The leaf's stores went to the compact lines, upsweep's to the lines after them.
+            let (words, _) = table.words();
+            let (compact, deeper) = words.split_at(compact_words(compact_lines));
+            assert!(compact.iter().any(|&word| word != 0));
+            assert!(deeper.iter().any(|&word| word != 0));
+        }
     }
     gpu.prepare_table(&TtConfig::new(TtMode::Off, 0), &keys)
         .expect("no table");
+}
+
+/// Words of `compact_lines` compact lines.
+fn compact_words(compact_lines: u64) -> usize {
+    compact_lines as usize * 8
 }
 
 /// The start position's levels down to three plies (8,902 positions, 5,362 distinct) as the

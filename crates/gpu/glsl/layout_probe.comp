@@ -1,6 +1,6 @@
 // Layout probe: writes back, field by field, what the shader sees in the first board, the
 // first children entry (both at the chunk's first position), the control block (its last
-// level), the push constants and the TT parameters, so a test can check that the Rust twins in src/gpu/layouts.rs have the offsets the shaders use. Each
+// level), the push constants and the TT parameters, so a test can check that the Rust twins in crates/gpu/src/gpu/layouts.rs have the offsets the shaders use. Each
 // value v goes out as the 128-bit count (v, ~v), which checks the `u64vec2` layout as well.
 #version 450
 #extension GL_ARB_gpu_shader_int64 : require

@@ -2,14 +2,14 @@
 // implementations such as lavapipe, with Kogge-Stone fills on whole sets of pieces, because an
 // invocation's table read at an address that differs from its neighbours' costs a gather (one
 // load per invocation); on GPUs, by magic lookup per piece, which takes fewer instructions and
-// registers. The tables come from the host (src/gpu/tables.rs builds them from the CPU's
-// src/chess/attacks.rs).
+// registers. The tables come from the host (crates/gpu/src/gpu/tables.rs builds them from the CPU's
+// crates/chess/src/chess/attacks.rs).
 #ifndef ATTACKS_GLSL
 #define ATTACKS_GLSL
 
 #include "bitboard.glsl"
 
-// Layout in 64-bit words (offsets passed as macros from Rust, src/gpu/shader_layout.rs):
+// Layout in 64-bit words (offsets passed as macros from Rust, crates/gpu/src/gpu/shader_layout.rs):
 // TABLE_LINE[64][64], TABLE_BETWEEN[64][64], TABLE_ROOK_MAGICS[64][3],
 // TABLE_BISHOP_MAGICS[64][3], TABLE_SLIDER_ATTACKS[].
 layout(std430, set = 0, binding = BINDING_TABLES) readonly buffer Tables {

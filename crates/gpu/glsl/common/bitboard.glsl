@@ -1,4 +1,4 @@
-// 64-bit bitboard helpers. Bit i is square i (a1 = 0, h8 = 63), as in src/chess/bitboard.rs.
+// 64-bit bitboard helpers. Bit i is square i (a1 = 0, h8 = 63), as in crates/chess/src/chess/bitboard.rs.
 // GLSL's bitCount/findLSB take 32-bit values, so 64-bit versions split the word.
 #ifndef BITBOARD_GLSL
 #define BITBOARD_GLSL

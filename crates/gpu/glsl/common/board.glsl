@@ -1,4 +1,4 @@
-// The GPU board is the 32-byte NybbleBoard (src/chess/nybble.rs): four bit planes of 4-bit
+// The GPU board is the 32-byte NybbleBoard (crates/chess/src/chess/nybble.rs): four bit planes of 4-bit
 // square codes. It is decoded into piece bitboards for move generation and encoded back for
 // children. Codes (macros from Rust): CODE_*; ordinary pieces are color << 3 | (role + 1).
 #ifndef BOARD_GLSL
@@ -10,7 +10,7 @@ struct GpuBoard {
     uint64_t planes[4];
 };
 
-// Roles and colors as the codes number them (src/chess/nybble_codes.rs).
+// Roles and colors as the codes number them (crates/chess/src/chess/nybble_codes.rs).
 const uint PAWN = ROLE_PAWN;
 const uint KNIGHT = ROLE_KNIGHT;
 const uint BISHOP = ROLE_BISHOP;

@@ -1,4 +1,4 @@
-// The buffers and push constants every stage shares. Rust twins: src/gpu/layouts.rs.
+// The buffers and push constants every stage shares. Rust twins: crates/gpu/src/gpu/layouts.rs.
 #ifndef BUFFERS_GLSL
 #define BUFFERS_GLSL
 
@@ -7,7 +7,7 @@
 // A chunk's level arrays, each in segments of 1 << segment_shift bytes (a power of two, so no
 // element straddles two) that are allocations of their own, reached by device address: an
 // array may exceed one storage-buffer binding (maxStorageBufferRange) and one allocation
-// (src/gpu/chunk_arrays.rs). Element i of an array lies at byte i * its size, in segment
+// (crates/gpu/src/gpu/chunk_arrays.rs). Element i of an array lies at byte i * its size, in segment
 // byte >> segment_shift; byte offsets are 64-bit. Positions are indexed from first_position
 // on (0 but for the VKPERFT_CHUNK_FIRST_POSITION debug knob, which puts a chunk's bytes past
 // 4 GiB); a segment no position reaches has address 0.

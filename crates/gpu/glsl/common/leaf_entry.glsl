@@ -1,4 +1,4 @@
-// Compact leaf entries (LEAF_ENTRY_DUPLICATE in src/gpu/shader_layout.rs): the last expand of a
+// Compact leaf entries (LEAF_ENTRY_DUPLICATE in crates/gpu/src/gpu/shader_layout.rs): the last expand of a
 // chunk writes each position of the leaf level as its parent's index and the move that makes it,
 // 8 bytes where a board, hash, count and child range took 72. Dedup and leaf make the move
 // again where they need the position, and the leaf adds its counts into the parent's.

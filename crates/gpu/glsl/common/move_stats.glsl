@@ -1,4 +1,4 @@
-// Move-type statistics of a position's legal moves, the counted columns src/chess/move_stat.rs
+// Move-type statistics of a position's legal moves, the counted columns crates/chess/src/chess/move_stat.rs
 // defines: how many are captures (en passant included), en passant captures, castles,
 // promotions (each of the four), checks that do not mate and mates, each by how they check
 // (the moved piece alone: for a castle the rook, for a promotion the new piece; one other

@@ -147,7 +147,7 @@ Threats threats_by_lookups(Pos p, inout Analysis a) {
 }
 
 // Where the king of a castle lands, given the king's and the rook's squares, and where the
-// rook lands beside it (files from src/chess/castling_files.rs).
+// rook lands beside it (files from crates/chess/src/chess/castling_files.rs).
 uint castling_king_to(uint king, uint rook) {
     return (king & 56u) + (rook > king ? CASTLE_KING_SIDE_KING_FILE : CASTLE_QUEEN_SIDE_KING_FILE);
 }

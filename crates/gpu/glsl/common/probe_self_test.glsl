@@ -1,4 +1,4 @@
-// The probe self-test's body (glsl/probe_self_test.comp; src/gpu/probe_self_test.rs): probes a
+// The probe self-test's body (glsl/probe_self_test.comp; crates/gpu/src/gpu/probe_self_test.rs): probes a
 // table of buckets crafted on the host through the real `tt_probe`, once per input position,
 // and writes back what it answered, for the host to compare with the CPU's probe of the same
 // bytes. Input i: its key in boards, its hash in hashes, the depth in step.remaining. Output:

@@ -1,6 +1,6 @@
-// The transposition table on the GPU: the CPU's entry and bucket layouts (src/tt/fast.rs,
-// src/tt/exact.rs), probe and store rules, replacement rule and statistics (src/tt/table.rs,
-// src/tt/replace.rs, src/tt/stats.rs), byte for byte. This file is what the stages include;
+// The transposition table on the GPU: the CPU's entry and bucket layouts (crates/table/src/tt/fast.rs,
+// crates/table/src/tt/exact.rs), probe and store rules, replacement rule and statistics (crates/table/src/tt/table.rs,
+// crates/table/src/tt/replace.rs, crates/table/src/tt/stats.rs), byte for byte. This file is what the stages include;
 // the parts, each in its own file: tt_params.glsl (parameters, keys, counters), tt_hash.glsl
 // (a position's hash), tt_child_hash.glsl (a child's, for the stages that make moves; not
 // included here), tt_buckets.glsl (layouts and addressing), tt_stats.glsl, tt_probe.glsl and
@@ -15,10 +15,10 @@
 // shadows of its entries. A store replaces the same key, else the first empty entry, else the
 // shallowest entry, ties broken by the key (`tt_victim`).
 //
-// A split fast table (src/tt/split.rs) gives remaining depth 2 the first lines of the fast
+// A split fast table (crates/table/src/tt/split.rs) gives remaining depth 2 the first lines of the fast
 // array as compact buckets, two to a line: four 8-byte entries (count + 1 in bits 0-15, bits
 // 16-63 of the hash's high word above) in one 32-byte sector, read whole and written by one
-// atomic swap each (src/tt/compact.rs, its Rust twin). Deeper depths use the lines after them.
+// atomic swap each (crates/table/src/tt/compact.rs, its Rust twin). Deeper depths use the lines after them.
 //
 // Hashes are 128-bit as (low, high) words: `Zobrist::hash` of the position XOR the key of its
 // remaining depth, computed here from the decoded position and the uploaded Zobrist keys.

@@ -1,5 +1,5 @@
 // Where an entry lives: the table's arrays as buffer references, their entry layouts (the
-// Rust twins in src/tt/fast.rs, src/tt/exact.rs, src/tt/compact.rs), the bucket of a hash, and
+// Rust twins in crates/table/src/tt/fast.rs, crates/table/src/tt/exact.rs, crates/table/src/tt/compact.rs), the bucket of a hash, and
 // the device-scope atomic accesses every table word goes through. Built with GPU_TT only.
 #ifndef TT_BUCKETS_GLSL
 #define TT_BUCKETS_GLSL
@@ -27,7 +27,7 @@ layout(buffer_reference, std430, buffer_reference_align = 64) buffer ExactSegmen
     uint64_t words[];
 };
 
-// The entry layouts' constants come from src/tt/shader_shared.rs (TT_*).
+// The entry layouts' constants come from crates/table/src/tt/shader_shared.rs (TT_*).
 const uint FAST_WORDS = TT_FAST_WORDS;
 const uint FAST_WAYS = TT_FAST_WAYS;
 const uint VERIFIED_WAYS = TT_VERIFIED_WAYS;

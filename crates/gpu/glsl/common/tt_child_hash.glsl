@@ -1,5 +1,5 @@
 // The child's TT hash from its parent's, following the move (the incremental hash of
-// src/chess/zobrist.rs): for the stages that make moves.
+// crates/chess/src/chess/zobrist.rs): for the stages that make moves.
 #ifndef TT_CHILD_HASH_GLSL
 #define TT_CHILD_HASH_GLSL
 

@@ -1,5 +1,5 @@
 // The TT hash of a position: `Zobrist::hash` of the position XOR the key of its remaining
-// depth (src/chess/zobrist.rs), from the decoded position and the uploaded Zobrist keys.
+// depth (crates/chess/src/chess/zobrist.rs), from the decoded position and the uploaded Zobrist keys.
 #ifndef TT_HASH_GLSL
 #define TT_HASH_GLSL
 

@@ -1,5 +1,5 @@
 // The move-type statistics beside a table's entries, in runs with --stats: the slots of
-// src/tt/move_stats_slots.rs. Per entry one slot (fast, verified) or two (certify: the exact
+// crates/table/src/tt/move_stats_slots.rs. Per entry one slot (fast, verified) or two (certify: the exact
 // writer's statistics, then those of the fast count it stored), each STAT_COLUMNS 64-bit words
 // and a seal, in segments parallel to the buckets' (a bucket's slots lie in the statistics
 // segment of its own segment's index). Built with GPU_TT and MOVE_STATS only.
@@ -28,7 +28,7 @@ uint64_t rotate_left64(uint64_t x, uint bits) {
     return (x << bits) | (x >> (64u - bits));
 }
 
-// `seal` of src/tt/move_stats_slots.rs, word by word: begun from the entry's two words, each
+// `seal` of crates/table/src/tt/move_stats_slots.rs, word by word: begun from the entry's two words, each
 // statistic mixed in by a multiply and a rotation, so that words of two stores do not cancel.
 uint64_t seal_begin(uint64_t check, uint64_t data) {
     return check ^ rotate_left64(data, 32u);

@@ -1,5 +1,5 @@
 // The table's parameters, the Zobrist keys and the statistics counters, as the host uploads
-// them (src/gpu/layouts.rs: TtParamsHead; src/gpu/runner/table.rs).
+// them (crates/gpu/src/gpu/layouts.rs: TtParamsHead; crates/gpu/src/gpu/runner/table.rs).
 #ifndef TT_PARAMS_GLSL
 #define TT_PARAMS_GLSL
 

@@ -1,4 +1,4 @@
-// The probe: compact, fast and exact buckets read as src/tt/table.rs and src/tt/compact.rs read
+// The probe: compact, fast and exact buckets read as crates/table/src/tt/table.rs and crates/table/src/tt/compact.rs read
 // them. Built with GPU_TT only; included by tt.glsl after the Probe type.
 #ifndef TT_PROBE_GLSL
 #define TT_PROBE_GLSL
@@ -177,7 +177,7 @@ Probe tt_probe(u64vec2 hash, GpuBoard key, uint depth) {
         // store of the group that passed it more often, as if it were a workgroup execution
         // barrier. Here a group whose invocations all skipped the probe leaves the loop after
         // one pass: looped, the seqlock's acquires lost the probe's answers and statistics.
-        // The probe self-test (src/gpu/runner/probe_self_test.rs) catches the looped form.
+        // The probe self-test (crates/gpu/src/gpu/runner/probe_self_test.rs) catches the looped form.
         probe_exact_entry(probe, b, 0u, certify, tag, key, check);
         probe_exact_entry(probe, b, 1u, certify, tag, key, check);
         if (certify) {

@@ -1,4 +1,4 @@
-// The table's statistics counters (src/tt/stats.rs), summed per workgroup. Built with GPU_TT
+// The table's statistics counters (crates/table/src/tt/stats.rs), summed per workgroup. Built with GPU_TT
 // only.
 #ifndef TT_STATS_GLSL
 #define TT_STATS_GLSL
@@ -9,7 +9,7 @@
 // in shared memory, and one atomic per nonzero sum goes to the buffer, so counters are not
 // fought over.
 
-// Four bits per field (TT_STAT_FIELDS <= 8, asserted in src/tt/shader_shared.rs): an
+// Four bits per field (TT_STAT_FIELDS <= 8, asserted in crates/table/src/tt/shader_shared.rs): an
 // invocation counts one probe and one store, so no field passes 15, and one register holds
 // what would otherwise take eight through the whole move generation.
 uint tt_counted;

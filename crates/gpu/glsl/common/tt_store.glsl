@@ -1,4 +1,4 @@
-// The store: the replacement rule of src/tt/replace.rs (src/tt/compact.rs for compact buckets)
+// The store: the replacement rule of crates/table/src/tt/replace.rs (crates/table/src/tt/compact.rs for compact buckets)
 // and the exact entries' seqlock. Built with GPU_TT only.
 #ifndef TT_STORE_GLSL
 #define TT_STORE_GLSL
@@ -8,7 +8,7 @@
 
 // --- Store
 
-// The replacement rule (src/tt/replace.rs), folded over a bucket's entries in order.
+// The replacement rule (crates/table/src/tt/replace.rs), folded over a bucket's entries in order.
 struct Victim {
     uint same;
     uint empty;
@@ -60,7 +60,7 @@ uint tt_victim(Victim v) {
     return v.shallowest;
 }
 
-// `tie_start` of src/tt/replace.rs.
+// `tie_start` of crates/table/src/tt/replace.rs.
 uint tie_start(uint64_t check) {
     return uint(check >> 32);
 }
@@ -90,7 +90,7 @@ void unlock_exact(ExactSegment entries, uint base, uint64_t stable) {
 // replacement rule picks: fast keeps `fast`, verified keeps `exact`, certify keeps `fast` in
 // the fast entry and `exact` in the shadow. A fast count that does not fit 56 bits is never
 // stored (a payload skip).
-// The compact store (src/tt/compact.rs, `compact_victim`): the same check, else the first
+// The compact store (crates/table/src/tt/compact.rs, `compact_victim`): the same check, else the first
 // empty entry, else the entry the check's low bits pick.
 void store_compact(u64vec2 hash, u64vec2 count) {
     if (count.y != uint64_t(0) || count.x > MAX_COMPACT_COUNT) {

@@ -1,4 +1,4 @@
-// Work counters (src/work_counters.rs; layout in src/gpu/shader_layout.rs, WORK_*): each
+// Work counters (crates/run/src/work_counters.rs; layout in crates/gpu/src/gpu/shader_layout.rs, WORK_*): each
 // workgroup adds its invocations' counts in shared memory, and one invocation adds the
 // workgroup's totals to the buffer, so the buffer sees one atomic per counter per workgroup.
 // A counter is 64 bits as two 32-bit words: an add whose low word wraps carries into the high

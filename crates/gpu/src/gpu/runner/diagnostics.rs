@@ -16,7 +16,7 @@ use crate::gpu::shader_layout::{
     DEDUP_OUTPUT, WORK_DEPTHS, WORK_DUPLICATES, WORK_EXPANDED, WORK_LEAF_COUNT_OPS,
 };
 use crate::gpu::twin::buffers::{StageWork, TwinBuffers};
-use crate::gpu::twin::table::table_words;
+use crate::gpu::twin::table::{table_words, TwinTable};
 use crate::gpu::vk::buffer::GpuBuffer;
 use crate::gpu::vk::pipelines::Stage;
 use crate::tt::{TranspositionTable, TtMode};
@@ -177,6 +177,27 @@ impl DeviceRunner {
     /// counts past 2^64, or past what a fast entry holds. The table must not be split by
     /// depth (`--tt-split shared`): its lines hold the CPU's buckets.
     pub fn load_table(&mut self, table: &TranspositionTable) -> Result<(), GpuError> {
+        let shape = (table.mode(), table.verifier_bits(), table.buckets(), 0);
+        self.load_table_words(shape, table_words(table))
+    }
+
+    /// Replaces the prepared table's entries with those of its twin, split as the device's
+    /// is ([`Self::share_compact_lines`]).
+    pub fn load_twin_table(&mut self, table: &TwinTable) -> Result<(), GpuError> {
+        let (cpu, compact_lines) = (table.table(), table.compact_lines());
+        let lines = cpu.buckets() + compact_lines as usize;
+        let shape = (cpu.mode(), cpu.verifier_bits(), lines, compact_lines);
+        self.load_table_words(shape, table.words())
+    }
+
+    /// Uploads `fast` and `exact` (the words of [`table_words`], a split table's compact lines
+    /// first) to the prepared table if it has `shape`: mode, verifier bits, lines and compact
+    /// lines.
+    fn load_table_words(
+        &mut self,
+        shape: (TtMode, u32, usize, u64),
+        (fast, exact): (Vec<u64>, Vec<u64>),
+    ) -> Result<(), GpuError> {
         let refused = |reason| GpuError::Misuse {
             operation: "load a table",
             reason,
@@ -185,14 +206,15 @@ impl DeviceRunner {
             return Err(refused("no table is prepared"));
         };
         let config = gpu_table.config();
-        let same = config.mode == table.mode()
-            && config.verifier_bits == table.verifier_bits()
-            && config.buckets().ok() == Some(table.buckets());
-        if !same || gpu_table.compact_lines() > 0 {
+        let (mode, verifier_bits, lines, compact_lines) = shape;
+        let same = config.mode == mode
+            && config.verifier_bits == verifier_bits
+            && config.buckets().ok() == Some(lines)
+            && gpu_table.compact_lines() == compact_lines;
+        if !same {
             return Err(refused("the tables differ in configuration or split"));
         }
         // The fast array's segments come first (none in verified), then the exact array's.
-        let (fast, exact) = table_words(table);
         let fast_segments = if fast.is_empty() {
             0
         } else {

@@ -109,12 +109,12 @@ impl DeviceRunner {
         Ok(())
     }
 
-    /// Shares a fast table's lines between depth 2 and the deeper depths as the backend's
-    /// [`crate::tt::TableSplit`] says for the run `plan` starts (`crates/table/src/tt/split.rs`), if the
-    /// table is fresh from [`Self::prepare_table`]: a table kept from an earlier job keeps its
-    /// share and its entries. A new share starts from an empty table and zeroed statistics.
+    /// Shares a fast table's lines between depth 2 and the deeper depths as the runner's
+    /// [`crate::tt::TableSplit`] says for the run `plan` starts
+    /// (`crates/table/src/tt/split.rs`), if the table is fresh from [`Self::prepare_table`]: a
+    /// table kept from an earlier job keeps its share and its entries.
     pub(super) fn split_table(&mut self, plan: &Plan) -> Result<(), GpuError> {
-        let Some(table) = &mut self.table.current else {
+        let Some(table) = &self.table.current else {
             return Ok(());
         };
         if !table.share_open() {
@@ -126,13 +126,23 @@ impl DeviceRunner {
             growth: plan.growth,
         });
         let lines = compact_lines(self.table.split, table.lines(), estimate.as_ref());
+        self.share_compact_lines(lines)
+    }
+
+    /// Gives the first `lines` lines of the prepared table to depth 2's compact buckets, as
+    /// [`GpuTable::set_compact_lines`] allows. A new share starts from an empty table and
+    /// zeroed statistics.
+    pub fn share_compact_lines(&mut self, lines: u64) -> Result<(), GpuError> {
+        let Some(table) = &mut self.table.current else {
+            return Ok(());
+        };
         let before = table.compact_lines();
         table.set_compact_lines(lines);
         if table.compact_lines() == before {
             return Ok(());
         }
         let Some(table) = &self.table.current else {
-            unreachable!("split just above");
+            unreachable!("shared just above");
         };
         self.start_table(table)?;
         self.table.counts.fill(0);

@@ -1,11 +1,13 @@
 //! Twin of the shaders' table (`glsl/common/tt_probe.glsl`, `tt_store.glsl`): the CPU's table,
 //! whose buckets are the GPU table's layout byte for byte (the probe self-test and
 //! `load_table` copy them across) and whose replacement rule the GPU's mirrors
-//! (`crates/table/src/tt/replace.rs`), probed and stored where the stages probe and store, with the keys
-//! the shaders hash positions with. A fast table split by depth has no twin here: the twin's
-//! tables are shared by every depth (`--tt-split shared`).
+//! (`crates/table/src/tt/replace.rs`), probed and stored where the stages probe and store,
+//! with the keys the shaders hash positions with. A fast table split by depth has its compact
+//! lines too ([`CompactTable`]): depth 2 goes there, the deeper depths to the CPU's table,
+//! which then stands for the lines after them.
 
 use crate::chess::{Hash128, Position, Zobrist};
+use crate::tt::compact::{CompactTable, COMPACT_DEPTH};
 use crate::tt::{
     BucketRef, Probe, ThreadStats, TranspositionTable, TtMode, TtStatsSnapshot, MAX_TABLE_DEPTH,
     MIN_TT_DEPTH,
@@ -14,6 +16,8 @@ use crate::tt::{
 /// A table and its keys, as the stages of one chunk see them.
 pub struct TwinTable {
     table: TranspositionTable,
+    /// A split fast table's compact lines, which hold depth 2.
+    compact: Option<CompactTable>,
     zobrist: Zobrist,
     stats: ThreadStats,
 }
@@ -23,6 +27,7 @@ impl std::fmt::Debug for TwinTable {
         f.debug_struct("TwinTable")
             .field("mode", &self.table.mode())
             .field("buckets", &self.table.buckets())
+            .field("compact_lines", &self.compact_lines())
             .finish_non_exhaustive()
     }
 }
@@ -34,9 +39,31 @@ impl TwinTable {
         let stats = table.thread_stats();
         TwinTable {
             table,
+            compact: None,
             zobrist,
             stats,
         }
+    }
+
+    /// A fast table split by depth: `compact_lines` lines of compact buckets for depth 2 before
+    /// `table`'s buckets, which hold the deeper depths.
+    pub fn split(table: TranspositionTable, compact_lines: u64, zobrist: Zobrist) -> TwinTable {
+        debug_assert_eq!(table.mode(), TtMode::Fast);
+        let compact = CompactTable::new(compact_lines, table.verifier_bits());
+        TwinTable {
+            compact: Some(compact),
+            ..TwinTable::new(table, zobrist)
+        }
+    }
+
+    /// Lines given to depth 2's compact buckets (0 when the table is shared by every depth).
+    pub fn compact_lines(&self) -> u64 {
+        self.compact.as_ref().map_or(0, CompactTable::lines)
+    }
+
+    /// The compact lines if `depth` is kept there.
+    fn compact_at(&self, depth: u32) -> Option<&CompactTable> {
+        self.compact.as_ref().filter(|_| depth == COMPACT_DEPTH)
     }
 
     /// Whether positions `depth` plies from the leaves are probed and stored (`tt_enabled`).
@@ -55,12 +82,21 @@ impl TwinTable {
     }
 
     pub fn probe(&self, hash: Hash128, position: &Position, depth: u32) -> Probe {
-        self.table.probe(hash, position, depth, &self.stats)
+        match self.compact_at(depth) {
+            Some(compact) => compact.probe(hash, &self.stats),
+            None => self.table.probe(hash, position, depth, &self.stats),
+        }
     }
 
+    /// Stores the counts of `position`: a compact entry keeps the fast count (the only one in
+    /// fast mode).
     pub fn store(&self, hash: Hash128, position: &Position, depth: u32, exact: u128, fast: u128) {
-        self.table
-            .store(hash, position, depth, exact, fast, &self.stats);
+        match self.compact_at(depth) {
+            Some(compact) => compact.store(hash, fast, &self.stats),
+            None => self
+                .table
+                .store(hash, position, depth, exact, fast, &self.stats),
+        }
     }
 
     /// The keys positions are hashed with.
@@ -68,9 +104,16 @@ impl TwinTable {
         &self.zobrist
     }
 
-    /// The table's arrays as the GPU lays them out ([`table_words`]).
+    /// The table's arrays as the GPU lays them out: the compact lines' words first, then
+    /// [`table_words`].
     pub fn words(&self) -> (Vec<u64>, Vec<u64>) {
-        table_words(&self.table)
+        let (fast, exact) = table_words(&self.table);
+        let mut words = self
+            .compact
+            .as_ref()
+            .map_or(Vec::new(), CompactTable::words);
+        words.extend(fast);
+        (words, exact)
     }
 
     pub fn table(&self) -> &TranspositionTable {

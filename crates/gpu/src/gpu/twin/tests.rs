@@ -90,24 +90,42 @@ fn the_twin_counts_every_root_move_exactly_however_chunks_go() {
 
 /// A twin executor whose chunks probe and store a table of `mode` (a few thousand entries, so
 /// that entries are replaced) with the keys of seed 7.
-fn twin_with_table(mode: TtMode, submissions: Submissions) -> (Scheduler, TwinExecutor) {
-    let table = TranspositionTable::new(&TtConfig::new(mode, 1 << 16)).expect("a small table");
-    let twin = TwinExecutor::new(1 << 14, 256).with_table(TwinTable::new(table, Zobrist::new(7)));
+/// A twin with a table of 1,024 lines in `mode`, half of them compact if `split` (fast).
+fn twin_with_table(
+    mode: TtMode,
+    split: bool,
+    submissions: Submissions,
+) -> (Scheduler, TwinExecutor) {
+    let keys = Zobrist::new(7);
+    let table = if split {
+        let deeper = TranspositionTable::new(&TtConfig::new(mode, 1 << 15)).expect("a small table");
+        TwinTable::split(deeper, 512, keys)
+    } else {
+        let table = TranspositionTable::new(&TtConfig::new(mode, 1 << 16)).expect("a small table");
+        TwinTable::new(table, keys)
+    };
+    let twin = TwinExecutor::new(1 << 14, 256).with_table(table);
     (Scheduler::new(submissions), twin)
 }
 
-/// With a table in every mode, whole and in parts, the twin runs the stage program with its
-/// dedup steps, probes and stores: every root move exact, and a second run of the same
-/// position answered from the table (more hits, fewer count-ops). In certify the fast
-/// counts are the exact ones (no false hits with 64 verifier bits).
+/// With a table in every mode, and a fast table split by depth, whole and in parts, the twin
+/// runs the stage program with its dedup steps, probes and stores: every root move exact, and
+/// a second run of the same position answered from the table (more hits, fewer count-ops). In
+/// certify the fast counts are the exact ones (no false hits with 64 verifier bits).
 #[test]
 fn the_twin_with_a_table_counts_every_root_move_exactly_in_every_mode() {
-    for mode in [TtMode::Fast, TtMode::Verified, TtMode::Certify] {
+    let variants = [
+        (TtMode::Fast, false),
+        (TtMode::Verified, false),
+        (TtMode::Certify, false),
+        (TtMode::Fast, true),
+    ];
+    for (mode, split) in variants {
         for submissions in [Submissions::Whole, Submissions::Paced] {
             for (pos, depth) in [(position(KIWIPETE), 4), (position(ENDGAME), 5)] {
-                let (mut scheduler, mut twin) = twin_with_table(mode, submissions);
+                let (mut scheduler, mut twin) = twin_with_table(mode, split, submissions);
                 let expected = reference(&pos, depth);
-                let context = format!("{mode:?} {submissions:?} {depth}");
+                let context = format!("{mode:?} split {split} {submissions:?} {depth}");
                 let first = run(
                     &mut scheduler,
                     &mut twin,
