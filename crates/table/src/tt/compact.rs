@@ -30,10 +30,7 @@
 //! can see half an entry.
 
 use super::shader_shared;
-use super::split::COMPACT_BUCKETS_PER_LINE;
-use super::{Probe, ThreadStats};
 use crate::chess::Hash128;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 pub use shader_shared::{COMPACT_COUNT_BITS, COMPACT_DEPTH};
 /// Entries per compact bucket.
@@ -42,7 +39,8 @@ pub const COMPACT_WAYS: usize = shader_shared::COMPACT_WAYS as usize;
 pub const COMPACT_CHECK_BITS: u32 = 64 - COMPACT_COUNT_BITS;
 /// The largest count a compact entry holds (the field holds the count + 1).
 pub const MAX_COMPACT_COUNT: u64 = (1 << COMPACT_COUNT_BITS) - 2;
-const COUNT_MASK: u64 = (1 << COMPACT_COUNT_BITS) - 1;
+/// The count field of an entry (the count + 1).
+pub const COMPACT_COUNT_MASK: u64 = (1 << COMPACT_COUNT_BITS) - 1;
 
 /// Four compact entries in one 32-byte sector.
 #[repr(C, align(32))]
@@ -59,7 +57,7 @@ const _: () = assert!(COMPACT_CHECK_BITS >= 48);
 /// The check of `hash` as a compact entry holds it: bits 16-63 of `hash.hi`, in place.
 #[inline]
 pub fn compact_check(hash: Hash128) -> u64 {
-    hash.hi & !COUNT_MASK
+    hash.hi & !COMPACT_COUNT_MASK
 }
 
 /// The verifier bits a compact probe compares when the table's verifier keeps `bits`.
@@ -84,13 +82,13 @@ pub fn compact_entry(check: u64, count: u64) -> Option<u64> {
 /// The count an occupied entry holds; `None` for an empty one.
 #[inline]
 pub fn compact_count(entry: u64) -> Option<u64> {
-    (entry & COUNT_MASK).checked_sub(1)
+    (entry & COMPACT_COUNT_MASK).checked_sub(1)
 }
 
 /// Whether `entry` answers a probe whose check is `check` under `mask`.
 #[inline]
 pub fn compact_accepts(entry: u64, check: u64, mask: u64) -> bool {
-    entry & COUNT_MASK != 0 && (entry ^ check) & mask == 0
+    entry & COMPACT_COUNT_MASK != 0 && (entry ^ check) & mask == 0
 }
 
 /// What a probe of a compact bucket found: the count of the first entry that accepts, and how
@@ -99,7 +97,7 @@ pub fn compact_probe(bucket: &CompactBucket, check: u64, mask: u64) -> (Option<u
     let wrong = bucket
         .entries
         .iter()
-        .filter(|&&entry| entry & COUNT_MASK != 0 && entry & !COUNT_MASK != check)
+        .filter(|&&entry| entry & COMPACT_COUNT_MASK != 0 && entry & !COMPACT_COUNT_MASK != check)
         .count() as u64;
     let count = bucket
         .entries
@@ -114,100 +112,17 @@ pub fn compact_victim(bucket: &CompactBucket, check: u64) -> usize {
     let entries = &bucket.entries;
     if let Some(same) = entries
         .iter()
-        .position(|&entry| entry & COUNT_MASK != 0 && entry & !COUNT_MASK == check)
+        .position(|&entry| entry & COMPACT_COUNT_MASK != 0 && entry & !COMPACT_COUNT_MASK == check)
     {
         return same;
     }
-    if let Some(empty) = entries.iter().position(|&entry| entry & COUNT_MASK == 0) {
+    if let Some(empty) = entries
+        .iter()
+        .position(|&entry| entry & COMPACT_COUNT_MASK == 0)
+    {
         return empty;
     }
     (check >> COMPACT_COUNT_BITS) as usize % COMPACT_WAYS
-}
-
-/// Depth 2's compact buckets as a split fast table's first lines hold them on the GPU: the CPU
-/// twin of its compact probe and store (`tt_probe`, `store_compact`), with the statistics the
-/// shaders count for them.
-#[derive(Debug)]
-pub struct CompactTable {
-    /// [`COMPACT_WAYS`] entries per bucket, bucket after bucket, as the GPU's lines hold them.
-    entries: Vec<AtomicU64>,
-    verifier_mask: u64,
-}
-
-impl CompactTable {
-    /// `lines` lines of compact buckets, probed with the check bits a table whose verifier
-    /// keeps `verifier_bits` compares.
-    pub fn new(lines: u64, verifier_bits: u32) -> CompactTable {
-        let entries = lines * COMPACT_BUCKETS_PER_LINE * COMPACT_WAYS as u64;
-        CompactTable {
-            entries: (0..entries).map(|_| AtomicU64::new(0)).collect(),
-            verifier_mask: compact_verifier_mask(verifier_bits),
-        }
-    }
-
-    /// Lines of the table (two buckets each).
-    pub fn lines(&self) -> u64 {
-        self.entries.len() as u64 / (COMPACT_BUCKETS_PER_LINE * COMPACT_WAYS as u64)
-    }
-
-    /// The first entry of the bucket of `hash` (`hash.lo` multiplied high onto the buckets, as
-    /// `compact_bucket` picks it), and the bucket as it is now.
-    fn bucket(&self, hash: Hash128) -> (usize, CompactBucket) {
-        let buckets = (self.entries.len() / COMPACT_WAYS) as u128;
-        let base = ((u128::from(hash.lo) * buckets) >> 64) as usize * COMPACT_WAYS;
-        let entries = std::array::from_fn(|way| self.entries[base + way].load(Relaxed));
-        (base, CompactBucket { entries })
-    }
-
-    /// A probe of `hash`'s bucket: a hit with the count of the first entry that accepts its
-    /// check, else a miss; each occupied entry of another key is a wrong-occupied probe.
-    pub fn probe(&self, hash: Hash128, stats: &ThreadStats) -> Probe {
-        let (_, bucket) = self.bucket(hash);
-        let (count, wrong) = compact_probe(&bucket, compact_check(hash), self.verifier_mask);
-        stats.wrong_occupied_probes(COMPACT_DEPTH, wrong);
-        match count {
-            Some(count) => {
-                stats.hit(COMPACT_DEPTH);
-                Probe::Hit {
-                    exact: count.into(),
-                    fast: count.into(),
-                }
-            }
-            None => {
-                stats.miss(COMPACT_DEPTH);
-                Probe::Miss
-            }
-        }
-    }
-
-    /// Stores `count` for `hash` in the entry [`compact_victim`] picks, or skips a count too
-    /// large for an entry (a payload skip).
-    pub fn store(&self, hash: Hash128, count: u128, stats: &ThreadStats) {
-        let check = compact_check(hash);
-        let entry = u64::try_from(count)
-            .ok()
-            .and_then(|count| compact_entry(check, count));
-        let Some(entry) = entry else {
-            stats.payload_skip(COMPACT_DEPTH);
-            return;
-        };
-        let (base, bucket) = self.bucket(hash);
-        let replaced = self.entries[base + compact_victim(&bucket, check)].swap(entry, Relaxed);
-        let occupied = compact_count(replaced).is_some();
-        stats.store(
-            COMPACT_DEPTH,
-            occupied.then_some(COMPACT_DEPTH),
-            occupied && replaced & !COUNT_MASK != check,
-        );
-    }
-
-    /// The entries, one word each, in the GPU's order.
-    pub fn words(&self) -> Vec<u64> {
-        self.entries
-            .iter()
-            .map(|entry| entry.load(Relaxed))
-            .collect()
-    }
 }
 
 #[cfg(test)]
@@ -222,7 +137,7 @@ mod tests {
     #[test]
     fn round_trip_and_empty() {
         let check = compact_check(HASH);
-        assert_eq!(check & COUNT_MASK, 0);
+        assert_eq!(check & COMPACT_COUNT_MASK, 0);
         let entry = compact_entry(check, 400).expect("fits");
         assert_eq!(compact_count(entry), Some(400));
         assert_eq!(compact_count(0), None);
@@ -243,7 +158,7 @@ mod tests {
         assert_eq!(compact_verifier_bits(64), 48);
         assert_eq!(compact_verifier_bits(8), 8);
         assert_eq!(compact_verifier_mask(8), 0xff << 16);
-        assert_eq!(compact_verifier_mask(64), !COUNT_MASK);
+        assert_eq!(compact_verifier_mask(64), !COMPACT_COUNT_MASK);
         let check = compact_check(HASH);
         let entry = compact_entry(check, 7).expect("fits");
         // A difference above the 8 kept bits passes an 8-bit probe, not a full one.
@@ -264,9 +179,12 @@ mod tests {
                 compact_entry(other ^ (1 << 33), 1).expect("fits"),
             ],
         };
-        assert_eq!(compact_probe(&bucket, check, !COUNT_MASK), (Some(9), 2));
         assert_eq!(
-            compact_probe(&CompactBucket::default(), check, !COUNT_MASK),
+            compact_probe(&bucket, check, !COMPACT_COUNT_MASK),
+            (Some(9), 2)
+        );
+        assert_eq!(
+            compact_probe(&CompactBucket::default(), check, !COMPACT_COUNT_MASK),
             (None, 0)
         );
     }
@@ -287,38 +205,5 @@ mod tests {
         let mut with_same = with_empty;
         with_same.entries[1] = compact_entry(check, 1).expect("fits");
         assert_eq!(compact_victim(&with_same, check), 1);
-    }
-
-    #[test]
-    fn a_compact_table_answers_what_it_stored_in_the_gpus_order() {
-        let stats = crate::tt::stats::StatsRegistry::default().register();
-        let table = CompactTable::new(1, 64);
-        assert_eq!(table.lines(), 1);
-        assert_eq!(table.words(), vec![0; 2 * COMPACT_WAYS]);
-        assert_eq!(table.probe(HASH, &stats), Probe::Miss);
-        table.store(HASH, 400, &stats);
-        assert_eq!(
-            table.probe(HASH, &stats),
-            Probe::Hit {
-                exact: 400,
-                fast: 400
-            }
-        );
-        // Too large for an entry: skipped, the entry kept.
-        table.store(HASH, u128::from(MAX_COMPACT_COUNT) + 1, &stats);
-        let other = Hash128 {
-            hi: HASH.hi ^ 1 << 20,
-            lo: HASH.lo,
-        };
-        assert_eq!(table.probe(other, &stats), Probe::Miss);
-        table.store(other, 3, &stats);
-        // HASH.lo's top bit picks the second of the two buckets; the first entries hold the
-        // stores in order.
-        let base = COMPACT_WAYS;
-        let words = table.words();
-        assert_eq!(words[..base], [0; COMPACT_WAYS]);
-        assert_eq!(compact_count(words[base]), Some(400));
-        assert_eq!(compact_count(words[base + 1]), Some(3));
-        assert_eq!(words[base + 2..], [0, 0]);
     }
 }

@@ -17,6 +17,7 @@
 //! sums them at any time.
 
 pub mod compact;
+pub mod compact_table;
 pub mod exact;
 pub mod fast;
 

@@ -7,7 +7,8 @@
 //! which then stands for the lines after them.
 
 use crate::chess::{Hash128, Position, Zobrist};
-use crate::tt::compact::{CompactTable, COMPACT_DEPTH};
+use crate::tt::compact::COMPACT_DEPTH;
+use crate::tt::compact_table::CompactTable;
 use crate::tt::{
     BucketRef, Probe, ThreadStats, TranspositionTable, TtMode, TtStatsSnapshot, MAX_TABLE_DEPTH,
     MIN_TT_DEPTH,
