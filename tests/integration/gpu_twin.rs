@@ -504,6 +504,7 @@ fn the_scheduler_decides_and_counts_alike_on_the_device_and_its_twin() {
         let gpu_work = gpu.work_counters().expect("counters");
         let twin_work = twin.work_counters();
         assert_eq!(gpu_work.leaf_count_ops, twin_work.leaf_count_ops, "{fen}");
+        assert_eq!(gpu_work.null_counted, twin_work.null_counted, "{fen}");
         assert_eq!(
             gpu_work.positions_expanded, twin_work.positions_expanded,
             "{fen}"

@@ -1,6 +1,8 @@
 // Leaf: the last two plies fused. For remaining depth 2, every move is made and the child's
-// legal moves are counted without being generated; for remaining depth 1, the position's own
-// moves are counted. With a TT, a depth-2 position is probed first and its count stored after.
+// legal moves are counted without being generated, but for the node count's neutral moves,
+// counted by the replies of the board with the turn passed (null_replies.glsl); for remaining
+// depth 1, the position's own moves are counted. With a TT, a depth-2 position is probed first
+// and its count stored after.
 // A chunk's own level (its items) is read from `boards` and counted into `counts`; a compact
 // leaf level (COMPACT_LEAF) is made from its leaf entries, each adding its counts into its
 // parent's and leaving them in its entry for its duplicates (dedup's DEDUP_RESOLVE).
@@ -62,9 +64,24 @@ Pos generator_level_position(uint index) {
 }
 #define GENERATOR_POSITION(index) generator_level_position(index)
 
+#ifndef MOVE_STATS
+#include "null_replies.glsl"
+#endif
+
 uint64_t leaf_sum;
 
 void on_move(Pos parent, uint from, uint to, uint kind) {
+#ifndef MOVE_STATS
+    // The node count makes only the moves that change the opponent's replies. The slot has a
+    // salt (0: a square is below 64, but the compiler cannot tell) so that its reads stay here
+    // rather than being held in registers through the generator's loop.
+    uint slot = gl_LocalInvocationIndex + (to >> 6u);
+    if (is_neutral(parent, slot, from, to, kind)) {
+        leaf_sum += uint64_t(null_load(slot, NULL_REPLIES));
+        work_count(WORK_FIELD_NULL_COUNTED, 1u);
+        return;
+    }
+#endif
     leaf_sum += uint64_t(LEAF_MOVES(play_move(parent, from, to, kind)));
     // A child whose moves are counted: a leaf count-op, added in shared memory.
     work_count(WORK_FIELD_LEAF_COUNT_OPS, 1u);
@@ -97,6 +114,9 @@ uint64_t count_two_plies(uint index, out uint64_t fast) {
     tally_clear();
 #endif
     leaf_sum = uint64_t(0);
+#ifndef MOVE_STATS
+    null_replies_begin(index);
+#endif
     generate_moves(index);
     work_count(WORK_FIELD_EXPANDED, 1u);
     uint64_t count = leaf_sum;

@@ -33,7 +33,9 @@ bool has_legal_move(Pos c) {
     for (uint kind = PAWN_PUSHES; kind <= PAWN_CAPTURES_WEST; kind++) {
         if (pawn_targets(c, a, kind) != uint64_t(0)) return true;
     }
-    if ((sliders_by_lookups() ? count_slider_moves_by_lookups(c, a) : count_slider_moves_by_fills(c, a)) != 0u) {
+    uint64_t unused = uint64_t(0);
+    if ((sliders_by_lookups() ? count_slider_moves_by_lookups(c, a, unused)
+                              : count_slider_moves_by_fills(c, a, unused)) != 0u) {
         return true;
     }
     return ep_capturers(c) != uint64_t(0);

@@ -264,20 +264,24 @@ int pawn_offset(bool white, uint pawn_kind) {
         : (white ? 7 : -9);
 }
 
-// Moves of `movers` in direction `dir`.
-uint count_sliding(Pos p, Analysis a, uint64_t movers, int dir) {
+// Moves of `movers` in direction `dir`; adds the squares they land on to `reached`.
+uint count_sliding(Pos p, Analysis a, uint64_t movers, int dir, inout uint64_t reached) {
     uint64_t empty = ~(p.color[WHITE] | p.color[BLACK]);
-    return popcount64(slide(movers & free_along(a, dir), empty, dir) & a.targets);
+    uint64_t targets = slide(movers & free_along(a, dir), empty, dir) & a.targets;
+    reached |= targets;
+    return popcount64(targets);
 }
 
-uint count_slider_moves_by_fills(Pos p, Analysis a) {
+uint count_slider_moves_by_fills(Pos p, Analysis a, inout uint64_t reached) {
     uint64_t ours = side(p, p.turn);
     uint64_t rook_movers = (p.role[ROOK] | p.role[QUEEN]) & ours;
     uint64_t bishop_movers = (p.role[BISHOP] | p.role[QUEEN]) & ours;
-    return count_sliding(p, a, rook_movers, NORTH) + count_sliding(p, a, rook_movers, SOUTH)
-        + count_sliding(p, a, rook_movers, EAST) + count_sliding(p, a, rook_movers, WEST)
-        + count_sliding(p, a, bishop_movers, NORTH_EAST) + count_sliding(p, a, bishop_movers, SOUTH_WEST)
-        + count_sliding(p, a, bishop_movers, NORTH_WEST) + count_sliding(p, a, bishop_movers, SOUTH_EAST);
+    return count_sliding(p, a, rook_movers, NORTH, reached) + count_sliding(p, a, rook_movers, SOUTH, reached)
+        + count_sliding(p, a, rook_movers, EAST, reached) + count_sliding(p, a, rook_movers, WEST, reached)
+        + count_sliding(p, a, bishop_movers, NORTH_EAST, reached)
+        + count_sliding(p, a, bishop_movers, SOUTH_WEST, reached)
+        + count_sliding(p, a, bishop_movers, NORTH_WEST, reached)
+        + count_sliding(p, a, bishop_movers, SOUTH_EAST, reached);
 }
 
 // The squares the slider of `p` on `sq` attacks (a queen both ways).
@@ -289,7 +293,7 @@ uint64_t slider_attacks(Pos p, uint sq, uint64_t occupied) {
     return attacks;
 }
 
-uint count_slider_moves_by_lookups(Pos p, Analysis a) {
+uint count_slider_moves_by_lookups(Pos p, Analysis a, inout uint64_t reached) {
     uint64_t occupied = p.color[WHITE] | p.color[BLACK];
     uint64_t sliders = (p.role[ROOK] | p.role[BISHOP] | p.role[QUEEN]) & side(p, p.turn);
     uint n = 0u;
@@ -298,6 +302,7 @@ uint count_slider_moves_by_lookups(Pos p, Analysis a) {
         sliders &= sliders - uint64_t(1);
         uint64_t targets = slider_attacks(p, sq, occupied) & a.targets;
         if ((a.pinned & square_bb(sq)) != uint64_t(0)) targets &= line_bb(a.king, sq);
+        reached |= targets;
         n += popcount64(targets);
     }
     return n;
@@ -320,22 +325,36 @@ uint count_pawn_moves(uint64_t targets, uint64_t promo_rank) {
     return popcount64(targets) + 3u * popcount64(targets & promo_rank);
 }
 
-// The number of legal moves: what generate_moves visits, counted set by set and added up as
-// it goes, so that little is live at once.
-uint count_legal(Pos p) {
+// The number of legal moves, and in `reached` every square a move other than an en passant
+// capture or a castle lands on: what generate_moves visits, counted set by set and added up
+// as it goes, so that little is live at once. Where `reached` is not read, its unions are
+// dead code and compiled away.
+uint count_legal_reaching(Pos p, inout uint64_t reached) {
     // En passant first: its loop is the one branch, and values computed before it would be
     // kept across it.
     uint n = popcount64(ep_capturers(p));
     Analysis a = analyze(p);
-    n += popcount64(a.king_moves);
     uint64_t ours = side(p, p.turn);
+    n += popcount64(a.king_moves);
+    reached |= a.king_moves & ~ours;
     uint64_t promo_rank = p.turn == WHITE ? RANK_8 : RANK_1;
-    n += count_knight_moves(p.role[KNIGHT] & ours & ~a.pinned, a.targets);
-    n += sliders_by_lookups() ? count_slider_moves_by_lookups(p, a) : count_slider_moves_by_fills(p, a);
+    uint64_t knights = p.role[KNIGHT] & ours & ~a.pinned;
+    n += count_knight_moves(knights, a.targets);
+    reached |= knight_spread(knights) & a.targets;
+    n += sliders_by_lookups() ? count_slider_moves_by_lookups(p, a, reached)
+                              : count_slider_moves_by_fills(p, a, reached);
     for (uint kind = PAWN_PUSHES; kind <= PAWN_CAPTURES_WEST; kind++) {
-        n += count_pawn_moves(pawn_targets(p, a, kind), promo_rank);
+        uint64_t targets = pawn_targets(p, a, kind);
+        reached |= targets;
+        n += count_pawn_moves(targets, promo_rank);
     }
     return n;
+}
+
+// The number of legal moves.
+uint count_legal(Pos p) {
+    uint64_t unused = uint64_t(0);
+    return count_legal_reaching(p, unused);
 }
 
 // The position after a legal move (copy-make), with its canonical ep square.

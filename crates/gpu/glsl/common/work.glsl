@@ -14,7 +14,9 @@ const uint WORK_FIELD_LEAF_COUNT_OPS = 0u;
 const uint WORK_FIELD_DUPLICATES = 1u;
 // Positions whose children the dispatch made, at its remaining depth.
 const uint WORK_FIELD_EXPANDED = 2u;
-const uint WORK_FIELDS = 3u;
+// Moves of depth-2 positions counted by their null board's replies, not made.
+const uint WORK_FIELD_NULL_COUNTED = 3u;
+const uint WORK_FIELDS = 4u;
 
 shared uint work_group[WORK_FIELDS];
 
@@ -58,6 +60,7 @@ void work_flush(uint depth) {
     if (gl_LocalInvocationIndex == 0u) {
         work_add(WORK_LEAF_COUNT_OPS, work_group[WORK_FIELD_LEAF_COUNT_OPS]);
         work_add(WORK_DUPLICATES, work_group[WORK_FIELD_DUPLICATES]);
+        work_add(WORK_NULL_COUNTED, work_group[WORK_FIELD_NULL_COUNTED]);
         work_add(WORK_EXPANDED + 2u * min(depth, WORK_DEPTHS - 1u), work_group[WORK_FIELD_EXPANDED]);
     }
 }

@@ -118,11 +118,12 @@ pub const DEDUP_MAX_PROBES: u32 = 32;
 
 /// Layout of the work counters buffer (`glsl/common/work.glsl`), in 32-bit words: each counter
 /// is 64 bits wide as (low, high) words, added with a carry (no 64-bit atomics needed). The leaf
-/// count-ops, the duplicates, then the positions expanded per remaining depth
-/// (`WORK_DEPTHS` of them).
+/// count-ops, the duplicates, the moves counted without being made, then the positions expanded
+/// per remaining depth (`WORK_DEPTHS` of them).
 pub const WORK_LEAF_COUNT_OPS: u32 = 0;
 pub const WORK_DUPLICATES: u32 = 2;
-pub const WORK_EXPANDED: u32 = 4;
+pub const WORK_NULL_COUNTED: u32 = 4;
+pub const WORK_EXPANDED: u32 = 6;
 pub const WORK_DEPTHS: u32 = 32;
 pub const WORK_WORDS: u32 = WORK_EXPANDED + 2 * WORK_DEPTHS;
 
@@ -130,7 +131,7 @@ pub const WORK_WORDS: u32 = WORK_EXPANDED + 2 * WORK_DEPTHS;
 /// `r - 1` levels: the items, then one per expand).
 pub const MAX_LEVELS: u32 = 32;
 
-pub const SHADER_DEFINES: [(&str, u32); 66] = [
+pub const SHADER_DEFINES: [(&str, u32); 67] = [
     ("WORKGROUP_SIZE", WORKGROUP_SIZE),
     ("BINDING_TABLES", BINDING_TABLES),
     ("BINDING_CHUNK_ARRAYS", BINDING_CHUNK_ARRAYS),
@@ -194,6 +195,7 @@ pub const SHADER_DEFINES: [(&str, u32); 66] = [
     ("MAX_LEVELS", MAX_LEVELS),
     ("WORK_LEAF_COUNT_OPS", WORK_LEAF_COUNT_OPS),
     ("WORK_DUPLICATES", WORK_DUPLICATES),
+    ("WORK_NULL_COUNTED", WORK_NULL_COUNTED),
     ("WORK_EXPANDED", WORK_EXPANDED),
     ("WORK_DEPTHS", WORK_DEPTHS),
     ("WORK_WORDS", WORK_WORDS),

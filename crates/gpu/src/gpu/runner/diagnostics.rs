@@ -14,6 +14,7 @@ use crate::gpu::layouts::{
 };
 use crate::gpu::shader_layout::{
     DEDUP_OUTPUT, WORK_DEPTHS, WORK_DUPLICATES, WORK_EXPANDED, WORK_LEAF_COUNT_OPS,
+    WORK_NULL_COUNTED,
 };
 use crate::gpu::twin::buffers::{StageWork, TwinBuffers};
 use crate::gpu::twin::table::{table_words, TwinTable};
@@ -326,6 +327,7 @@ impl DeviceRunner {
         let mut stage_work = StageWork {
             leaf_count_ops: counter(WORK_LEAF_COUNT_OPS),
             duplicates: counter(WORK_DUPLICATES),
+            null_counted: counter(WORK_NULL_COUNTED),
             ..StageWork::default()
         };
         for depth in 0..WORK_DEPTHS {

@@ -9,7 +9,9 @@ use crate::gpu::error::GpuError;
 use crate::gpu::layouts::Control;
 use crate::gpu::level_work::count_written_levels;
 use crate::gpu::scheduler::ScheduleStats;
-use crate::gpu::shader_layout::{WORK_DEPTHS, WORK_DUPLICATES, WORK_EXPANDED, WORK_LEAF_COUNT_OPS};
+use crate::gpu::shader_layout::{
+    WORK_DEPTHS, WORK_DUPLICATES, WORK_EXPANDED, WORK_LEAF_COUNT_OPS, WORK_NULL_COUNTED,
+};
 use crate::gpu::vk::context::SLOTS;
 use crate::gpu::vk::recorder::Recorder;
 use crate::tt::TtStatsSnapshot;
@@ -91,6 +93,7 @@ impl DeviceRunner {
         let mut work = WorkCounters {
             leaf_count_ops: u128::from(counter(WORK_LEAF_COUNT_OPS))
                 + u128::from(host.counted_the_root),
+            null_counted: u128::from(counter(WORK_NULL_COUNTED)),
             items: host.items,
             launch_depth: host.launch_depth,
             chunks: Some(ChunkWork {

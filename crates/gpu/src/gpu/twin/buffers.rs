@@ -22,6 +22,8 @@ const PLAY_MOVE_BITS: u32 = 0x7fff;
 pub struct StageWork {
     pub leaf_count_ops: u64,
     pub duplicates: u64,
+    /// Moves the leaf counted by their null board's replies instead of making them.
+    pub null_counted: u64,
     /// Positions whose children a stage made, by the dispatch's remaining depth.
     pub expanded: ByDepth,
 }

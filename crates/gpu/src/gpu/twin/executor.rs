@@ -127,6 +127,7 @@ impl TwinExecutor {
         let work = &self.buffers.work;
         let mut counters = WorkCounters {
             leaf_count_ops: u128::from(work.leaf_count_ops) + u128::from(self.counted_the_root),
+            null_counted: u128::from(work.null_counted),
             positions_expanded: work.expanded.clone(),
             items: self.items,
             launch_depth: self.launch_depth,

@@ -3,9 +3,13 @@
 //! leaf level's entries are made from their parents, add their counts into their parents' low
 //! words, and keep (fast count, count) in their entries. With a table, a position two plies
 //! from the leaves is probed first and its count stored after (not after a certify false
-//! hit, whose fast count is final).
+//! hit, whose fast count is final). At two plies the moves that leave the opponent's replies
+//! those of the position with the turn passed are counted by those replies, not made: the CPU
+//! generator's rule (`chess::specialized::neutral_moves`), which
+//! `glsl/common/null_replies.glsl` must match.
 
 use crate::chess::movegen::{count_legal, legal_moves};
+use crate::chess::specialized::neutral_moves;
 use crate::chess::Position;
 use crate::gpu::layouts::{GpuU128, LeafEntry, StepConstants};
 use crate::gpu::shader_layout::{COMPACT_LEAF, LEAF_ENTRY_DUPLICATE};
@@ -31,12 +35,34 @@ pub fn leaf(
 }
 
 /// The leaves two plies below `position`: each child's legal moves, counted without being
-/// made (one count-op per child).
+/// made (one count-op per child), but for the neutral moves, counted by the null board's
+/// replies.
 fn count_two_plies(work: &mut StageWork, position: &Position, remaining: u32) -> u64 {
     let moves = legal_moves(position);
-    work.leaf_count_ops += moves.len() as u64;
     work.count_expanded(remaining);
-    moves.iter().map(|&m| count_legal(&position.play(m))).sum()
+    let neutral = neutral_moves(position).unwrap_or_default();
+    let null_replies = if neutral.is_empty() {
+        0
+    } else {
+        count_legal(&passed(position))
+    };
+    let mut count = neutral.len() as u64 * null_replies;
+    for &m in moves.iter() {
+        if !neutral.contains(&(m.from(), m.to())) {
+            work.leaf_count_ops += 1;
+            count += count_legal(&position.play(m));
+        }
+    }
+    work.null_counted += neutral.len() as u64;
+    count
+}
+
+/// `position` with the turn passed: no en passant square, the same castling rights.
+fn passed(position: &Position) -> Position {
+    let mut setup = position.to_setup();
+    setup.turn = !setup.turn;
+    setup.ep_square = None;
+    Position::from_setup(&setup).expect("a side not in check may pass its turn")
 }
 
 /// (count, fast count) of the leaves two plies below `position`, from the table or counted

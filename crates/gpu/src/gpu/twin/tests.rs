@@ -88,9 +88,9 @@ fn the_twin_counts_every_root_move_exactly_however_chunks_go() {
     }
 }
 
-/// A twin executor whose chunks probe and store a table of `mode` (a few thousand entries, so
-/// that entries are replaced) with the keys of seed 7.
-/// A twin with a table of 1,024 lines in `mode`, half of them compact if `split` (fast).
+/// A twin executor whose chunks probe and store a table of 1,024 lines in `mode` (a few
+/// thousand entries, so that entries are replaced), half of them compact if `split` (fast),
+/// with the keys of seed 7.
 fn twin_with_table(
     mode: TtMode,
     split: bool,
@@ -158,17 +158,25 @@ fn the_twin_with_a_table_counts_every_root_move_exactly_in_every_mode() {
     }
 }
 
-/// Without a table every child at remaining depth 2 has its moves counted once: the leaf's
-/// count-ops are the perft one ply less deep.
+/// Without a table every child at remaining depth 2 has its moves counted once or is counted
+/// by its null board's replies: the leaf's count-ops and the moves counted without being made
+/// add up to the perft one ply less deep, and most of the start position's are not made.
 #[test]
-fn leaf_count_ops_without_a_table_are_the_perft_one_ply_less() {
+fn leaf_count_ops_and_null_counted_moves_without_a_table_are_the_perft_one_ply_less() {
     for (pos, deepest) in [(Position::startpos(), 5), (position(KIWIPETE), 4)] {
         for depth in 1..=deepest {
             let mut scheduler = Scheduler::new(Submissions::Whole);
             let mut twin = TwinExecutor::new(1 << 16, 256);
             divide(&mut scheduler, &mut twin, &pos, depth);
             let work = twin.work_counters();
-            assert_eq!(work.leaf_count_ops, perft(&pos, depth - 1), "depth {depth}");
+            assert_eq!(
+                work.leaf_count_ops + work.null_counted,
+                perft(&pos, depth - 1),
+                "depth {depth}"
+            );
+            if depth >= 3 {
+                assert!(work.null_counted > 0, "depth {depth}");
+            }
         }
     }
 }
