@@ -167,10 +167,12 @@ bool is_neutral(Pos p, uint slot, uint from, uint to, uint kind) {
     if ((null_load_mask(slot, word) & (from_bb | square_bb(to))) != uint64_t(0)) {
         return false;
     }
+    if (kind != KIND_DOUBLE_PUSH) {
+        return true;
+    }
     uint them = p.turn ^ 1u;
     uint64_t passed = square_bb((from + to) >> 1u);
-    return kind != KIND_DOUBLE_PUSH
-        || (passed & pawn_spread(them, p.role[PAWN] & side(p, them))) == uint64_t(0);
+    return (passed & pawn_spread(them, p.role[PAWN] & side(p, them))) == uint64_t(0);
 }
 
 #endif
