@@ -126,10 +126,11 @@ pub fn compact_victim(bucket: &CompactBucket, check: u64) -> usize {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    const HASH: Hash128 = Hash128 {
+    /// A hash whose check and bucket bits are all in use (the compact table's tests too).
+    pub(crate) const HASH: Hash128 = Hash128 {
         hi: 0x0123_4567_89ab_cdef,
         lo: 0xfedc_ba98_7654_3210,
     };

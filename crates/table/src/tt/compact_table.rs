@@ -101,12 +101,8 @@ impl CompactTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tt::compact::tests::HASH;
     use crate::tt::compact::MAX_COMPACT_COUNT;
-
-    const HASH: Hash128 = Hash128 {
-        hi: 0x0123_4567_89ab_cdef,
-        lo: 0xfedc_ba98_7654_3210,
-    };
 
     #[test]
     fn a_compact_table_answers_what_it_stored_in_the_gpus_order() {
