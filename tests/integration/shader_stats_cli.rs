@@ -65,12 +65,21 @@ fn null_devices_report_registers_of_every_search_pipeline() {
             // devices; on GCN (vega10, registers allocated by fours, 256 per lane) 2 of 10
             // waves per SIMD in both, as the driver reports them. The stages of statistics
             // runs, builds of their own, take more (the leaf) but spill no register of either
-            // kind.
+            // kind, but for the statistics leaf's fills variant: made for CPU devices, where no
+            // register is spilled, it runs on a GPU only when forced (`VKPERFT_SLIDERS`), and
+            // may spill a few vector registers there.
             let name = executable["pipeline"].as_str().expect("a name");
             if name.contains("_stats") {
-                assert_eq!(stats["Spilled VGPRs"], 0, "{family}: {executable}");
+                let forced_only = name.starts_with("leaf_stats") && name.ends_with("fills");
+                let spills = if forced_only { 8 } else { 0 };
+                assert!(
+                    stats["Spilled VGPRs"].as_u64() <= Some(spills),
+                    "{family}: {executable}"
+                );
                 assert_eq!(stats["Spilled SGPRs"], 0, "{family}: {executable}");
-                assert_eq!(stats["Scratch size"], 0, "{family}: {executable}");
+                if !forced_only {
+                    assert_eq!(stats["Scratch size"], 0, "{family}: {executable}");
+                }
             } else if name.starts_with("expand") || name.starts_with("leaf") {
                 let fills = name.ends_with("fills");
                 let (registers, waves) = match (family, fills) {

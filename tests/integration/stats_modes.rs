@@ -5,7 +5,7 @@
 use crate::common::{position, shared_vulkan_backend, silent_control};
 use vkperft::backend::{Backend, RunRequest};
 use vkperft::chess::perft::perft_stats;
-use vkperft::chess::{Move, MoveStats, Position, Zobrist};
+use vkperft::chess::{Move, MoveStat, MoveStats, Position, Zobrist};
 use vkperft::count::Counts;
 use vkperft::cpu::parallel::divide;
 use vkperft::cpu::search::{PlainStatsSearch, TtSearch};
@@ -322,5 +322,43 @@ mod classification {
         assert_eq!(MoveStat::TALLIED[4].key(), "direct_checks");
         assert_eq!(s.times(2).get(Stalemates), 26);
         assert_eq!((s + s).get(Captures), 2);
+    }
+}
+
+/// Positions whose last ply stalemates or mates, among them moves that take away the opponent's
+/// one unblockable move (a pawn's push blocked, a knight taken): the statistics leaf settles
+/// quiet moves by witnesses and checks on the occupancy, and makes only the moves these leave
+/// open.
+#[test]
+fn vulkan_settles_the_last_plys_mates_and_stalemates_as_the_reference_does() {
+    for (index, fen) in [
+        // Ra4 blocks the pawn's one push: stalemate.
+        "7k/5K2/6P1/p7/1R6/8/8/8 w - - 0 1",
+        // Rxb1 takes the knight, the one piece that could move: stalemate.
+        "7k/5K2/6P1/8/1R6/8/8/1n6 w - - 0 1",
+        // Two pawns, each pushable: no move of ours stalemates, a few mate.
+        "7k/5K2/6P1/p7/4p3/1R6/8/8 w - - 0 1",
+        "k7/P7/1K6/8/8/8/8/8 w - - 0 1",
+        "1k6/1P6/1K6/8/4b3/8/8/8 w - - 0 1",
+        "8/8/8/8/8/4k3/4p3/4K3 w - - 0 1",
+        "2k5/8/1PK5/8/8/8/8/8 w - - 0 1",
+        "4k3/4P3/3K4/8/8/8/8/3R4 w - - 0 1",
+        "5bk1/5p2/5K2/8/8/8/8/R7 w - - 0 1",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let pos = Position::from_fen(fen).expect("a legal position");
+        if index < 2 {
+            let stalemates = perft_stats(&pos, 1).1.get(MoveStat::Stalemates);
+            assert_eq!(stalemates, 1, "{fen}: the rook's move stalemates");
+        }
+        for mode in [TtMode::Off, TtMode::Certify] {
+            for depth in 1..=4 {
+                let config = stats_config(mode, 1 << 20, 64);
+                let divide = vulkan_stats_divide(&pos, depth, &config);
+                assert_divide_exact(fen, divide, &pos, depth, mode);
+            }
+        }
     }
 }

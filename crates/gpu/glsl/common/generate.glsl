@@ -25,10 +25,12 @@ Pos generator_position(uint board_index, uint salt) {
 #define GENERATE_ARGUMENT uint board_index
 #define GENERATE_POSITION(salt) generator_position(board_index, salt)
 #define GENERATE_VISIT on_move
+#define GENERATE_SELECT(position, group, from, offset, targets) (targets)
 #include "generate_loop.glsl"
 #undef GENERATE_FUNCTION
 #undef GENERATE_ARGUMENT
 #undef GENERATE_POSITION
 #undef GENERATE_VISIT
+#undef GENERATE_SELECT
 
 #endif

@@ -4,10 +4,14 @@
 //   GENERATE_POSITION(salt)   the position, from that parameter (`salt` is 0; see
 //                             generator_position in generate.glsl),
 //   GENERATE_VISIT            a function (Pos parent, uint from, uint to, uint kind) called for
-//                             every legal move,
+//                             every legal move it selects,
+//   GENERATE_SELECT(position, group, from, offset, targets)
+//                             the moves of a group's (or a piece's) set to visit: `targets`
+//                             itself to visit all; others may count the rest in bulk,
 // includes this file, and undefines them. generate.glsl makes the node count's and the
-// expansion's instance (generate_moves), move_stats.glsl the statistics' (tally_visit_moves):
-// one loop, so the moves the statistics classify are the moves the node count counts.
+// expansion's instance (generate_moves, every move visited), move_stats.glsl the statistics'
+// (tally_visit_moves, which counts most moves by set and visits the few it must classify one
+// by one): one loop, so the moves the statistics classify are the moves the node count counts.
 //
 // It is one loop that visits one move per turn, so the visit has a single call site:
 // invocations running in lockstep (on lavapipe, 8 per SIMD register) make their moves together
@@ -15,18 +19,7 @@
 // through piece kinds it has no moves for. Moves are taken group by group: the king's steps,
 // its castles (its moves onto its own rooks), each piece's, en passant captures, then pawn
 // moves by the square they land on. A group's set is computed when its turn comes.
-#ifndef GENERATE_GROUPS
-#define GENERATE_GROUPS
-const uint GROUP_KING = 0u;
-const uint GROUP_CASTLES = 1u;
-const uint GROUP_KNIGHTS = 2u;
-const uint GROUP_BISHOP_MOVERS = 3u;
-const uint GROUP_ROOK_MOVERS = 4u;
-const uint GROUP_EN_PASSANT = 5u;
-// The pawn groups, PAWN_PUSHES to PAWN_CAPTURES_WEST from this one on.
-const uint GROUP_PAWNS = 6u;
-const uint GROUP_COUNT = GROUP_PAWNS + 4u;
-#endif
+#include "generate_groups.glsl"
 
 void GENERATE_FUNCTION(GENERATE_ARGUMENT) {
     Pos first = GENERATE_POSITION(0u);
@@ -36,12 +29,12 @@ void GENERATE_FUNCTION(GENERATE_ARGUMENT) {
     // Pieces of the group whose moves are still to come; each one's targets are found when
     // its turn comes.
     uint64_t pieces = uint64_t(0);
+    uint from = a.king;
+    int offset = 0;
     // Squares the current piece or group still moves to; a move starts on `from`, or, for
     // pawn groups, `to - offset`.
     // The king's steps first; its moves onto its own rooks are its castles, the next group.
-    uint64_t targets = a.king_moves & ~side(first, first.turn);
-    uint from = a.king;
-    int offset = 0;
+    uint64_t targets = GENERATE_SELECT(first, group, from, offset, a.king_moves & ~side(first, first.turn));
     uint promoted = 0u;
     for (;;) {
         while (targets == uint64_t(0) && (pieces != uint64_t(0) || group + 1u < GROUP_COUNT)) {
@@ -61,6 +54,7 @@ void GENERATE_FUNCTION(GENERATE_ARGUMENT) {
                                                              : rook_attacks(from, occupied)) & a.targets;
                     if ((a.pinned & square_bb(from)) != uint64_t(0)) targets &= line_bb(a.king, from);
                 }
+                targets = GENERATE_SELECT(p, group, from, offset, targets);
                 continue;
             }
             group++;
@@ -84,6 +78,7 @@ void GENERATE_FUNCTION(GENERATE_ARGUMENT) {
                 targets = pawn_targets(p, a, pawn_kind);
                 offset = pawn_offset(white, pawn_kind);
             }
+            targets = GENERATE_SELECT(p, group, from, offset, targets);
         }
         if (targets == uint64_t(0)) {
             break;

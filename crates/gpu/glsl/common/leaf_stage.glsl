@@ -29,7 +29,7 @@ layout(local_size_x = WORKGROUP_SIZE) in;
 // fast table alone would have counted (certify keeps them apart).
 void write_tally(uint index, bool fast_too) {
     for (uint k = 0u; k < STAT_COLUMNS; k++) {
-        u64vec2 value = u64vec2(uint64_t(tally[k]), uint64_t(0));
+        u64vec2 value = u64vec2(uint64_t(tally_value(k)), uint64_t(0));
         stats_at(index, k) = value;
         if (fast_too && tt.mode == TT_MODE_CERTIFY) {
             fast_stats_at(index, k) = value;

@@ -9,6 +9,7 @@
 #ifndef MOVE_STATS_GLSL
 #define MOVE_STATS_GLSL
 
+#include "generate_groups.glsl"
 #include "movegen.glsl"
 
 // The pieces of the side that just moved giving check to the side to move in `c`.
@@ -41,69 +42,257 @@ bool has_legal_move(Pos c) {
     return ep_capturers(c) != uint64_t(0);
 }
 
-// The columns tallied so far (STAT_* order), and the moves visited: at most 218 * 218 each, as
-// the leaf tallies two plies at most.
-uint tally[STAT_COLUMNS];
-uint tally_moves_visited;
+// The pieces of ours giving check after our piece of role `role` (a promotion's new piece)
+// goes `from -> to` in `p`, a move that is neither a castle nor an en passant capture, found on
+// the occupancy alone: only `from` and `to` change. Before the move nothing of ours attacks their
+// king (`p` is legal, us to move), so a check comes from the moved piece on `to`, or from one of
+// our sliders whose line to the king `from` alone blocked. Leaving `from` cannot open the moved
+// piece's own line: `from` would lie between `to` and the king, and the piece would already have
+// given check.
+uint64_t checkers_of_move(Pos p, uint from, uint to, uint role) {
+    uint king = lsb64(p.role[KING] & side(p, p.turn ^ 1u));
+    uint64_t to_bb = square_bb(to);
+    uint64_t occupied = ((p.color[WHITE] | p.color[BLACK]) & ~square_bb(from)) | to_bb;
+    uint64_t checkers = uint64_t(0);
+    if (line_bb(king, from) != uint64_t(0)) {
+        uint64_t staying = side(p, p.turn) & ~square_bb(from) & ~to_bb;
+        checkers = ((rook_attacks(king, occupied) & (p.role[ROOK] | p.role[QUEEN]))
+            | (bishop_attacks(king, occupied) & (p.role[BISHOP] | p.role[QUEEN]))) & staying;
+    }
+    uint64_t attacks = uint64_t(0);
+    if (role == PAWN) {
+        attacks = pawn_attacks(p.turn, to);
+    } else if (role == KNIGHT) {
+        attacks = knight_attacks(to);
+    } else if (role != KING && line_bb(king, to) != uint64_t(0)) {
+        attacks = (role != ROOK ? bishop_attacks(to, occupied) : uint64_t(0))
+            | (role != BISHOP ? rook_attacks(to, occupied) : uint64_t(0));
+    }
+    return (attacks & square_bb(king)) != uint64_t(0) ? checkers | to_bb : checkers;
+}
+
+// The squares a move of the side to move in `p` must land on to leave the opponent no legal
+// move, if it gives no check, as far as witnesses show: moves of theirs that stay legal after
+// any such move of ours except one landing on the witness's squares. A witness is a piece of
+// theirs off every line through their king (no move of ours can pin it, and moving it uncovers
+// nothing) with a move no piece can block: a knight, bishop, rook or queen with a step to a
+// square next to it along its own lines that none of theirs holds (our piece landing there
+// makes the step a capture), whose only square is its own (taken, it is gone); a pawn with an
+// empty square ahead, whose squares are its own and that square. Every square without a
+// witness; two witnesses' squares never meet, so that nothing is left to test. A castle or an
+// en passant capture changes more squares: those are made and searched.
+uint64_t stalemate_landings(Pos p) {
+    uint them = p.turn ^ 1u;
+    uint64_t theirs = side(p, them);
+    uint king = lsb64(p.role[KING] & theirs);
+    uint64_t unpinnable = theirs & ~p.role[KING]
+        & ~(rook_attacks(king, uint64_t(0)) | bishop_attacks(king, uint64_t(0)));
+    uint64_t occupied = p.color[WHITE] | p.color[BLACK];
+    uint64_t pawns = unpinnable & p.role[PAWN];
+    uint64_t pushes = (them == WHITE ? pawns << 8u : pawns >> 8u) & ~occupied;
+    if (more_than_one(pushes)) {
+        return uint64_t(0);
+    }
+    uint64_t landings = pushes != uint64_t(0)
+        ? pushes | (them == WHITE ? pushes >> 8u : pushes << 8u)
+        : ~uint64_t(0);
+    uint64_t pieces = unpinnable & ~p.role[PAWN];
+    while (pieces != uint64_t(0) && landings != uint64_t(0)) {
+        uint sq = lsb64(pieces);
+        pieces &= pieces - uint64_t(1);
+        uint64_t square = square_bb(sq);
+        uint64_t steps = (p.role[KNIGHT] & square) != uint64_t(0) ? knight_attacks(sq)
+            : ((p.role[ROOK] & square) != uint64_t(0) ? uint64_t(0) : bishop_attacks(sq, ~uint64_t(0)))
+                | ((p.role[BISHOP] & square) != uint64_t(0) ? uint64_t(0) : rook_attacks(sq, ~uint64_t(0)));
+        if ((steps & ~theirs) != uint64_t(0)) {
+            landings &= square;
+        }
+    }
+    return landings;
+}
+
+// The columns tallied so far (STAT_* order), each invocation's in shared memory rather than
+// in registers held through both generator loops (the leaf's over a position's moves and,
+// for each, tally_visit_moves over the child's), and the moves visited: at most 218 * 218
+// each, as the leaf tallies two plies at most. Atomics, as null_replies.glsl's words, for
+// the same reason: lavapipe (Mesa 22.3) loses plain stores to shared memory made in the
+// generator's loop.
+shared uint tally_words[STAT_COLUMNS * WORKGROUP_SIZE];
+
+void tally_add(uint column, uint n) {
+    atomicAdd(tally_words[column * WORKGROUP_SIZE + gl_LocalInvocationIndex], n);
+}
+
+uint tally_value(uint column) {
+    return atomicAdd(tally_words[column * WORKGROUP_SIZE + gl_LocalInvocationIndex], 0u);
+}
+
+// What the position whose moves are being tallied knows of their effect on the opponent's king,
+// found once: our pieces that alone stand between one of our sliders and it (a move of one off
+// that line uncovers a check), and stalemate_landings. In shared memory, as the columns.
+const uint TALLY_DISCOVERERS = 0u;
+const uint TALLY_STALEMATE_LANDINGS = 2u;
+// The moves of the position counted so far.
+const uint TALLY_MOVES = 4u;
+const uint TALLY_MASK_WORDS = 5u;
+shared uint tally_mask_words[TALLY_MASK_WORDS * WORKGROUP_SIZE];
+
+void tally_store_mask(uint word, uint64_t mask) {
+    uvec2 halves = unpackUint2x32(mask);
+    atomicExchange(tally_mask_words[word * WORKGROUP_SIZE + gl_LocalInvocationIndex], halves.x);
+    atomicExchange(tally_mask_words[(word + 1u) * WORKGROUP_SIZE + gl_LocalInvocationIndex], halves.y);
+}
+
+void tally_count_moves(uint moves) {
+    atomicAdd(tally_mask_words[TALLY_MOVES * WORKGROUP_SIZE + gl_LocalInvocationIndex], moves);
+}
+
+uint64_t tally_mask(uint word) {
+    return packUint2x32(uvec2(
+        atomicAdd(tally_mask_words[word * WORKGROUP_SIZE + gl_LocalInvocationIndex], 0u),
+        atomicAdd(tally_mask_words[(word + 1u) * WORKGROUP_SIZE + gl_LocalInvocationIndex], 0u)));
+}
+
+// The squares from which our piece of role `role` checks their king in `p`, found where needed
+// rather than held through the generator's loop.
+uint64_t check_squares(Pos p, uint role) {
+    uint king = lsb64(p.role[KING] & side(p, p.turn ^ 1u));
+    uint64_t occupied = p.color[WHITE] | p.color[BLACK];
+    return role == PAWN ? pawn_attacks(p.turn ^ 1u, king)
+        : role == KNIGHT ? knight_attacks(king)
+        : (role == BISHOP || role == QUEEN ? bishop_attacks(king, occupied) : uint64_t(0))
+            | (role == ROOK || role == QUEEN ? rook_attacks(king, occupied) : uint64_t(0));
+}
+
+// Our pieces in `p` that alone stand between one of our sliders and their king on `king`: the
+// sliders seen from the king once our first pieces on its rays are lifted. One kind of ray at a
+// time, so that few sets are live at once.
+uint64_t discoverers_of(Pos p, uint king) {
+    uint64_t ours = side(p, p.turn);
+    uint64_t occupied = p.color[WHITE] | p.color[BLACK];
+    uint64_t rays = rook_attacks(king, occupied);
+    uint64_t snipers = rook_attacks(king, occupied ^ (rays & ours)) & ~rays & (p.role[ROOK] | p.role[QUEEN]);
+    rays = bishop_attacks(king, occupied);
+    snipers |= bishop_attacks(king, occupied ^ (rays & ours)) & ~rays & (p.role[BISHOP] | p.role[QUEEN]);
+    snipers &= ours;
+    uint64_t discoverers = uint64_t(0);
+    while (snipers != uint64_t(0)) {
+        discoverers |= between_bb(king, lsb64(snipers)) & ours;
+        snipers &= snipers - uint64_t(1);
+    }
+    return discoverers;
+}
 
 void tally_clear() {
     for (uint k = 0u; k < STAT_COLUMNS; k++) {
-        tally[k] = 0u;
+        atomicExchange(tally_words[k * WORKGROUP_SIZE + gl_LocalInvocationIndex], 0u);
     }
 }
 
-// Tallies the legal move (from, to, kind) of `p`: what the move is, then what it does (a check
-// of which kind, a mate, a stalemate) from the position after it. A castle lands on the king's
-// own rook, never on theirs: no capture.
+// Tallies the legal move (from, to, kind) of `p` that tally_select chose to visit: what the move
+// is, unless tally_select counted it already (every move but castles, en passant captures and
+// promotions), then what it does (a check of which kind, a mate, a stalemate). A move that
+// changes only `from` and `to` is classified on the occupancy, and made only when it gives
+// check (is it mate?) or may stalemate; a castle or an en passant capture is made and
+// classified from the position after it. A castle lands on the king's own rook, never on
+// theirs: no capture.
 void tally_move(Pos p, uint from, uint to, uint kind) {
-    tally_moves_visited++;
+    bool on_occupancy = kind != KIND_EN_PASSANT && kind != KIND_CASTLE;
+    if (kind != KIND_NORMAL && kind != KIND_DOUBLE_PUSH) {
+        tally_count_moves(1u);
+    }
     if (kind == KIND_EN_PASSANT) {
-        tally[STAT_EN_PASSANT]++;
-        tally[STAT_CAPTURES]++;
-    } else if ((side(p, p.turn ^ 1u) & square_bb(to)) != uint64_t(0)) {
-        tally[STAT_CAPTURES]++;
+        tally_add(STAT_EN_PASSANT, 1u);
+        tally_add(STAT_CAPTURES, 1u);
+    } else if (kind == KIND_CASTLE) {
+        tally_add(STAT_CASTLES, 1u);
+    } else if (kind >= KIND_PROMOTE_KNIGHT) {
+        tally_add(STAT_PROMOTIONS, 1u);
+        if ((side(p, p.turn ^ 1u) & square_bb(to)) != uint64_t(0)) {
+            tally_add(STAT_CAPTURES, 1u);
+        }
     }
-    if (kind == KIND_CASTLE) {
-        tally[STAT_CASTLES]++;
-    }
-    if (kind >= KIND_PROMOTE_KNIGHT) {
-        tally[STAT_PROMOTIONS]++;
+    uint64_t checkers = uint64_t(0);
+    if (on_occupancy) {
+        uint role = kind >= KIND_PROMOTE_KNIGHT ? KNIGHT + (kind - KIND_PROMOTE_KNIGHT)
+                                                : role_on(p, square_bb(from));
+        checkers = checkers_of_move(p, from, to, role);
+        if (checkers == uint64_t(0) && (tally_mask(TALLY_STALEMATE_LANDINGS) & square_bb(to)) == uint64_t(0)) {
+            return;
+        }
     }
     Pos c = play_move(p, from, to, kind);
-    uint64_t checkers = checkers_after(c);
-    if (checkers == uint64_t(0)) {
-        if (!has_legal_move(c)) {
-            tally[STAT_STALEMATES]++;
-        }
-        return;
+    if (!on_occupancy) {
+        checkers = checkers_after(c);
     }
     // The kind in CheckKind's order: +2 for two checkers, +1 when the moved piece is none.
+    // Only it and whether there is a check are kept through the search for a reply.
     uint landed = kind == KIND_CASTLE ? castling_rook_to(from, to) : to;
     uint check_kind = (more_than_one(checkers) ? 2u : 0u)
         + ((checkers & square_bb(landed)) != uint64_t(0) ? 0u : 1u);
-    tally[(has_legal_move(c) ? STAT_CHECKS_BY_KIND : STAT_MATES_BY_KIND) + check_kind]++;
+    bool check = checkers != uint64_t(0);
+    bool replies = has_legal_move(c);
+    if (check) {
+        tally_add((replies ? STAT_CHECKS_BY_KIND : STAT_MATES_BY_KIND) + check_kind, 1u);
+    } else if (!replies) {
+        tally_add(STAT_STALEMATES, 1u);
+    }
 }
 
-// The generator's loop (generate_loop.glsl) over a position held in registers, visiting
-// each move with tally_move: the classification, which makes the move and may look for
-// replies, has a single call site (the compiler inlines every call: one per group would
-// multiply it).
+// Counts the moves of one of the generator's sets (a group's, or one piece's: `from`; pawn moves
+// land on their origin + `offset`) and their captures, and returns those tally_move must
+// classify: castles, en passant captures and promotions, and the moves that may give check or
+// stalemate. A superset of those, which tally_move settles exactly: the targets among the
+// moving role's check squares, every target of a piece (a pawn: every move from a square) that
+// may uncover a check, and the stalemate landings. Any other move gives no check (the moved
+// piece checks only from a check square, the occupancy the squares were found with being the
+// move's but for `from`, which on the line from a check square to the king would have given
+// check already; a piece that uncovers a check is a discoverer) and leaves a witness.
+uint64_t tally_select(Pos p, uint group, uint from, int offset, uint64_t targets) {
+    if (group == GROUP_CASTLES || group == GROUP_EN_PASSANT) {
+        return targets;
+    }
+    uint64_t promotions = uint64_t(0);
+    uint64_t suspects = tally_mask(TALLY_STALEMATE_LANDINGS);
+    uint64_t discoverers = tally_mask(TALLY_DISCOVERERS);
+    if (group >= GROUP_PAWNS) {
+        promotions = targets & (RANK_1 | RANK_8);
+        targets &= ~promotions;
+        suspects |= check_squares(p, PAWN) | shift_squares(discoverers, offset);
+    } else {
+        uint role = group == GROUP_KING ? KING : role_on(p, square_bb(from));
+        suspects |= (discoverers & square_bb(from)) != uint64_t(0) ? ~uint64_t(0)
+                                                                          : check_squares(p, role);
+    }
+    tally_count_moves(popcount64(targets));
+    tally_add(STAT_CAPTURES, popcount64(targets & side(p, p.turn ^ 1u)));
+    return (targets & suspects) | promotions;
+}
+
+// The generator's loop (generate_loop.glsl) over a position held in registers, counting its
+// moves by set with tally_select and visiting the few it returns with tally_move: the
+// classification, which makes the move and may look for replies, has a single call site (the
+// compiler inlines every call: one per group would multiply it).
 #define GENERATE_FUNCTION tally_visit_moves
 #define GENERATE_ARGUMENT Pos position
 #define GENERATE_POSITION(salt) position
 #define GENERATE_VISIT tally_move
+#define GENERATE_SELECT tally_select
 #include "generate_loop.glsl"
 #undef GENERATE_FUNCTION
 #undef GENERATE_ARGUMENT
 #undef GENERATE_POSITION
 #undef GENERATE_VISIT
+#undef GENERATE_SELECT
 
 // Adds the columns of `p`'s legal moves to the tally; its number of legal moves. This build is
 // only for statistics runs: the node count's leaf keeps its register budget.
 uint tally_moves(Pos p) {
-    tally_moves_visited = 0u;
+    atomicExchange(tally_mask_words[TALLY_MOVES * WORKGROUP_SIZE + gl_LocalInvocationIndex], 0u);
+    tally_store_mask(TALLY_DISCOVERERS, discoverers_of(p, lsb64(p.role[KING] & side(p, p.turn ^ 1u))));
+    tally_store_mask(TALLY_STALEMATE_LANDINGS, stalemate_landings(p));
     tally_visit_moves(p);
-    return tally_moves_visited;
+    return atomicAdd(tally_mask_words[TALLY_MOVES * WORKGROUP_SIZE + gl_LocalInvocationIndex], 0u);
 }
 
 #endif
