@@ -116,7 +116,7 @@ fn a_vulkan_run_with_statistics_keeps_the_live_panel_moving() {
     let settings = Settings {
         backend: BackendSelection::Vulkan { device: 0 },
         move_stats: true,
-        ..test_settings(5)
+        ..test_settings(6)
     };
     let mut harness = harness(settings);
     harness.get_by_label("▶ Run").click();
@@ -166,7 +166,7 @@ fn a_vulkan_run_with_statistics_keeps_the_live_panel_moving() {
     );
     let state = harness.state().state();
     let result = state.levels[0].result.as_ref().expect("a result");
-    let published = published_stats_for(Convention::GrandChessTree, START_FEN, 5).unwrap();
+    let published = published_stats_for(Convention::GrandChessTree, START_FEN, 6).unwrap();
     assert_eq!(result.counts.nodes, published.nodes);
     for &(stat, theirs) in &published.stats {
         assert_eq!(result.counts.stats.get(stat), theirs, "{stat:?}");

@@ -111,12 +111,11 @@ uint64_t stalemate_landings(Pos p) {
     return landings;
 }
 
-// The columns tallied so far (STAT_* order), each invocation's in shared memory rather than
-// in registers held through both generator loops (the leaf's over a position's moves and,
-// for each, tally_visit_moves over the child's), and the moves visited: at most 218 * 218
-// each, as the leaf tallies two plies at most. Atomics, as null_replies.glsl's words, for
-// the same reason: lavapipe (Mesa 22.3) loses plain stores to shared memory made in the
-// generator's loop.
+// The columns tallied so far (STAT_* order), at most 218 * 218 each as the leaf tallies two
+// plies at most: each invocation's in shared memory rather than in registers held through both
+// generator loops (the leaf's over a position's moves and, for each, tally_visit_moves over the
+// child's). Atomics, as null_replies.glsl's words, for the same reason: lavapipe (Mesa 22.3)
+// loses plain stores to shared memory made in the generator's loop.
 shared uint tally_words[STAT_COLUMNS * WORKGROUP_SIZE];
 
 void tally_add(uint column, uint n) {
@@ -129,29 +128,13 @@ uint tally_value(uint column) {
 
 // What the position whose moves are being tallied knows of their effect on the opponent's king,
 // found once: our pieces that alone stand between one of our sliders and it (a move of one off
-// that line uncovers a check), and stalemate_landings. In shared memory, as the columns.
-const uint TALLY_DISCOVERERS = 0u;
-const uint TALLY_STALEMATE_LANDINGS = 2u;
-// The moves of the position counted so far.
-const uint TALLY_MOVES = 4u;
-const uint TALLY_MASK_WORDS = 5u;
-shared uint tally_mask_words[TALLY_MASK_WORDS * WORKGROUP_SIZE];
-
-void tally_store_mask(uint word, uint64_t mask) {
-    uvec2 halves = unpackUint2x32(mask);
-    atomicExchange(tally_mask_words[word * WORKGROUP_SIZE + gl_LocalInvocationIndex], halves.x);
-    atomicExchange(tally_mask_words[(word + 1u) * WORKGROUP_SIZE + gl_LocalInvocationIndex], halves.y);
-}
-
-void tally_count_moves(uint moves) {
-    atomicAdd(tally_mask_words[TALLY_MOVES * WORKGROUP_SIZE + gl_LocalInvocationIndex], moves);
-}
-
-uint64_t tally_mask(uint word) {
-    return packUint2x32(uvec2(
-        atomicAdd(tally_mask_words[word * WORKGROUP_SIZE + gl_LocalInvocationIndex], 0u),
-        atomicAdd(tally_mask_words[(word + 1u) * WORKGROUP_SIZE + gl_LocalInvocationIndex], 0u)));
-}
+// that line uncovers a check), and stalemate_landings. With its moves and captures counted so
+// far, in registers: tally_select reads and adds to them for every set, and atomics on shared
+// memory there cost CPU devices, which make them one lane at a time, twice the statistics' time.
+uint64_t tally_discoverers;
+uint64_t tally_stalemate_landings;
+uint tally_moves_counted;
+uint tally_captures;
 
 // The squares from which our piece of role `role` checks their king in `p`, found where needed
 // rather than held through the generator's loop.
@@ -199,7 +182,7 @@ void tally_clear() {
 void tally_move(Pos p, uint from, uint to, uint kind) {
     bool on_occupancy = kind != KIND_EN_PASSANT && kind != KIND_CASTLE;
     if (kind != KIND_NORMAL && kind != KIND_DOUBLE_PUSH) {
-        tally_count_moves(1u);
+        tally_moves_counted++;
     }
     if (kind == KIND_EN_PASSANT) {
         tally_add(STAT_EN_PASSANT, 1u);
@@ -217,7 +200,7 @@ void tally_move(Pos p, uint from, uint to, uint kind) {
         uint role = kind >= KIND_PROMOTE_KNIGHT ? KNIGHT + (kind - KIND_PROMOTE_KNIGHT)
                                                 : role_on(p, square_bb(from));
         checkers = checkers_of_move(p, from, to, role);
-        if (checkers == uint64_t(0) && (tally_mask(TALLY_STALEMATE_LANDINGS) & square_bb(to)) == uint64_t(0)) {
+        if (checkers == uint64_t(0) && (tally_stalemate_landings & square_bb(to)) == uint64_t(0)) {
             return;
         }
     }
@@ -253,19 +236,18 @@ uint64_t tally_select(Pos p, uint group, uint from, int offset, uint64_t targets
         return targets;
     }
     uint64_t promotions = uint64_t(0);
-    uint64_t suspects = tally_mask(TALLY_STALEMATE_LANDINGS);
-    uint64_t discoverers = tally_mask(TALLY_DISCOVERERS);
+    uint64_t suspects = tally_stalemate_landings;
     if (group >= GROUP_PAWNS) {
         promotions = targets & (RANK_1 | RANK_8);
         targets &= ~promotions;
-        suspects |= check_squares(p, PAWN) | shift_squares(discoverers, offset);
+        suspects |= check_squares(p, PAWN) | shift_squares(tally_discoverers, offset);
     } else {
         uint role = group == GROUP_KING ? KING : role_on(p, square_bb(from));
-        suspects |= (discoverers & square_bb(from)) != uint64_t(0) ? ~uint64_t(0)
+        suspects |= (tally_discoverers & square_bb(from)) != uint64_t(0) ? ~uint64_t(0)
                                                                           : check_squares(p, role);
     }
-    tally_count_moves(popcount64(targets));
-    tally_add(STAT_CAPTURES, popcount64(targets & side(p, p.turn ^ 1u)));
+    tally_moves_counted += popcount64(targets);
+    tally_captures += popcount64(targets & side(p, p.turn ^ 1u));
     return (targets & suspects) | promotions;
 }
 
@@ -288,11 +270,13 @@ uint64_t tally_select(Pos p, uint group, uint from, int offset, uint64_t targets
 // Adds the columns of `p`'s legal moves to the tally; its number of legal moves. This build is
 // only for statistics runs: the node count's leaf keeps its register budget.
 uint tally_moves(Pos p) {
-    atomicExchange(tally_mask_words[TALLY_MOVES * WORKGROUP_SIZE + gl_LocalInvocationIndex], 0u);
-    tally_store_mask(TALLY_DISCOVERERS, discoverers_of(p, lsb64(p.role[KING] & side(p, p.turn ^ 1u))));
-    tally_store_mask(TALLY_STALEMATE_LANDINGS, stalemate_landings(p));
+    tally_moves_counted = 0u;
+    tally_captures = 0u;
+    tally_discoverers = discoverers_of(p, lsb64(p.role[KING] & side(p, p.turn ^ 1u)));
+    tally_stalemate_landings = stalemate_landings(p);
     tally_visit_moves(p);
-    return atomicAdd(tally_mask_words[TALLY_MOVES * WORKGROUP_SIZE + gl_LocalInvocationIndex], 0u);
+    tally_add(STAT_CAPTURES, tally_captures);
+    return tally_moves_counted;
 }
 
 #endif
