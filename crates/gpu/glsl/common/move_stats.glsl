@@ -75,12 +75,12 @@ uint64_t checkers_of_move(Pos p, uint from, uint to, uint role) {
 // move, if it gives no check, as far as witnesses show: moves of theirs that stay legal after
 // any such move of ours except one landing on the witness's squares. A witness is a piece of
 // theirs off every line through their king (no move of ours can pin it, and moving it uncovers
-// nothing) with a move no piece can block: a knight, bishop, rook or queen with a step to a
-// square next to it along its own lines that none of theirs holds (our piece landing there
-// makes the step a capture), whose only square is its own (taken, it is gone); a pawn with an
-// empty square ahead, whose squares are its own and that square. Every square without a
-// witness; two witnesses' squares never meet, so that nothing is left to test. A castle or an
-// en passant capture changes more squares: those are made and searched.
+// nothing) with a move no piece can block: a knight's jump, or a bishop's, rook's or queen's
+// step to a square next to it along its own lines, onto a square none of theirs holds (our
+// piece landing there makes it a capture), whose only square is its own (taken, it is gone);
+// a pawn with an empty square ahead, whose squares are its own and that square. Every square
+// without a witness; two witnesses' squares never meet, so that nothing is left to test. A
+// castle or an en passant capture changes more squares: those are made and searched.
 uint64_t stalemate_landings(Pos p) {
     uint them = p.turn ^ 1u;
     uint64_t theirs = side(p, them);
