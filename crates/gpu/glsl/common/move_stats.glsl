@@ -71,6 +71,15 @@ uint64_t checkers_of_move(Pos p, uint from, uint to, uint role) {
     return (attacks & square_bb(king)) != uint64_t(0) ? checkers | to_bb : checkers;
 }
 
+// The rank and file through `sq`, and its two diagonals, edge to edge.
+uint64_t straight_lines(uint sq) {
+    return line_through(sq, NORTH) | line_through(sq, EAST);
+}
+
+uint64_t diagonal_lines(uint sq) {
+    return line_through(sq, NORTH_EAST) | line_through(sq, NORTH_WEST);
+}
+
 // The squares a move of the side to move in `p` must land on to leave the opponent no legal
 // move, if it gives no check, as far as witnesses show: moves of theirs that stay legal after
 // any such move of ours except one landing on the witness's squares. A witness is a piece of
@@ -85,8 +94,7 @@ uint64_t stalemate_landings(Pos p) {
     uint them = p.turn ^ 1u;
     uint64_t theirs = side(p, them);
     uint king = lsb64(p.role[KING] & theirs);
-    uint64_t unpinnable = theirs & ~p.role[KING]
-        & ~(rook_attacks(king, uint64_t(0)) | bishop_attacks(king, uint64_t(0)));
+    uint64_t unpinnable = theirs & ~p.role[KING] & ~(straight_lines(king) | diagonal_lines(king));
     uint64_t occupied = p.color[WHITE] | p.color[BLACK];
     uint64_t pawns = unpinnable & p.role[PAWN];
     uint64_t pushes = (them == WHITE ? pawns << 8u : pawns >> 8u) & ~occupied;
@@ -102,8 +110,9 @@ uint64_t stalemate_landings(Pos p) {
         pieces &= pieces - uint64_t(1);
         uint64_t square = square_bb(sq);
         uint64_t steps = (p.role[KNIGHT] & square) != uint64_t(0) ? knight_attacks(sq)
-            : ((p.role[ROOK] & square) != uint64_t(0) ? uint64_t(0) : bishop_attacks(sq, ~uint64_t(0)))
-                | ((p.role[BISHOP] & square) != uint64_t(0) ? uint64_t(0) : rook_attacks(sq, ~uint64_t(0)));
+            : king_spread(square)
+                & (((p.role[ROOK] & square) != uint64_t(0) ? uint64_t(0) : diagonal_lines(sq))
+                    | ((p.role[BISHOP] & square) != uint64_t(0) ? uint64_t(0) : straight_lines(sq)));
         if ((steps & ~theirs) != uint64_t(0)) {
             landings &= square;
         }
@@ -136,32 +145,34 @@ uint64_t tally_stalemate_landings;
 uint tally_moves_counted;
 uint tally_captures;
 
-// The squares from which our piece of role `role` checks their king in `p`, found where needed
-// rather than held through the generator's loop.
+// Where a bishop and a rook of ours check their king from, with the node's occupancy: found
+// once per node, as every set of a slider's moves is checked against them.
+uint64_t tally_bishop_checks;
+uint64_t tally_rook_checks;
+
+// The squares from which our piece of role `role` checks their king in `p`.
 uint64_t check_squares(Pos p, uint role) {
     uint king = lsb64(p.role[KING] & side(p, p.turn ^ 1u));
-    uint64_t occupied = p.color[WHITE] | p.color[BLACK];
     return role == PAWN ? pawn_attacks(p.turn ^ 1u, king)
         : role == KNIGHT ? knight_attacks(king)
-        : (role == BISHOP || role == QUEEN ? bishop_attacks(king, occupied) : uint64_t(0))
-            | (role == ROOK || role == QUEEN ? rook_attacks(king, occupied) : uint64_t(0));
+        : (role == BISHOP || role == QUEEN ? tally_bishop_checks : uint64_t(0))
+            | (role == ROOK || role == QUEEN ? tally_rook_checks : uint64_t(0));
 }
 
-// Our pieces in `p` that alone stand between one of our sliders and their king on `king`: the
-// sliders seen from the king once our first pieces on its rays are lifted. One kind of ray at a
-// time, so that few sets are live at once.
+// Our pieces in `p` that alone stand between one of our sliders and their king on `king`: of
+// our sliders on the king's lines of their kind, those with exactly one piece between, ours.
 uint64_t discoverers_of(Pos p, uint king) {
     uint64_t ours = side(p, p.turn);
     uint64_t occupied = p.color[WHITE] | p.color[BLACK];
-    uint64_t rays = rook_attacks(king, occupied);
-    uint64_t snipers = rook_attacks(king, occupied ^ (rays & ours)) & ~rays & (p.role[ROOK] | p.role[QUEEN]);
-    rays = bishop_attacks(king, occupied);
-    snipers |= bishop_attacks(king, occupied ^ (rays & ours)) & ~rays & (p.role[BISHOP] | p.role[QUEEN]);
-    snipers &= ours;
+    uint64_t snipers = ((straight_lines(king) & (p.role[ROOK] | p.role[QUEEN]))
+        | (diagonal_lines(king) & (p.role[BISHOP] | p.role[QUEEN]))) & ours;
     uint64_t discoverers = uint64_t(0);
     while (snipers != uint64_t(0)) {
-        discoverers |= between_bb(king, lsb64(snipers)) & ours;
+        uint64_t between = between_bb(king, lsb64(snipers)) & occupied;
         snipers &= snipers - uint64_t(1);
+        if (!more_than_one(between)) {
+            discoverers |= between & ours;
+        }
     }
     return discoverers;
 }
@@ -272,7 +283,11 @@ uint64_t tally_select(Pos p, uint group, uint from, int offset, uint64_t targets
 uint tally_moves(Pos p) {
     tally_moves_counted = 0u;
     tally_captures = 0u;
-    tally_discoverers = discoverers_of(p, lsb64(p.role[KING] & side(p, p.turn ^ 1u)));
+    uint king = lsb64(p.role[KING] & side(p, p.turn ^ 1u));
+    uint64_t occupied = p.color[WHITE] | p.color[BLACK];
+    tally_bishop_checks = bishop_attacks(king, occupied);
+    tally_rook_checks = rook_attacks(king, occupied);
+    tally_discoverers = discoverers_of(p, king);
     tally_stalemate_landings = stalemate_landings(p);
     tally_visit_moves(p);
     tally_add(STAT_CAPTURES, tally_captures);
