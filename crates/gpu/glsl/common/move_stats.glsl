@@ -55,7 +55,7 @@ uint64_t checkers_of_move(Pos p, uint from, uint to, uint role) {
     uint64_t occupied = ((p.color[WHITE] | p.color[BLACK]) & ~square_bb(from)) | to_bb;
     uint64_t checkers = uint64_t(0);
     if (line_bb(king, from) != uint64_t(0)) {
-        uint64_t staying = side(p, p.turn) & ~square_bb(from) & ~to_bb;
+        uint64_t staying = side(p, p.turn) & ~square_bb(from);
         checkers = ((rook_attacks(king, occupied) & (p.role[ROOK] | p.role[QUEEN]))
             | (bishop_attacks(king, occupied) & (p.role[BISHOP] | p.role[QUEEN]))) & staying;
     }
@@ -127,12 +127,17 @@ uint64_t stalemate_landings(Pos p) {
 // loses plain stores to shared memory made in the generator's loop.
 shared uint tally_words[STAT_COLUMNS * WORKGROUP_SIZE];
 
+// This invocation's word of `column`.
+uint tally_slot(uint column) {
+    return column * WORKGROUP_SIZE + gl_LocalInvocationIndex;
+}
+
 void tally_add(uint column, uint n) {
-    atomicAdd(tally_words[column * WORKGROUP_SIZE + gl_LocalInvocationIndex], n);
+    atomicAdd(tally_words[tally_slot(column)], n);
 }
 
 uint tally_value(uint column) {
-    return atomicAdd(tally_words[column * WORKGROUP_SIZE + gl_LocalInvocationIndex], 0u);
+    return atomicAdd(tally_words[tally_slot(column)], 0u);
 }
 
 // What the position whose moves are being tallied knows of their effect on the opponent's king,
@@ -179,7 +184,7 @@ uint64_t discoverers_of(Pos p, uint king) {
 
 void tally_clear() {
     for (uint k = 0u; k < STAT_COLUMNS; k++) {
-        atomicExchange(tally_words[k * WORKGROUP_SIZE + gl_LocalInvocationIndex], 0u);
+        atomicExchange(tally_words[tally_slot(k)], 0u);
     }
 }
 
