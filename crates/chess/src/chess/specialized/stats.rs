@@ -449,43 +449,82 @@ impl<'a, L: Sliders, S: Side, C: Flag> LastPlyNode<'a, L, S, C> {
         discovered
     }
 
-    /// Promotions onto `targets` from `to - offset`, four moves each: the new piece is looked
-    /// up with the occupancy after the move, since the pawn may have shielded the king from it.
+    /// Promotions onto `targets` from `to - offset`, four moves each, counted by set. Where the
+    /// pawn's square is on no line through their king, leaving it changes nothing between
+    /// `to` and the king and uncovers no slider: the new piece checks exactly from its role's
+    /// check squares. The others are classified one by one.
     #[inline(always)]
     fn promotions(&mut self, targets: Bitboard, offset: i8, stats: &mut LeafStats) {
         let t = self.sliders.leapers();
-        let occupied = self.board.ours::<S>() | self.theirs;
-        let captures = u64::from(offset != S::PUSH);
-        for to in targets {
-            let from = origin(to, offset);
-            let after = occupied.without(from).with(to);
-            let target = Bitboard::from_square(to);
-            let discovered = self.discovered_by_pawns(target, offset);
-            let diagonal = self.sliders.bishop(to, after);
-            let straight = self.sliders.rook(to, after);
-            for role in PROMOTIONS {
-                let attacks = match role {
-                    KNIGHT => t.knight(to),
-                    BISHOP => diagonal,
-                    ROOK => straight,
-                    _ => diagonal | straight,
-                };
-                let direct = if attacks.contains(self.their_king) {
-                    target
-                } else {
-                    Bitboard::EMPTY
-                };
-                stats.nodes += 1;
-                stats.promotions += 1;
-                stats.captures += captures;
-                add_checks(stats, direct, discovered);
-                let mover = Mover::Promotion { role, offset };
-                if (direct | discovered).any() {
-                    self.test_endings(mover, direct, discovered, Bitboard::EMPTY, stats);
-                } else {
-                    let quiet = self.witnesses.unproven(role, from) & target;
-                    self.test_endings(mover, Bitboard::EMPTY, Bitboard::EMPTY, quiet, stats);
+        let moves = 4 * u64::from(targets.count());
+        stats.nodes += moves;
+        stats.promotions += moves;
+        if offset != S::PUSH {
+            stats.captures += moves;
+        }
+        let king_lines = t.bishop_rays(self.their_king) | t.rook_rays(self.their_king);
+        let aligned = targets & shifted(king_lines, offset);
+        for to in aligned {
+            self.aligned_promotions(to, offset, stats);
+        }
+        let unaligned = targets & !aligned;
+        if unaligned.is_empty() {
+            return;
+        }
+        for role in PROMOTIONS {
+            let direct = unaligned & self.check_squares[role];
+            add_checks(stats, direct, Bitboard::EMPTY);
+            let mut quiet = Bitboard::EMPTY;
+            if self.witnesses.may_stalemate() {
+                for to in unaligned & !direct {
+                    if self
+                        .witnesses
+                        .unproven(role, origin(to, offset))
+                        .contains(to)
+                    {
+                        quiet = quiet.with(to);
+                    }
                 }
+            }
+            if (direct | quiet).any() {
+                let mover = Mover::Promotion { role, offset };
+                self.test_endings(mover, direct, Bitboard::EMPTY, quiet, stats);
+            }
+        }
+    }
+
+    /// The four promotions onto `to` from `to - offset`, a square on a line through their
+    /// king: the new piece is looked up with the occupancy after the move, since the pawn may
+    /// have shielded the king from it.
+    #[inline(always)]
+    fn aligned_promotions(&mut self, to: Square, offset: i8, stats: &mut LeafStats) {
+        let t = self.sliders.leapers();
+        let occupied = self.board.ours::<S>() | self.theirs;
+        let from = origin(to, offset);
+        let after = occupied.without(from).with(to);
+        let target = Bitboard::from_square(to);
+        let discovered = self.discovered_by_pawns(target, offset);
+        let diagonal = self.sliders.bishop(to, after);
+        let straight = self.sliders.rook(to, after);
+        for role in PROMOTIONS {
+            let attacks = match role {
+                KNIGHT => t.knight(to),
+                BISHOP => diagonal,
+                ROOK => straight,
+                _ => diagonal | straight,
+            };
+            let direct = if attacks.contains(self.their_king) {
+                target
+            } else {
+                Bitboard::EMPTY
+            };
+            add_checks(stats, direct, discovered);
+            let mover = Mover::Promotion { role, offset };
+            if (direct | discovered).any() {
+                self.test_endings(mover, direct, discovered, Bitboard::EMPTY, stats);
+            } else {
+                let quiet = self.witnesses.unproven(role, from) & target;
+                self.test_endings(mover, Bitboard::EMPTY, Bitboard::EMPTY, quiet, stats);
             }
         }
     }
@@ -540,8 +579,9 @@ fn add_checks(stats: &mut LeafStats, direct: Bitboard, discovered: Bitboard) {
 /// counted here, the few that may give check or stalemate deferred to [`LastPlyNode::settle`].
 struct LastPly<'a, 't, L, S, C> {
     node: LastPlyNode<'a, L, S, C>,
-    nodes: u64,
-    captures: u64,
+    /// The moves counted here in the low 32 bits, the captures among them in the high 32: one
+    /// register for both (a node has at most 218 moves).
+    moves_and_captures: u64,
     /// The caller's total, which the deferred moves add to as they are settled.
     total: &'t mut LeafStats,
 }
@@ -551,8 +591,7 @@ impl<'a, 't, L: Sliders, S: Side, C: Flag> LastPly<'a, 't, L, S, C> {
     fn new(sliders: L, board: &'a Board, total: &'t mut LeafStats) -> Self {
         LastPly {
             node: LastPlyNode::new(sliders, board),
-            nodes: 0,
-            captures: 0,
+            moves_and_captures: 0,
             total,
         }
     }
@@ -560,8 +599,8 @@ impl<'a, 't, L: Sliders, S: Side, C: Flag> LastPly<'a, 't, L, S, C> {
     /// Adds the moves and captures counted in registers to the total.
     #[inline(always)]
     fn finish(self) {
-        self.total.nodes += self.nodes;
-        self.total.captures += self.captures;
+        self.total.nodes += self.moves_and_captures & u64::from(u32::MAX);
+        self.total.captures += self.moves_and_captures >> 32;
     }
 
     /// Out of line: see [`Deferred`].
@@ -579,8 +618,7 @@ impl<'a, 't, L: Sliders, S: Side, C: Flag> LastPly<'a, 't, L, S, C> {
     /// `suspects`.
     #[inline(always)]
     fn classify(&mut self, mover: Mover, targets: Bitboard, captures: u32, suspects: Bitboard) {
-        self.nodes += u64::from(targets.count());
-        self.captures += u64::from(captures);
+        self.moves_and_captures += u64::from(targets.count()) | u64::from(captures) << 32;
         if suspects.any() {
             self.defer(Deferred::Moves { mover, suspects });
         }

@@ -167,6 +167,13 @@ impl Witnesses {
         (self.free_pair[0] & landing).is_empty() || (self.free_pair[1] & landing).is_empty()
     }
 
+    /// Whether some move of ours that neither checks nor castles might stalemate: where none
+    /// can, [`Self::unproven`] is empty for every piece.
+    #[inline(always)]
+    pub fn may_stalemate(&self) -> bool {
+        self.table.is_some()
+    }
+
     /// The targets of the piece of role `role` moving from `from` after which no witness is
     /// known to survive.
     #[inline(always)]
