@@ -2,7 +2,8 @@
 //! the chosen TT modes beside it, and optionally with peer programs, all in the same run; with
 //! `--runs N` every program runs N times per position and its fastest run counts. With
 //! `--stats`, `off` and every mode run a second time counting the move-type statistics, and
-//! the cost is their time over the plain run's.
+//! the cost is their time over the plain run's; an untimed statistics run first builds what
+//! the statistics need, as the backend's start builds what the node count needs.
 
 use super::args::{BenchArgs, TtArg};
 use super::error::{CliError, CliResult};
@@ -29,6 +30,10 @@ const BENCH_DEPTHS: [(&str, u32); 6] = [
     ("position5", 5),
     ("position6", 5),
 ];
+
+/// The depth of the untimed statistics run that builds a backend's statistics stages: deep
+/// enough that every stage runs.
+const STATS_WARM_UP_DEPTH: u32 = 4;
 
 /// `--quick` takes this many plies off every depth.
 const QUICK_DEPTH_CUT: u32 = 2;
@@ -440,6 +445,17 @@ pub fn run(args: &BenchArgs) -> CliResult {
     let threads = args.run.thread_count();
     let mut rows = Vec::new();
     let mut runner = Runner::new();
+    if bench.stats {
+        // A backend builds its statistics stages at its first statistics run (Vulkan's
+        // pipelines, which lavapipe compiles at their first dispatch, about 2 s): built here,
+        // untimed, as the node count's are when the backend starts.
+        let warm_up = JobSpec {
+            move_stats: true,
+            tt_mode: TtMode::Off,
+            ..args.run.spec(Position::startpos(), STATS_WARM_UP_DEPTH)
+        };
+        runner.run(&warm_up, false)?;
+    }
     // Each peer's first position it cannot count, said once at the end.
     let mut skipped: Vec<Option<String>> = vec![None; bench.peers.len()];
     for (name, usual_depth) in selected {

@@ -4,6 +4,7 @@
 #version 450
 #extension GL_ARB_gpu_shader_int64 : require
 #extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_control_flow_attributes : require
 #include "tt_extensions.glsl"
 
 #define MOVE_STATS

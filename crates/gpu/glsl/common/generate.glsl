@@ -26,11 +26,17 @@ Pos generator_position(uint board_index, uint salt) {
 #define GENERATE_POSITION(salt) generator_position(board_index, salt)
 #define GENERATE_VISIT on_move
 #define GENERATE_SELECT(position, group, from, offset, targets) (targets)
+#define GENERATE_PIECES(group, pieces) (pieces)
+#define GENERATE_ANALYSIS(position) analyze(position)
+#define GENERATE_NEXT_GROUP(group) ((group) + 1u)
 #include "generate_loop.glsl"
 #undef GENERATE_FUNCTION
 #undef GENERATE_ARGUMENT
 #undef GENERATE_POSITION
 #undef GENERATE_VISIT
 #undef GENERATE_SELECT
+#undef GENERATE_PIECES
+#undef GENERATE_ANALYSIS
+#undef GENERATE_NEXT_GROUP
 
 #endif

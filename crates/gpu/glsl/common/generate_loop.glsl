@@ -8,10 +8,20 @@
 //   GENERATE_SELECT(position, group, from, offset, targets)
 //                             the moves of a group's (or a piece's) set to visit: `targets`
 //                             itself to visit all; others may count the rest in bulk,
+//   GENERATE_PIECES(group, pieces)
+//                             the pieces of a group of pieces (knights, bishop movers, rook
+//                             movers, en passant capturers) whose moves to look at: `pieces`
+//                             itself for all; others may have counted the rest in bulk,
+//   GENERATE_ANALYSIS(position) the position's analysis (movegen.glsl's analyze), which a
+//                             caller may have at hand,
+//   GENERATE_NEXT_GROUP(group) the group after `group` (GROUP_COUNT after the last) to look
+//                             at: `group + 1` for all; others may skip groups with nothing to
+//                             visit,
 // includes this file, and undefines them. generate.glsl makes the node count's and the
 // expansion's instance (generate_moves, every move visited), move_stats.glsl the statistics'
-// (tally_visit_moves, which counts most moves by set and visits the few it must classify one
-// by one): one loop, so the moves the statistics classify are the moves the node count counts.
+// (tally_visit_moves, which visits the few moves the statistics must classify one by one, of the
+// pieces that have any, after tally_moves counted every move in bulk): one loop, so the moves
+// the statistics classify are the moves the node count counts.
 //
 // It is one loop that visits one move per turn, so the visit has a single call site:
 // invocations running in lockstep (on lavapipe, 8 per SIMD register) make their moves together
@@ -23,7 +33,7 @@
 
 void GENERATE_FUNCTION(GENERATE_ARGUMENT) {
     Pos first = GENERATE_POSITION(0u);
-    Analysis a = analyze(first);
+    Analysis a = GENERATE_ANALYSIS(first);
 
     uint group = GROUP_KING;
     // Pieces of the group whose moves are still to come; each one's targets are found when
@@ -37,7 +47,7 @@ void GENERATE_FUNCTION(GENERATE_ARGUMENT) {
     uint64_t targets = GENERATE_SELECT(first, group, from, offset, a.king_moves & ~side(first, first.turn));
     uint promoted = 0u;
     for (;;) {
-        while (targets == uint64_t(0) && (pieces != uint64_t(0) || group + 1u < GROUP_COUNT)) {
+        while (targets == uint64_t(0) && (pieces != uint64_t(0) || GENERATE_NEXT_GROUP(group) < GROUP_COUNT)) {
             Pos p = GENERATE_POSITION(promoted >> 2u);
             bool white = p.turn == WHITE;
             uint64_t ours = side(p, p.turn);
@@ -57,7 +67,7 @@ void GENERATE_FUNCTION(GENERATE_ARGUMENT) {
                 targets = GENERATE_SELECT(p, group, from, offset, targets);
                 continue;
             }
-            group++;
+            group = GENERATE_NEXT_GROUP(group);
             if (a.targets == uint64_t(0)) {
                 // Double check: only the king moves.
                 group = GROUP_COUNT;
@@ -66,13 +76,13 @@ void GENERATE_FUNCTION(GENERATE_ARGUMENT) {
             if (group == GROUP_CASTLES) {
                 targets = a.king_moves & ours;
             } else if (group == GROUP_KNIGHTS) {
-                pieces = p.role[KNIGHT] & ours & ~a.pinned;
+                pieces = GENERATE_PIECES(group, p.role[KNIGHT] & ours & ~a.pinned);
             } else if (group == GROUP_BISHOP_MOVERS) {
-                pieces = (p.role[BISHOP] | p.role[QUEEN]) & ours;
+                pieces = GENERATE_PIECES(group, (p.role[BISHOP] | p.role[QUEEN]) & ours);
             } else if (group == GROUP_ROOK_MOVERS) {
-                pieces = (p.role[ROOK] | p.role[QUEEN]) & ours;
+                pieces = GENERATE_PIECES(group, (p.role[ROOK] | p.role[QUEEN]) & ours);
             } else if (group == GROUP_EN_PASSANT) {
-                pieces = ep_capturers(p);
+                pieces = GENERATE_PIECES(group, ep_capturers(p));
             } else {
                 uint pawn_kind = group - GROUP_PAWNS;
                 targets = pawn_targets(p, a, pawn_kind);

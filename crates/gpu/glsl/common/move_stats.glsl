@@ -143,12 +143,22 @@ uint tally_value(uint column) {
 // What the position whose moves are being tallied knows of their effect on the opponent's king,
 // found once: our pieces that alone stand between one of our sliders and it (a move of one off
 // that line uncovers a check), and stalemate_landings. With its moves and captures counted so
-// far, in registers: tally_select reads and adds to them for every set, and atomics on shared
-// memory there cost CPU devices, which make them one lane at a time, twice the statistics' time.
+// far, in registers: atomics on shared memory cost CPU devices, which make them one lane at a
+// time, twice the statistics' time.
 uint64_t tally_discoverers;
 uint64_t tally_stalemate_landings;
 uint tally_moves_counted;
 uint tally_captures;
+
+// The knights, bishop movers and rook movers (a queen is both) with a move tally_select returns,
+// found by tally_moves: the generator's loop looks at these pieces' moves alone.
+uint64_t tally_visited_knights;
+uint64_t tally_visited_bishop_movers;
+uint64_t tally_visited_rook_movers;
+// The position's analysis, which tally_moves made and the generator's loop uses again.
+Analysis tally_analysis;
+// The groups after the king's (one bit each, GROUP_* order) with a move to visit.
+uint tally_visited_groups;
 
 // Where a bishop and a rook of ours check their king from, with the node's occupancy: found
 // once per node, as every set of a slider's moves is checked against them.
@@ -238,15 +248,29 @@ void tally_move(Pos p, uint from, uint to, uint kind) {
     }
 }
 
-// Counts the moves of one of the generator's sets (a group's, or one piece's: `from`; pawn moves
-// land on their origin + `offset`) and their captures, and returns those tally_move must
-// classify: castles, en passant captures and promotions, and the moves that may give check or
-// stalemate. A superset of those, which tally_move settles exactly: the targets among the
-// moving role's check squares, every target of a piece (a pawn: every move from a square) that
-// may uncover a check, and the stalemate landings. Any other move gives no check (the moved
-// piece checks only from a check square, the occupancy the squares were found with being the
-// move's but for `from`, which on the line from a check square to the king would have given
-// check already; a piece that uncovers a check is a discoverer) and leaves a witness.
+// The promotions onto `promotions` (from `to - offset`) that tally_move must classify: where the
+// pawn stands on no line through their king, leaving its square opens no line to the king and
+// uncovers no check, so that the new piece checks exactly from its role's check squares; a
+// promotion landing elsewhere, off the stalemate landings, gives no check and leaves a witness.
+// tally_moves counts the others in bulk, four moves each.
+uint64_t promotion_visits(Pos p, uint64_t promotions, int offset) {
+    uint king = lsb64(p.role[KING] & side(p, p.turn ^ 1u));
+    uint64_t king_lines = straight_lines(king) | diagonal_lines(king);
+    return promotions & (check_squares(p, KNIGHT) | tally_bishop_checks | tally_rook_checks
+        | tally_stalemate_landings | shift_squares(king_lines, offset));
+}
+
+// The moves of one of the generator's sets (a group's, or one piece's: `from`; pawn moves land
+// on their origin + `offset`) that tally_move must classify: castles, en passant captures and
+// promotions, and the moves that may give check or stalemate. A superset of those, which
+// tally_move settles exactly (promotion_visits' among promotions): the targets among the moving
+// role's check squares, every target
+// of a piece (a pawn: every move from a square) that may uncover a check, and the stalemate
+// landings. Any other move gives no check (the moved piece checks only from a check square, the
+// occupancy the squares were found with being the move's but for `from`, which on the line from
+// a check square to the king would have given check already; a piece that uncovers a check is a
+// discoverer) and leaves a witness. tally_moves counted every move but the castles, en passant
+// captures and the promotions returned here, and the captures among them.
 uint64_t tally_select(Pos p, uint group, uint from, int offset, uint64_t targets) {
     if (group == GROUP_CASTLES || group == GROUP_EN_PASSANT) {
         return targets;
@@ -254,47 +278,198 @@ uint64_t tally_select(Pos p, uint group, uint from, int offset, uint64_t targets
     uint64_t promotions = uint64_t(0);
     uint64_t suspects = tally_stalemate_landings;
     if (group >= GROUP_PAWNS) {
-        promotions = targets & (RANK_1 | RANK_8);
-        targets &= ~promotions;
+        promotions = promotion_visits(p, targets & (RANK_1 | RANK_8), offset);
+        targets &= ~(RANK_1 | RANK_8);
         suspects |= check_squares(p, PAWN) | shift_squares(tally_discoverers, offset);
     } else {
         uint role = group == GROUP_KING ? KING : role_on(p, square_bb(from));
         suspects |= (tally_discoverers & square_bb(from)) != uint64_t(0) ? ~uint64_t(0)
                                                                           : check_squares(p, role);
     }
-    tally_moves_counted += popcount64(targets);
-    tally_captures += popcount64(targets & side(p, p.turn ^ 1u));
     return (targets & suspects) | promotions;
 }
 
-// The generator's loop (generate_loop.glsl) over a position held in registers, counting its
-// moves by set with tally_select and visiting the few it returns with tally_move: the
-// classification, which makes the move and may look for replies, has a single call site (the
-// compiler inlines every call: one per group would multiply it).
+// The next group with a move to visit after `group`; GROUP_COUNT where none is left.
+uint tally_next_group(uint group) {
+    uint later = tally_visited_groups & ~((2u << group) - 1u);
+    return later == 0u ? GROUP_COUNT : uint(findLSB(later));
+}
+
+// The pieces of a group whose moves tally_select may return (tally_moves found them); en passant
+// capturers are all looked at.
+uint64_t tally_pieces(uint group, uint64_t pieces) {
+    return group == GROUP_KNIGHTS ? pieces & tally_visited_knights
+        : group == GROUP_BISHOP_MOVERS ? pieces & tally_visited_bishop_movers
+        : group == GROUP_ROOK_MOVERS ? pieces & tally_visited_rook_movers
+        : pieces;
+}
+
+// The generator's loop (generate_loop.glsl) over a position held in registers, through the
+// pieces tally_moves found with moves to look at, visiting the moves tally_select returns with
+// tally_move: the classification, which makes the move and may look for replies, has a single
+// call site (the compiler inlines every call: one per group would multiply it).
 #define GENERATE_FUNCTION tally_visit_moves
 #define GENERATE_ARGUMENT Pos position
 #define GENERATE_POSITION(salt) position
 #define GENERATE_VISIT tally_move
 #define GENERATE_SELECT tally_select
+#define GENERATE_PIECES tally_pieces
+#define GENERATE_ANALYSIS(position) tally_analysis
+#define GENERATE_NEXT_GROUP tally_next_group
 #include "generate_loop.glsl"
 #undef GENERATE_FUNCTION
 #undef GENERATE_ARGUMENT
 #undef GENERATE_POSITION
 #undef GENERATE_VISIT
 #undef GENERATE_SELECT
+#undef GENERATE_PIECES
+#undef GENERATE_ANALYSIS
+#undef GENERATE_NEXT_GROUP
 
-// Adds the columns of `p`'s legal moves to the tally; its number of legal moves. This build is
-// only for statistics runs: the node count's leaf keeps its register budget.
+// Counts the moves of `movers` (not pinned, or pinned along its line) in direction `dir`, and
+// their captures; returns the movers with a move onto `suspects`: looking back from those
+// targets, the first piece is the one that slid there.
+uint64_t tally_sliding(Pos p, Analysis a, uint64_t movers, int dir, uint64_t suspects) {
+    uint64_t empty = ~(p.color[WHITE] | p.color[BLACK]);
+    uint64_t free_movers = movers & free_along(a, dir);
+    uint64_t targets = slide(free_movers, empty, dir) & a.targets;
+    tally_moves_counted += popcount64(targets);
+    tally_captures += popcount64(targets & side(p, p.turn ^ 1u));
+    uint64_t suspected = targets & suspects;
+    return suspected == uint64_t(0) ? uint64_t(0) : slide(suspected, empty, -dir) & free_movers;
+}
+
+// The sliders' moves counted by direction with fills (CPU devices): the bishop and rook movers
+// with a move onto their suspects (a queen's check squares are both kinds'). One direction a
+// turn of a loop kept rolled, each turn's direction a constant: unrolled, the compiler
+// interleaves the eight fills and holds more values at once than a GPU has registers (RADV
+// spilled 93 VGPRs); with the direction a variable, every fill shifts both ways (lavapipe took
+// 12% longer over the statistics run).
+void tally_sliders_by_fills(Pos p, Analysis a, uint64_t diagonal_suspects, uint64_t straight_suspects) {
+    uint64_t ours = side(p, p.turn);
+    uint64_t rook_movers = (p.role[ROOK] | p.role[QUEEN]) & ours;
+    uint64_t bishop_movers = (p.role[BISHOP] | p.role[QUEEN]) & ours;
+    [[dont_unroll]] for (uint i = 0u; i < 4u; i++) {
+        uint64_t r = uint64_t(0);
+        uint64_t b = uint64_t(0);
+        switch (i) {
+            case 0u:
+                r = tally_sliding(p, a, rook_movers, NORTH, straight_suspects)
+                    | tally_sliding(p, a, rook_movers, SOUTH, straight_suspects);
+                break;
+            case 1u:
+                r = tally_sliding(p, a, rook_movers, EAST, straight_suspects)
+                    | tally_sliding(p, a, rook_movers, WEST, straight_suspects);
+                break;
+            case 2u:
+                b = tally_sliding(p, a, bishop_movers, NORTH_EAST, diagonal_suspects)
+                    | tally_sliding(p, a, bishop_movers, SOUTH_WEST, diagonal_suspects);
+                break;
+            default:
+                b = tally_sliding(p, a, bishop_movers, NORTH_WEST, diagonal_suspects)
+                    | tally_sliding(p, a, bishop_movers, SOUTH_EAST, diagonal_suspects);
+                break;
+        }
+        tally_visited_rook_movers |= r;
+        tally_visited_bishop_movers |= b;
+    }
+}
+
+// The sliders' moves counted piece by piece with lookups (GPUs), as tally_sliders_by_fills.
+void tally_sliders_by_lookups(Pos p, Analysis a, uint64_t diagonal_suspects, uint64_t straight_suspects) {
+    uint64_t occupied = p.color[WHITE] | p.color[BLACK];
+    uint64_t theirs = side(p, p.turn ^ 1u);
+    uint64_t sliders = (p.role[ROOK] | p.role[BISHOP] | p.role[QUEEN]) & side(p, p.turn);
+    while (sliders != uint64_t(0)) {
+        uint sq = lsb64(sliders);
+        sliders &= sliders - uint64_t(1);
+        uint64_t at = square_bb(sq);
+        uint64_t targets = a.targets;
+        if ((a.pinned & at) != uint64_t(0)) targets &= line_bb(a.king, sq);
+        uint64_t diagonal = (p.role[ROOK] & at) != uint64_t(0) ? uint64_t(0) : bishop_attacks(sq, occupied) & targets;
+        uint64_t straight = (p.role[BISHOP] & at) != uint64_t(0) ? uint64_t(0) : rook_attacks(sq, occupied) & targets;
+        tally_moves_counted += popcount64(diagonal) + popcount64(straight);
+        tally_captures += popcount64((diagonal | straight) & theirs);
+        if ((diagonal & diagonal_suspects) != uint64_t(0)) tally_visited_bishop_movers |= at;
+        if ((straight & straight_suspects) != uint64_t(0)) tally_visited_rook_movers |= at;
+    }
+}
+
+// Adds the columns of `p`'s legal moves to the tally; its number of legal moves. Every move but
+// the castles, en passant captures and the promotions promotion_visits returns is counted here
+// in bulk, with its captures, as count_legal counts (those are counted where they are visited); the generator's loop
+// then looks only at the groups and pieces with a move tally_select returns, and runs only
+// where there is one. This build is only for statistics runs: the node count's leaf keeps its register budget.
 uint tally_moves(Pos p) {
     tally_moves_counted = 0u;
     tally_captures = 0u;
-    uint king = lsb64(p.role[KING] & side(p, p.turn ^ 1u));
-    uint64_t occupied = p.color[WHITE] | p.color[BLACK];
+    uint64_t ours = side(p, p.turn);
+    uint64_t theirs = side(p, p.turn ^ 1u);
+    uint king = lsb64(p.role[KING] & theirs);
+    uint64_t occupied = ours | theirs;
     tally_bishop_checks = bishop_attacks(king, occupied);
     tally_rook_checks = rook_attacks(king, occupied);
     tally_discoverers = discoverers_of(p, king);
     tally_stalemate_landings = stalemate_landings(p);
-    tally_visit_moves(p);
+    Analysis a = analyze(p);
+    tally_analysis = a;
+
+    uint64_t steps = a.king_moves & ~ours;
+    tally_moves_counted += popcount64(steps);
+    tally_captures += popcount64(steps & theirs);
+    bool king_discovers = (tally_discoverers & square_bb(a.king)) != uint64_t(0);
+    uint64_t king_visits = steps & (king_discovers ? ~uint64_t(0) : tally_stalemate_landings);
+    // Castles and en passant captures are always visited.
+    tally_visited_groups = ((a.king_moves & ours) != uint64_t(0) ? 1u << GROUP_CASTLES : 0u)
+        | (ep_capturers(p) != uint64_t(0) ? 1u << GROUP_EN_PASSANT : 0u);
+
+    uint64_t knights = p.role[KNIGHT] & ours & ~a.pinned;
+    tally_moves_counted += count_knight_moves(knights, a.targets);
+    tally_captures += count_knight_moves(knights, a.targets & theirs);
+    tally_visited_knights = knights
+        & (tally_discoverers | knight_spread(a.targets & (check_squares(p, KNIGHT) | tally_stalemate_landings)));
+
+    // A queen moving along a line may check along a diagonal, and the other way round.
+    uint64_t queens = (p.role[QUEEN] & ours) != uint64_t(0) ? ~uint64_t(0) : uint64_t(0);
+    uint64_t diagonal_suspects = tally_bishop_checks | (queens & tally_rook_checks) | tally_stalemate_landings;
+    uint64_t straight_suspects = tally_rook_checks | (queens & tally_bishop_checks) | tally_stalemate_landings;
+    tally_visited_bishop_movers = (p.role[BISHOP] | p.role[QUEEN]) & ours & tally_discoverers;
+    tally_visited_rook_movers = (p.role[ROOK] | p.role[QUEEN]) & ours & tally_discoverers;
+    if (sliders_by_lookups()) {
+        tally_sliders_by_lookups(p, a, diagonal_suspects, straight_suspects);
+    } else {
+        tally_sliders_by_fills(p, a, diagonal_suspects, straight_suspects);
+    }
+    tally_visited_groups |= (tally_visited_knights != uint64_t(0) ? 1u << GROUP_KNIGHTS : 0u)
+        | (tally_visited_bishop_movers != uint64_t(0) ? 1u << GROUP_BISHOP_MOVERS : 0u)
+        | (tally_visited_rook_movers != uint64_t(0) ? 1u << GROUP_ROOK_MOVERS : 0u);
+
+    bool white = p.turn == WHITE;
+    uint promotions_counted = 0u;
+    for (uint kind = PAWN_PUSHES; kind <= PAWN_CAPTURES_WEST; kind++) {
+        uint64_t targets = pawn_targets(p, a, kind);
+        int offset = pawn_offset(white, kind);
+        uint64_t promotions = targets & (RANK_1 | RANK_8);
+        uint64_t visited_promotions = promotion_visits(p, promotions, offset);
+        uint64_t counted_promotions = promotions & ~visited_promotions;
+        targets &= ~promotions;
+        tally_moves_counted += popcount64(targets);
+        tally_captures += popcount64(targets & theirs) + 4u * popcount64(counted_promotions & theirs);
+        promotions_counted += 4u * popcount64(counted_promotions);
+        uint64_t suspects = check_squares(p, PAWN) | tally_stalemate_landings
+            | shift_squares(tally_discoverers, offset);
+        if (((targets & suspects) | visited_promotions) != uint64_t(0)) {
+            tally_visited_groups |= 1u << (GROUP_PAWNS + kind);
+        }
+    }
+    if (promotions_counted != 0u) {
+        tally_moves_counted += promotions_counted;
+        tally_add(STAT_PROMOTIONS, promotions_counted);
+    }
+
+    if (king_visits != uint64_t(0) || tally_visited_groups != 0u) {
+        tally_visit_moves(p);
+    }
     tally_add(STAT_CAPTURES, tally_captures);
     return tally_moves_counted;
 }
