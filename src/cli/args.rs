@@ -146,7 +146,7 @@ pub struct RunOptions {
     pub zobrist_seed: u64,
     /// Also count what the last move of every line was: captures, en passant, castles,
     /// promotions, checks, discovered and double checks, checkmates, stalemates (`auto` counts
-    /// them on the CPU: on Vulkan they cost far more than the node count).
+    /// them on the CPU: on Vulkan they cost about 3x the node count).
     #[arg(long)]
     pub stats: bool,
 }
