@@ -261,16 +261,15 @@ uint64_t promotion_visits(Pos p, uint64_t promotions, int offset) {
 }
 
 // The moves of one of the generator's sets (a group's, or one piece's: `from`; pawn moves land
-// on their origin + `offset`) that tally_move must classify: castles, en passant captures and
-// promotions, and the moves that may give check or stalemate. A superset of those, which
-// tally_move settles exactly (promotion_visits' among promotions): the targets among the moving
-// role's check squares, every target
-// of a piece (a pawn: every move from a square) that may uncover a check, and the stalemate
-// landings. Any other move gives no check (the moved piece checks only from a check square, the
-// occupancy the squares were found with being the move's but for `from`, which on the line from
-// a check square to the king would have given check already; a piece that uncovers a check is a
-// discoverer) and leaves a witness. tally_moves counted every move but the castles, en passant
-// captures and the promotions returned here, and the captures among them.
+// on their origin + `offset`) that tally_move must classify: castles, en passant captures,
+// promotion_visits' promotions, and the moves that may give check or stalemate. A superset of
+// those, which tally_move settles exactly: the targets among the moving role's check squares,
+// every target of a piece (a pawn: every move from a square) that may uncover a check, and the
+// stalemate landings. Any other move gives no check (the moved piece checks only from a check
+// square, the occupancy the squares were found with being the move's but for `from`, which on
+// the line from a check square to the king would have given check already; a piece that
+// uncovers a check is a discoverer) and leaves a witness. tally_moves counted every move but
+// the castles, en passant captures and the promotions returned here, and their captures.
 uint64_t tally_select(Pos p, uint group, uint from, int offset, uint64_t targets) {
     if (group == GROUP_CASTLES || group == GROUP_EN_PASSANT) {
         return targets;
@@ -340,11 +339,11 @@ uint64_t tally_sliding(Pos p, Analysis a, uint64_t movers, int dir, uint64_t sus
 }
 
 // The sliders' moves counted by direction with fills (CPU devices): the bishop and rook movers
-// with a move onto their suspects (a queen's check squares are both kinds'). One direction a
-// turn of a loop kept rolled, each turn's direction a constant: unrolled, the compiler
-// interleaves the eight fills and holds more values at once than a GPU has registers (RADV
-// spilled 93 VGPRs); with the direction a variable, every fill shifts both ways (lavapipe took
-// 12% longer over the statistics run).
+// with a move onto their suspects (a queen's check squares are both kinds'). Two directions a
+// turn of a loop kept rolled, each a constant: written out whole, the compiler interleaves the
+// eight fills and holds more values at once than a GPU has registers (RADV spilled 93 VGPRs);
+// one direction a turn, a variable, makes every fill shift both ways (lavapipe took 12% longer
+// over the statistics run).
 void tally_sliders_by_fills(Pos p, Analysis a, uint64_t diagonal_suspects, uint64_t straight_suspects) {
     uint64_t ours = side(p, p.turn);
     uint64_t rook_movers = (p.role[ROOK] | p.role[QUEEN]) & ours;
@@ -397,9 +396,10 @@ void tally_sliders_by_lookups(Pos p, Analysis a, uint64_t diagonal_suspects, uin
 
 // Adds the columns of `p`'s legal moves to the tally; its number of legal moves. Every move but
 // the castles, en passant captures and the promotions promotion_visits returns is counted here
-// in bulk, with its captures, as count_legal counts (those are counted where they are visited); the generator's loop
-// then looks only at the groups and pieces with a move tally_select returns, and runs only
-// where there is one. This build is only for statistics runs: the node count's leaf keeps its register budget.
+// in bulk, with its captures, as count_legal counts (those are counted where they are
+// visited); the generator's loop then looks only at the groups and pieces with a move
+// tally_select returns, and runs only where there is one. This build is only for statistics
+// runs: the node count's leaf keeps its register budget.
 uint tally_moves(Pos p) {
     tally_moves_counted = 0u;
     tally_captures = 0u;
