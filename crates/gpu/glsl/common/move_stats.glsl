@@ -419,9 +419,10 @@ uint tally_moves(Pos p) {
     tally_captures += popcount64(steps & theirs);
     bool king_discovers = (tally_discoverers & square_bb(a.king)) != uint64_t(0);
     uint64_t king_visits = steps & (king_discovers ? ~uint64_t(0) : tally_stalemate_landings);
-    // Castles and en passant captures are always visited.
+    // Castles and en passant captures are always visited; the loop finds which pawns may take
+    // en passant.
     tally_visited_groups = ((a.king_moves & ours) != uint64_t(0) ? 1u << GROUP_CASTLES : 0u)
-        | (ep_capturers(p) != uint64_t(0) ? 1u << GROUP_EN_PASSANT : 0u);
+        | (p.ep != NO_SQUARE ? 1u << GROUP_EN_PASSANT : 0u);
 
     uint64_t knights = p.role[KNIGHT] & ours & ~a.pinned;
     tally_moves_counted += count_knight_moves(knights, a.targets);
@@ -445,6 +446,7 @@ uint tally_moves(Pos p) {
         | (tally_visited_rook_movers != uint64_t(0) ? 1u << GROUP_ROOK_MOVERS : 0u);
 
     bool white = p.turn == WHITE;
+    uint64_t pawn_suspects = check_squares(p, PAWN) | tally_stalemate_landings;
     uint promotions_counted = 0u;
     for (uint kind = PAWN_PUSHES; kind <= PAWN_CAPTURES_WEST; kind++) {
         uint64_t targets = pawn_targets(p, a, kind);
@@ -456,8 +458,7 @@ uint tally_moves(Pos p) {
         tally_moves_counted += popcount64(targets);
         tally_captures += popcount64(targets & theirs) + 4u * popcount64(counted_promotions & theirs);
         promotions_counted += 4u * popcount64(counted_promotions);
-        uint64_t suspects = check_squares(p, PAWN) | tally_stalemate_landings
-            | shift_squares(tally_discoverers, offset);
+        uint64_t suspects = pawn_suspects | shift_squares(tally_discoverers, offset);
         if (((targets & suspects) | visited_promotions) != uint64_t(0)) {
             tally_visited_groups |= 1u << (GROUP_PAWNS + kind);
         }
